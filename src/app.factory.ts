@@ -1,0 +1,49 @@
+import { Logger as NestLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppModule } from './app.module';
+import { sendError } from './common/http/exception.filter';
+import { generateRequestId, RawWithRequestId, resolveRequestId } from './common/http/request-id';
+import { createValidationPipe } from './common/validation/validation';
+import { AppConfig } from './config/app-config';
+import { runMigrations } from './infrastructure/database/migrate';
+import { Metrics } from './infrastructure/metrics/metrics';
+import { setupOpenApi } from './openapi';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Builds the whole application (used by main.ts, the e2e tests and the benchmark). */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  if (!config.env.databaseUrl) throw new Error('DATABASE_URL must be resolved before createApp');
+  await runMigrations(config.env.databaseUrl, config.env.dbSchema);
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: (raw: RawWithRequestId) => generateRequestId(raw),
+    logger: false,
+    trustProxy: false,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    return503OnClosing: true,
+  });
+  const metrics = new Metrics();
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics), adapter, {
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  const fastify = app.getHttpAdapter().getInstance();
+  metrics.install(fastify);
+  fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    void reply.header('x-request-id', resolveRequestId(request));
+  });
+  // Errors raised by Fastify itself (body parsing, size limit) never reach Nest's filters.
+  const errorLogger = new NestLogger('Errors');
+  fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, errorLogger));
+  app.useGlobalPipes(createValidationPipe());
+  setupOpenApi(app, config);
+  await app.init();
+  return app;
+}

@@ -1,0 +1,44 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { ClsModule } from 'nestjs-cls';
+import { LoggerModule } from 'nestjs-pino';
+import { GlobalExceptionFilter } from './common/http/exception.filter';
+import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { CryptoModule } from './infrastructure/crypto/crypto.module';
+import { DatabaseModule } from './infrastructure/database/database.module';
+import { loggerParams } from './infrastructure/logging/logging';
+import { Metrics } from './infrastructure/metrics/metrics';
+import { AuthModule } from './modules/auth/auth.module';
+import { HealthModule } from './modules/health/health.module';
+
+/** Resource modules; each registers its own controllers and exports only its services. */
+const FEATURE_MODULES = [AuthModule, HealthModule];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, metrics: Metrics): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot(config),
+        ClsModule.forRoot({
+          global: true,
+          middleware: { mount: true, setup: (cls, req: { requestId?: string }) => cls.set('requestId', req.requestId) },
+        }),
+        LoggerModule.forRoot(loggerParams(config.env.logLevel)),
+        DatabaseModule,
+        CryptoModule,
+        ...FEATURE_MODULES,
+      ],
+      providers: [
+        { provide: Metrics, useValue: metrics },
+        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+      ],
+      exports: [Metrics],
+    };
+  }
+}

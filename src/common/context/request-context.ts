@@ -1,0 +1,18 @@
+import { ClsStore } from 'nestjs-cls';
+import type { PartnerConfig, Scope } from '../../config/service-config';
+
+/** Who is calling: resolved from the bearer token by the auth guard. */
+export interface Principal {
+  readonly partner: PartnerConfig;
+  readonly clientId: string;
+  readonly scopes: readonly Scope[];
+}
+
+/** What the request carries through the call (nestjs-cls, AsyncLocalStorage underneath). */
+export interface RequestContextStore extends ClsStore {
+  requestId: string;
+  principal?: Principal;
+}
+
+/** Valid partner requestIds are echoed as the correlation id; anything else gets a generated one. */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;

@@ -1,0 +1,85 @@
+import { HttpException } from '@nestjs/common';
+import { DomainError } from '../errors/domain-error';
+import { ERROR_CATALOGUE } from '../errors/error-catalogue';
+import { Envelope, errorEnvelope } from './envelope';
+
+export interface RenderedError {
+  status: number;
+  body: Envelope;
+  headers: Record<string, string>;
+  /** True when the failure is not a catalogued client error and must be logged as such. */
+  unexpected: boolean;
+}
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+}
+
+/** Maps whatever was thrown to a catalogued error. Unknown failures become a bare 500. */
+export function toDomainError(error: unknown): { domain: DomainError; unexpected: boolean } {
+  if (error instanceof DomainError) return { domain: error, unexpected: false };
+  const fastifyCode = (error as FastifyLikeError | null)?.code;
+  switch (fastifyCode) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { domain: new DomainError('MALFORMED_JSON'), unexpected: false };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { domain: new DomainError('BODY_TOO_LARGE'), unexpected: false };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return { domain: new DomainError('UNSUPPORTED_MEDIA_TYPE'), unexpected: false };
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError && (error as FastifyLikeError).statusCode === 400) {
+    return { domain: new DomainError('MALFORMED_JSON'), unexpected: false };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status === 404 || status === 405) return { domain: new DomainError('ROUTE_NOT_FOUND'), unexpected: false };
+    if (status === 413) return { domain: new DomainError('BODY_TOO_LARGE'), unexpected: false };
+    if (status === 415) return { domain: new DomainError('UNSUPPORTED_MEDIA_TYPE'), unexpected: false };
+    if (status === 400) return { domain: new DomainError('MALFORMED_JSON'), unexpected: false };
+  }
+  const statusCode = (error as FastifyLikeError | null)?.statusCode;
+  if (statusCode === 413) return { domain: new DomainError('BODY_TOO_LARGE'), unexpected: false };
+  if (statusCode === 415) return { domain: new DomainError('UNSUPPORTED_MEDIA_TYPE'), unexpected: false };
+  if (statusCode === 400 && typeof fastifyCode === 'string' && fastifyCode.startsWith('FST_ERR_CTP')) {
+    return { domain: new DomainError('MALFORMED_JSON'), unexpected: false };
+  }
+  if (isDatabaseUnavailable(error)) return { domain: new DomainError('DEPENDENCY_UNAVAILABLE'), unexpected: true };
+  return { domain: new DomainError('UNEXPECTED'), unexpected: true };
+}
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', '53300']);
+
+/** Connection loss, shutdown or overload of PostgreSQL: the caller may retry (503 with Retry-After). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof message === 'string' && /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i.test(message)) {
+      return true;
+    }
+    current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export function renderError(error: unknown, requestId: string): RenderedError {
+  const { domain, unexpected } = toDomainError(error);
+  const entry = ERROR_CATALOGUE[domain.key];
+  const headers: Record<string, string> = { ...(domain.options.headers ?? {}) };
+  if (entry.http === 503 && !headers['retry-after']) headers['retry-after'] = '1';
+  return {
+    status: entry.http,
+    body: errorEnvelope(requestId, domain.details(), domain.options.payload),
+    headers,
+    unexpected,
+  };
+}

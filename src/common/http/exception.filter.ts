@@ -1,0 +1,32 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { currentRequestId } from './request-id';
+import { renderError } from './error-rendering';
+
+/** The single place that turns a failure into the envelope; unexpected ones are logged, never echoed. */
+@Catch()
+export class GlobalExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    sendError(exception, request, reply, this.logger);
+  }
+}
+
+export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Pick<Logger, 'error'>): void {
+  const requestId = currentRequestId(request);
+  const rendered = renderError(exception, requestId);
+  if (rendered.unexpected) {
+    const error = exception as { name?: string; code?: string; stack?: string };
+    // Name, code and stack only: a message may quote SQL parameters or payload values.
+    logger.error({ requestId, errorName: error?.name, errorCode: error?.code, stack: error?.stack?.split('\n').slice(1, 8).join('\n') }, 'unexpected error');
+  }
+  if (reply.sent) return;
+  void reply
+    .status(rendered.status)
+    .headers({ ...rendered.headers, 'x-request-id': requestId, 'content-type': 'application/json; charset=utf-8' })
+    .send(JSON.stringify(rendered.body));
+}

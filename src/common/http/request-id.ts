@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import { REQUEST_ID_PATTERN } from '../context/request-context';
+
+/** The raw request carries the id so that pino-http's log line (which sees only the raw request) has it. */
+export interface RawWithRequestId extends IncomingMessage {
+  requestId?: string;
+}
+
+export function generateRequestId(raw: RawWithRequestId): string {
+  const id = randomUUID();
+  raw.requestId = id;
+  return id;
+}
+
+/** The body's requestId when the request had a valid one, otherwise the generated id. */
+export function resolveRequestId(request: FastifyRequest): string {
+  const body = request.body as { requestId?: unknown } | undefined | null;
+  const raw = request.raw as RawWithRequestId;
+  const candidate = body && typeof body === 'object' ? body.requestId : undefined;
+  const id = typeof candidate === 'string' && REQUEST_ID_PATTERN.test(candidate) ? candidate : request.id;
+  raw.requestId = id;
+  return id;
+}
+
+export function currentRequestId(request: FastifyRequest): string {
+  return (request.raw as RawWithRequestId).requestId ?? request.id;
+}

@@ -1,0 +1,71 @@
+import { ValidationPipe, ValidationError } from '@nestjs/common';
+import { DomainError } from '../errors/domain-error';
+import { ErrorKey } from '../errors/error-catalogue';
+
+/**
+ * DTO decorators name their catalogue row through class-validator's `context`:
+ * `@MaxLength(35, fails('FIRST_NAME_LENGTH'))`. The pipe below turns the first failure of each
+ * field into that row; a decorator without a row answers INVALID_FIELD, a missing value
+ * REQUIRED_FIELD_MISSING, a property the DTO does not declare UNKNOWN_PROPERTY.
+ */
+export function fails(key: ErrorKey): { context: { error: ErrorKey } } {
+  return { context: { error: key } };
+}
+
+interface Failure {
+  error: DomainError;
+  rank: number;
+}
+
+function collect(errors: ValidationError[], parentPath: string, out: Failure[]): void {
+  for (const error of errors) {
+    const path = /^\d+$/.test(error.property)
+      ? `${parentPath}[${error.property}]`
+      : parentPath
+        ? `${parentPath}.${error.property}`
+        : error.property;
+    const constraints = Object.keys(error.constraints ?? {});
+    if (constraints.length > 0) {
+      out.push(toFailure(error, constraints, path));
+    }
+    collect(error.children ?? [], path, out);
+  }
+}
+
+function toFailure(error: ValidationError, constraints: string[], path: string): Failure {
+  if (constraints.includes('whitelistValidation')) {
+    return { error: new DomainError('UNKNOWN_PROPERTY', { field: path, property: path }), rank: 0 };
+  }
+  // Decorators run bottom-up; the one declared first (top-most) governs, so read in reverse.
+  const ordered = [...constraints].reverse();
+  const keyed = ordered.find((name) => error.contexts?.[name]?.error);
+  if (error.value === undefined || error.value === null) {
+    const requiredKey = keyed && ['isDefined', 'isNotEmpty'].includes(keyed) ? (error.contexts?.[keyed]?.error as ErrorKey) : undefined;
+    return { error: new DomainError(requiredKey ?? 'REQUIRED_FIELD_MISSING', { field: path, property: error.property }), rank: 1 };
+  }
+  if (keyed) {
+    return { error: new DomainError(error.contexts?.[keyed]?.error as ErrorKey, { field: path, property: error.property }), rank: 2 };
+  }
+  return { error: new DomainError('INVALID_FIELD', { field: path, property: error.property }), rank: 2 };
+}
+
+export function validationErrorsToDomainError(errors: ValidationError[]): DomainError {
+  const failures: Failure[] = [];
+  collect(errors, '', failures);
+  const sorted = failures.sort((a, b) => a.rank - b.rank).map((f) => f.error);
+  const [first, ...more] = sorted;
+  if (!first) return new DomainError('INVALID_FIELD', { property: 'body' });
+  return new DomainError(first.key, { ...first.options, more });
+}
+
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    validationError: { target: false, value: true },
+    stopAtFirstError: false,
+    exceptionFactory: (errors) => validationErrorsToDomainError(errors),
+  });
+}

@@ -1,0 +1,99 @@
+import * as path from 'node:path';
+
+export type AppMode = 'sandbox' | 'production';
+
+/** Every environment variable the service reads, typed. Nothing else reads `process.env`. */
+export interface Env {
+  readonly appMode: AppMode;
+  readonly host: string;
+  readonly port: number;
+  readonly publicUrl: string;
+  readonly databaseUrl: string | undefined;
+  /** PostgreSQL schema holding the tables (tests give each file its own). */
+  readonly dbSchema: string;
+  readonly embeddedPg: { dir: string; port: number };
+  readonly dataDir: string;
+  readonly serviceConfigPath: string;
+  readonly logLevel: string;
+  readonly lockWaitMs: number;
+  readonly tokenTtlSeconds: number;
+  readonly idempotencyRetentionDays: number;
+  readonly unblockRetryDelaysMs: number[];
+  readonly webhookRetryDelaysMs: number[];
+  readonly dbPoolSize: number;
+  readonly serviceKeys: string | undefined;
+  readonly oauth: { issuer?: string; audience?: string; jwksUri?: string };
+  readonly jobsEnabled: boolean;
+}
+
+export class EnvError extends Error {}
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []));
+
+function int(name: string, raw: string | undefined, fallback: number, min = 0): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new EnvError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function intList(name: string, raw: string | undefined, fallback: number[]): number[] {
+  if (raw === undefined || raw === '') return fallback;
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 0)) {
+    throw new EnvError(`${name} must be a comma-separated list of non-negative integers, got "${raw}"`);
+  }
+  return values;
+}
+
+function schemaName(raw: string | undefined): string {
+  const value = raw || 'public';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(value)) throw new EnvError(`DB_SCHEMA must match [a-z_][a-z0-9_]*, got "${value}"`);
+  return value;
+}
+
+export function projectRoot(): string {
+  return PROJECT_ROOT;
+}
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const appMode = (source.APP_MODE ?? 'sandbox') as AppMode;
+  if (appMode !== 'sandbox' && appMode !== 'production') {
+    throw new EnvError(`APP_MODE must be "sandbox" or "production", got "${source.APP_MODE}"`);
+  }
+  const host = source.HOST || '127.0.0.1';
+  const port = int('PORT', source.PORT, 3000);
+  const dataDir = path.resolve(source.DATA_DIR || path.join(PROJECT_ROOT, '.data'));
+  return {
+    appMode,
+    host,
+    port,
+    publicUrl: (source.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
+    databaseUrl: source.DATABASE_URL || undefined,
+    dbSchema: schemaName(source.DB_SCHEMA),
+    embeddedPg: {
+      dir: path.resolve(source.EMBEDDED_PG_DIR || path.join(dataDir, 'pg')),
+      port: int('EMBEDDED_PG_PORT', source.EMBEDDED_PG_PORT, 54329, 1),
+    },
+    dataDir,
+    serviceConfigPath: path.resolve(source.SERVICE_CONFIG || path.join(PROJECT_ROOT, 'config', 'sandbox.json')),
+    logLevel: source.LOG_LEVEL || 'info',
+    lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
+    tokenTtlSeconds: int('TOKEN_TTL_SECONDS', source.TOKEN_TTL_SECONDS, 3600, 1),
+    idempotencyRetentionDays: int('IDEMPOTENCY_RETENTION_DAYS', source.IDEMPOTENCY_RETENTION_DAYS, 7, 1),
+    // Three retries spread inside SERVICE.md's 15-minute window.
+    unblockRetryDelaysMs: intList('UNBLOCK_RETRY_DELAYS_MS', source.UNBLOCK_RETRY_DELAYS_MS, [60_000, 240_000, 540_000]),
+    // Exponential backoff reaching past 24 hours in total.
+    webhookRetryDelaysMs: intList('WEBHOOK_RETRY_DELAYS_MS', source.WEBHOOK_RETRY_DELAYS_MS, [
+      10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 43_200_000,
+    ]),
+    dbPoolSize: int('DB_POOL_SIZE', source.DB_POOL_SIZE, 20, 1),
+    serviceKeys: source.SERVICE_KEYS || undefined,
+    oauth: {
+      issuer: source.OAUTH_ISSUER || undefined,
+      audience: source.OAUTH_AUDIENCE || undefined,
+      jwksUri: source.OAUTH_JWKS_URI || undefined,
+    },
+    jobsEnabled: (source.JOBS_ENABLED ?? 'true') !== 'false',
+  };
+}

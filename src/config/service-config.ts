@@ -1,0 +1,225 @@
+import * as fs from 'node:fs';
+import { plainToInstance, Type } from 'class-transformer';
+import {
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Min,
+  ValidateNested,
+  validateSync,
+  ValidationError,
+} from 'class-validator';
+import { code as currencyByCode } from 'currency-codes';
+
+export const SCOPES = ['enrollments', 'users', 'business_profiles', 'identity', 'webhooks', 'care'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** [active, lifetime]; SERVICE.md's Limits tables are the defaults. */
+export type LimitPair = [number, number];
+export interface LimitSet {
+  ssn: LimitPair;
+  itin: LimitPair;
+  phone: LimitPair;
+}
+export const DEFAULT_LIMITS: { consumer: LimitSet; business: LimitSet } = {
+  consumer: { ssn: [1, 3], itin: [1, 3], phone: [2, 10] },
+  business: { ssn: [10, 20], itin: [10, 20], phone: [10, 20] },
+};
+
+class LimitSetDto {
+  @IsOptional() @IsArray() @IsInt({ each: true }) @Min(0, { each: true }) ssn?: LimitPair;
+  @IsOptional() @IsArray() @IsInt({ each: true }) @Min(0, { each: true }) itin?: LimitPair;
+  @IsOptional() @IsArray() @IsInt({ each: true }) @Min(0, { each: true }) phone?: LimitPair;
+}
+
+class LimitsDto {
+  @IsOptional() @ValidateNested() @Type(() => LimitSetDto) consumer?: LimitSetDto;
+  @IsOptional() @ValidateNested() @Type(() => LimitSetDto) business?: LimitSetDto;
+}
+
+class ProgramDto {
+  @IsString() @Matches(/^[A-Za-z0-9_-]{1,64}$/) programCode: string;
+  @IsArray() @ArrayNotEmpty() @IsString({ each: true }) currencies: string[];
+  @IsBoolean() kycRequired: boolean;
+  @IsOptional() @IsBoolean() kybEnabled?: boolean;
+  @IsOptional() @IsBoolean() matriculaEnabled?: boolean;
+  @IsOptional() @ValidateNested() @Type(() => LimitsDto) limits?: LimitsDto;
+}
+
+class EncryptionDto {
+  @IsObject() publicKeyJwk: Record<string, unknown>;
+}
+
+class WebhookDto {
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }) url: string;
+  @IsString() @Matches(/^whsec_[A-Za-z0-9+/=]+$/) secret: string;
+}
+
+class PartnerDto {
+  @IsString() @Matches(/^[A-Za-z0-9._-]{1,64}$/) partnerId: string;
+  @IsString() @Matches(/^[A-Za-z0-9._-]{1,128}$/) clientId: string;
+  @IsOptional() @IsString() clientSecret?: string;
+  @IsOptional() @IsString() clientSecretHash?: string;
+  @IsArray() @IsString({ each: true }) programs: string[];
+  @IsArray() @IsIn(SCOPES, { each: true }) scopes: Scope[];
+  @IsOptional() @ValidateNested() @Type(() => EncryptionDto) encryption?: EncryptionDto | null;
+  @IsOptional() @ValidateNested() @Type(() => WebhookDto) webhook?: WebhookDto | null;
+}
+
+class ServiceConfigDto {
+  @IsArray() @ArrayNotEmpty() @ValidateNested({ each: true }) @Type(() => ProgramDto) programs: ProgramDto[];
+  @IsArray() @ValidateNested({ each: true }) @Type(() => PartnerDto) partners: PartnerDto[];
+}
+
+export interface ProgramConfig {
+  readonly programCode: string;
+  readonly currencies: readonly string[];
+  readonly kycRequired: boolean;
+  readonly kybEnabled: boolean;
+  readonly matriculaEnabled: boolean;
+  readonly limits: { readonly consumer: LimitSet; readonly business: LimitSet };
+}
+
+export interface PartnerConfig {
+  readonly partnerId: string;
+  readonly clientId: string;
+  /** Plain secret (sandbox) or undefined when only a hash is configured. */
+  readonly clientSecret?: string;
+  /** scrypt PHC string: `$scrypt$ln=14,r=8,p=1$<salt b64>$<hash b64>`. */
+  readonly clientSecretHash?: string;
+  readonly programs: readonly string[];
+  readonly scopes: readonly Scope[];
+  readonly encryption: { readonly publicKeyJwk: Record<string, unknown> } | null;
+  readonly webhook: { readonly url: string; readonly secret: string } | null;
+}
+
+export interface ServiceConfig {
+  readonly programs: ReadonlyMap<string, ProgramConfig>;
+  readonly partners: readonly PartnerConfig[];
+  partnerByClientId(clientId: string): PartnerConfig | undefined;
+  partnerById(partnerId: string): PartnerConfig | undefined;
+}
+
+export class ServiceConfigError extends Error {}
+
+function flatten(errors: ValidationError[], prefix = ''): string[] {
+  return errors.flatMap((error) => {
+    const where = prefix ? `${prefix}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => `${where}: ${message}`);
+    return [...own, ...flatten(error.children ?? [], where)];
+  });
+}
+
+function resolveSecret(value: string | undefined, where: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (value === undefined || !value.startsWith('env:')) return value;
+  const name = value.slice(4);
+  const resolved = env[name];
+  if (!resolved) throw new ServiceConfigError(`${where} refers to env:${name}, which is not set`);
+  return resolved;
+}
+
+function mergeLimits(dto: LimitSetDto | undefined, defaults: LimitSet, where: string): LimitSet {
+  const pick = (key: keyof LimitSet): LimitPair => {
+    const pair = dto?.[key];
+    if (pair === undefined) return defaults[key];
+    if (pair.length !== 2 || pair[0] > pair[1]) {
+      throw new ServiceConfigError(`${where}.${key} must be [active, lifetime] with active <= lifetime`);
+    }
+    return [pair[0], pair[1]];
+  };
+  return { ssn: pick('ssn'), itin: pick('itin'), phone: pick('phone') };
+}
+
+export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const dto = plainToInstance(ServiceConfigDto, raw);
+  const errors = validateSync(dto as object, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length > 0) {
+    throw new ServiceConfigError(`Invalid service configuration:\n  ${flatten(errors).join('\n  ')}`);
+  }
+  const programs = new Map<string, ProgramConfig>();
+  dto.programs.forEach((program, index) => {
+    const where = `programs[${index}] (${program.programCode})`;
+    if (programs.has(program.programCode)) throw new ServiceConfigError(`${where}: duplicate programCode`);
+    for (const currency of program.currencies) {
+      if (!currencyByCode(currency)) throw new ServiceConfigError(`${where}.currencies: ${currency} is not an ISO 4217 code`);
+    }
+    programs.set(program.programCode, {
+      programCode: program.programCode,
+      currencies: program.currencies,
+      kycRequired: program.kycRequired,
+      kybEnabled: program.kybEnabled ?? false,
+      matriculaEnabled: program.matriculaEnabled ?? false,
+      limits: {
+        consumer: mergeLimits(program.limits?.consumer, DEFAULT_LIMITS.consumer, `${where}.limits.consumer`),
+        business: mergeLimits(program.limits?.business, DEFAULT_LIMITS.business, `${where}.limits.business`),
+      },
+    });
+  });
+  const seenClients = new Set<string>();
+  const seenPartners = new Set<string>();
+  const partners: PartnerConfig[] = dto.partners.map((partner, index) => {
+    const where = `partners[${index}] (${partner.partnerId})`;
+    if (seenClients.has(partner.clientId)) throw new ServiceConfigError(`${where}: duplicate clientId`);
+    if (seenPartners.has(partner.partnerId)) throw new ServiceConfigError(`${where}: duplicate partnerId`);
+    seenClients.add(partner.clientId);
+    seenPartners.add(partner.partnerId);
+    for (const programCode of partner.programs) {
+      if (!programs.has(programCode)) throw new ServiceConfigError(`${where}.programs: unknown program ${programCode}`);
+    }
+    const clientSecret = resolveSecret(partner.clientSecret, `${where}.clientSecret`, env);
+    const clientSecretHash = resolveSecret(partner.clientSecretHash, `${where}.clientSecretHash`, env);
+    if (!clientSecret && !clientSecretHash) {
+      throw new ServiceConfigError(`${where}: one of clientSecret or clientSecretHash is required`);
+    }
+    if (clientSecretHash && !clientSecretHash.startsWith('$scrypt$')) {
+      throw new ServiceConfigError(`${where}.clientSecretHash must be a scrypt PHC string ($scrypt$ln=..,r=..,p=..$salt$hash)`);
+    }
+    const jwk = partner.encryption?.publicKeyJwk;
+    if (jwk && (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string')) {
+      throw new ServiceConfigError(`${where}.encryption.publicKeyJwk must be an EC P-256 public key (kty, crv, x, y)`);
+    }
+    return {
+      partnerId: partner.partnerId,
+      clientId: partner.clientId,
+      clientSecret,
+      clientSecretHash,
+      programs: partner.programs,
+      scopes: partner.scopes,
+      encryption: jwk ? { publicKeyJwk: jwk } : null,
+      webhook: partner.webhook
+        ? { url: partner.webhook.url, secret: resolveSecret(partner.webhook.secret, `${where}.webhook.secret`, env) as string }
+        : null,
+    };
+  });
+  const byClient = new Map(partners.map((p) => [p.clientId, p]));
+  const byId = new Map(partners.map((p) => [p.partnerId, p]));
+  return {
+    programs,
+    partners,
+    partnerByClientId: (clientId) => byClient.get(clientId),
+    partnerById: (partnerId) => byId.get(partnerId),
+  };
+}
+
+export function loadServiceConfig(file: string, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new ServiceConfigError(`SERVICE_CONFIG file ${file} cannot be read`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ServiceConfigError(`SERVICE_CONFIG file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseServiceConfig(raw, env);
+}

@@ -1,0 +1,17 @@
+import { Global, Module } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
+import { BlindIndex, FieldCipher } from './field-cipher';
+import { JweService } from './jwe.service';
+import { KeyStore } from './key-store';
+
+@Global()
+@Module({
+  providers: [
+    { provide: KeyStore, inject: [AppConfig], useFactory: (config: AppConfig) => KeyStore.load(config) },
+    FieldCipher,
+    BlindIndex,
+    JweService,
+  ],
+  exports: [KeyStore, FieldCipher, BlindIndex, JweService],
+})
+export class CryptoModule {}

@@ -1,0 +1,24 @@
+import * as path from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+
+/** The one place that describes how to reach PostgreSQL; used by the app and by `ormconfig.ts`. */
+export function dataSourceOptions(url: string, schema = 'public', poolSize = 20): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    schema,
+    synchronize: false,
+    migrationsRun: false,
+    migrationsTableName: 'migrations',
+    migrations: [path.join(__dirname, 'migrations', '*.{ts,js}')],
+    entities: [path.join(__dirname, '..', '..', 'modules', '**', 'entities', '*.entity.{ts,js}')],
+    logging: false,
+    extra: {
+      max: poolSize,
+      // Unqualified names resolve to the service's schema (tests give each file its own).
+      options: `-c search_path=${schema}`,
+      connectionTimeoutMillis: 5000,
+      application_name: 'enrollment-service',
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import { ClsService } from 'nestjs-cls';
+import { IS_PUBLIC, REQUIRED_SCOPES } from '../../common/auth/decorators';
+import { Principal, RequestContextStore } from '../../common/context/request-context';
+import { DomainError } from '../../common/errors/domain-error';
+import type { Scope } from '../../config/service-config';
+
+const REALM = 'realm="enrollment-service"';
+
+/**
+ * Global guard: bearer token (passport), then scopes, then program tenancy. Failures carry the
+ * RFC 6750 WWW-Authenticate challenge.
+ */
+@Injectable()
+export class BearerAuthGuard extends AuthGuard('bearer') {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly cls: ClsService<RequestContextStore>,
+  ) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    await super.canActivate(context);
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    const principal = request.user as Principal;
+    const required = this.reflector.getAllAndOverride<Scope[]>(REQUIRED_SCOPES, targets) ?? [];
+    const missing = required.filter((scope) => !principal.scopes.includes(scope));
+    if (missing.length > 0) {
+      throw new DomainError('INSUFFICIENT_SCOPE', {
+        headers: { 'www-authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${required.join(' ')}"` },
+      });
+    }
+    const programCode = (request.params as Record<string, string> | undefined)?.programCode;
+    if (programCode !== undefined && !principal.partner.programs.includes(programCode)) {
+      throw new DomainError('PROGRAM_NOT_ALLOWED');
+    }
+    if (this.cls.isActive()) this.cls.set('principal', principal);
+    return true;
+  }
+
+  override handleRequest<TUser = Principal>(error: unknown, user: TUser | false, _info: unknown, context: ExecutionContext): TUser {
+    if (error || !user) {
+      const request = context.switchToHttp().getRequest<FastifyRequest>();
+      const presented = typeof request.headers.authorization === 'string' && request.headers.authorization.trim() !== '';
+      const challenge = presented ? `Bearer ${REALM}, error="invalid_token"` : `Bearer ${REALM}`;
+      throw new DomainError('UNAUTHORIZED', { headers: { 'www-authenticate': challenge } });
+    }
+    return user;
+  }
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { createLocalJWKSet, createRemoteJWKSet, JWTPayload, jwtVerify, JWTVerifyGetKey, SignJWT } from 'jose';
+import { AppConfig } from '../../config/app-config';
+import { PartnerConfig, Scope } from '../../config/service-config';
+import { Principal } from '../../common/context/request-context';
+import { KeyStore } from '../../infrastructure/crypto/key-store';
+import { verifyClientSecret } from './client-secret';
+
+export type TokenErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope';
+
+export class TokenRequestError extends Error {
+  constructor(
+    readonly error: TokenErrorCode,
+    readonly description: string,
+  ) {
+    super(error);
+  }
+}
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+}
+
+/** Client-credentials tokens (RFC 6749 §4.4) as RFC 9068 JWTs signed with the service key. */
+@Injectable()
+export class TokenService {
+  private readonly localKeys: JWTVerifyGetKey;
+  private readonly externalKeys?: JWTVerifyGetKey;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly keys: KeyStore,
+  ) {
+    this.localKeys = createLocalJWKSet(keys.publicJwks());
+    const { issuer, jwksUri } = config.env.oauth;
+    if (issuer && jwksUri) this.externalKeys = createRemoteJWKSet(new URL(jwksUri));
+  }
+
+  get issuer(): string {
+    return this.config.env.publicUrl;
+  }
+
+  get audience(): string {
+    return `${this.config.env.publicUrl}/v1`;
+  }
+
+  async issue(clientId: string, clientSecret: string, requestedScope: string | undefined): Promise<IssuedToken> {
+    const partner = this.config.service.partnerByClientId(clientId);
+    // Verify against a dummy secret for unknown clients so timing does not reveal which ids exist.
+    const valid = partner ? await verifyClientSecret(partner, clientSecret) : (await verifyClientSecret(DUMMY_PARTNER, clientSecret)) && false;
+    if (!partner || !valid) throw new TokenRequestError('invalid_client', 'Client authentication failed');
+    const scopes = this.grantScopes(partner, requestedScope);
+    const now = Math.floor(Date.now() / 1000);
+    const ttl = this.config.env.tokenTtlSeconds;
+    const token = await new SignJWT({ client_id: partner.clientId, scope: scopes.join(' ') })
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: this.keys.signingKeyId })
+      .setIssuer(this.issuer)
+      .setSubject(partner.clientId)
+      .setAudience(this.audience)
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttl)
+      .setJti(randomUUID())
+      .sign(this.keys.signingKey);
+    return { access_token: token, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') };
+  }
+
+  private grantScopes(partner: PartnerConfig, requested: string | undefined): Scope[] {
+    if (requested === undefined || requested.trim() === '') return [...partner.scopes];
+    const asked = requested.trim().split(/\s+/);
+    const unknown = asked.filter((scope) => !partner.scopes.includes(scope as Scope));
+    if (unknown.length > 0) throw new TokenRequestError('invalid_scope', `Scope not granted to this client: ${unknown.join(' ')}`);
+    return [...new Set(asked)] as Scope[];
+  }
+
+  /** Verifies a bearer token (ours, or the configured external issuer's) and resolves the partner. */
+  async verify(token: string): Promise<Principal | null> {
+    const payload = (await this.verifyLocal(token)) ?? (await this.verifyExternal(token));
+    if (!payload) return null;
+    const clientId = typeof payload.client_id === 'string' ? payload.client_id : payload.sub;
+    const partner = clientId ? this.config.service.partnerByClientId(clientId) : undefined;
+    if (!partner) return null;
+    const tokenScopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
+    const scopes = partner.scopes.filter((scope) => tokenScopes.includes(scope));
+    return { partner, clientId: partner.clientId, scopes };
+  }
+
+  private async verifyLocal(token: string): Promise<JWTPayload | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.localKeys, {
+        issuer: this.issuer,
+        audience: this.audience,
+        algorithms: ['ES256'],
+        typ: 'at+jwt',
+        requiredClaims: ['exp', 'iat', 'sub', 'jti'],
+      });
+      return payload;
+    } catch {
+      return null;
+    }
+  }
+
+  private async verifyExternal(token: string): Promise<JWTPayload | null> {
+    const { issuer, audience } = this.config.env.oauth;
+    if (!this.externalKeys || !issuer) return null;
+    try {
+      const { payload } = await jwtVerify(token, this.externalKeys, {
+        issuer,
+        audience,
+        algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+        requiredClaims: ['exp'],
+      });
+      return payload;
+    } catch {
+      return null;
+    }
+  }
+}
+
+const DUMMY_PARTNER: PartnerConfig = {
+  partnerId: '',
+  clientId: '',
+  clientSecret: 'dummy-secret-for-constant-time',
+  programs: [],
+  scopes: [],
+  encryption: null,
+  webhook: null,
+};

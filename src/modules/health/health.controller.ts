@@ -1,0 +1,44 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Public } from '../../common/auth/decorators';
+import { DomainError } from '../../common/errors/domain-error';
+import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
+import { Metrics } from '../../infrastructure/metrics/metrics';
+
+@ApiTags('Operations')
+@Controller()
+@Public()
+export class HealthController {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly metrics: Metrics,
+  ) {}
+
+  @Get('health/live')
+  @ApiOperation({ summary: 'The process is up' })
+  live(): { status: string } {
+    return { status: 'ok' };
+  }
+
+  @Get('health/ready')
+  @ApiOperation({ summary: 'PostgreSQL reachable and every migration applied (else 503, code 503, subCode 2)' })
+  async ready(): Promise<{ status: string; database: string; migrations: string }> {
+    try {
+      await this.dataSource.query('select 1');
+      const pending = await this.dataSource.showMigrations();
+      if (pending) throw new Error('pending migrations');
+    } catch {
+      throw new DomainError('DEPENDENCY_UNAVAILABLE');
+    }
+    return { status: 'ok', database: 'up', migrations: 'applied' };
+  }
+
+  @Get('metrics')
+  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+  @ApiOperation({ summary: 'Prometheus metrics (text exposition format)' })
+  async scrape(): Promise<RawResponse> {
+    return rawResponse(await this.metrics.registry.metrics());
+  }
+}

@@ -1,0 +1,219 @@
+import { SignJWT, generateKeyPair, decodeJwt, UnsecuredJWT } from 'jose';
+import { PARTNERS, startTestApp, TestApp } from './support/test-app';
+
+interface TokenBody {
+  access_token?: string;
+  token_type?: string;
+  expires_in?: number;
+  scope?: string;
+  error?: string;
+}
+
+async function tokenRequest(app: TestApp, form: Record<string, string>, basic?: { id: string; secret: string }) {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (basic) headers.authorization = `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}`;
+  const response = await fetch(`${app.baseUrl}/oauth2/token`, { method: 'POST', headers, body: new URLSearchParams(form).toString() });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as TokenBody };
+}
+
+describe('Service foundation (e2e)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp('foundation');
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  describe('POST /oauth2/token', () => {
+    it('issues a token with client_secret_basic', async () => {
+      const res = await tokenRequest(app, { grant_type: 'client_credentials' }, { id: 'acme', secret: PARTNERS.acme.clientSecret });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.body.token_type).toBe('Bearer');
+      expect(res.body.expires_in).toBeGreaterThan(0);
+      expect(res.body.scope?.split(' ').sort()).toEqual(['business_profiles', 'enrollments', 'identity', 'users', 'webhooks']);
+      const claims = decodeJwt(res.body.access_token as string);
+      expect(claims).toMatchObject({ iss: 'http://enrollment.test', sub: 'acme', client_id: 'acme', aud: 'http://enrollment.test/v1' });
+      expect(typeof claims.jti).toBe('string');
+    });
+
+    it('issues a token with client_secret_post', async () => {
+      const res = await tokenRequest(app, { grant_type: 'client_credentials', client_id: 'acme', client_secret: PARTNERS.acme.clientSecret });
+      expect(res.status).toBe(200);
+      expect(typeof res.body.access_token).toBe('string');
+    });
+
+    it('verifies a hashed (scrypt) client secret', async () => {
+      const ok = await tokenRequest(app, { grant_type: 'client_credentials' }, { id: 'hashed', secret: PARTNERS.hashed.clientSecret });
+      expect(ok.status).toBe(200);
+      const bad = await tokenRequest(app, { grant_type: 'client_credentials' }, { id: 'hashed', secret: 'nope' });
+      expect(bad.status).toBe(401);
+    });
+
+    it('answers invalid_client (401) for a wrong secret or unknown client', async () => {
+      const wrong = await tokenRequest(app, { grant_type: 'client_credentials' }, { id: 'acme', secret: 'wrong' });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body.error).toBe('invalid_client');
+      expect(wrong.headers.get('www-authenticate')).toMatch(/^Basic /);
+      const unknown = await tokenRequest(app, { grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'x' });
+      expect(unknown.status).toBe(401);
+      expect(unknown.body.error).toBe('invalid_client');
+    });
+
+    it('answers unsupported_grant_type (400) for another grant', async () => {
+      const res = await tokenRequest(app, { grant_type: 'password', username: 'a', password: 'b' }, { id: 'acme', secret: PARTNERS.acme.clientSecret });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('unsupported_grant_type');
+    });
+
+    it('narrows scopes and refuses scopes the client lacks', async () => {
+      const narrow = await tokenRequest(app, { grant_type: 'client_credentials', scope: 'users' }, { id: 'acme', secret: PARTNERS.acme.clientSecret });
+      expect(narrow.status).toBe(200);
+      expect(narrow.body.scope).toBe('users');
+      const refused = await tokenRequest(app, { grant_type: 'client_credentials', scope: 'users care' }, { id: 'acme', secret: PARTNERS.acme.clientSecret });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe('invalid_scope');
+    });
+  });
+
+  describe('metadata and operations endpoints', () => {
+    it('publishes RFC 8414 metadata and the JWKS', async () => {
+      const meta = (await (await fetch(`${app.baseUrl}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+      expect(meta).toMatchObject({
+        issuer: 'http://enrollment.test',
+        token_endpoint: 'http://enrollment.test/oauth2/token',
+        jwks_uri: 'http://enrollment.test/.well-known/jwks.json',
+        grant_types_supported: ['client_credentials'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      });
+      expect(meta.scopes_supported).toEqual(expect.arrayContaining(['enrollments', 'care']));
+      const jwks = (await (await fetch(`${app.baseUrl}/.well-known/jwks.json`)).json()) as { keys: Array<Record<string, unknown>> };
+      expect(jwks.keys.map((k) => k.use).sort()).toEqual(['enc', 'sig']);
+      for (const key of jwks.keys) expect(key.d).toBeUndefined();
+    });
+
+    it('serves health, metrics and the OpenAPI document', async () => {
+      const live = await fetch(`${app.baseUrl}/health/live`);
+      expect(live.status).toBe(200);
+      const ready = await fetch(`${app.baseUrl}/health/ready`);
+      const readyBody = (await ready.json()) as Record<string, unknown>;
+      expect(ready.status).toBe(200);
+      expect(readyBody).toMatchObject({ status: 'ok', responseDetails: [{ code: 0, subCode: 0, description: 'Success' }] });
+      const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
+      expect(metrics).toContain('http_requests_total');
+      expect(metrics).toContain('http_request_duration_seconds_bucket');
+      const openapi = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+      expect(openapi.openapi).toMatch(/^3\./);
+      expect(Object.keys(openapi.paths)).toContain('/oauth2/token');
+      const docs = await fetch(`${app.baseUrl}/docs`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('swagger');
+    });
+  });
+
+  describe('bearer guard', () => {
+    const path = '/v1/programs/sandbox/enrollments/accounts/00000000-0000-4000-8000-000000000000';
+
+    it('answers 401 code 401 with a challenge when the token is missing', async () => {
+      const res = await app.client().get(path, { anonymous: true });
+      expect(res.status).toBe(401);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 401, subCode: 0 });
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="enrollment-service"');
+      expect(res.headers.get('x-request-id')).toBe(res.body.requestId);
+    });
+
+    it('refuses forged, unsigned, expired and wrong-audience tokens', async () => {
+      const { privateKey } = await generateKeyPair('ES256');
+      const now = Math.floor(Date.now() / 1000);
+      const claims = { client_id: 'acme', scope: 'enrollments' };
+      const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'at+jwt' }).setIssuer('http://enrollment.test')
+        .setAudience('http://enrollment.test/v1').setSubject('acme').setIssuedAt(now).setExpirationTime(now + 600).setJti('x').sign(privateKey);
+      const unsigned = new UnsecuredJWT(claims).setIssuer('http://enrollment.test').setAudience('http://enrollment.test/v1').setSubject('acme')
+        .setIssuedAt(now).setExpirationTime(now + 600).encode();
+      for (const token of [forged, unsigned, 'not-a-jwt']) {
+        const res = await app.client().get(path, { anonymous: true, headers: { authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(401);
+        expect(res.body.responseDetails[0]).toMatchObject({ code: 401, subCode: 0 });
+        expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      }
+    });
+
+    it('refuses an expired token', async () => {
+      const expiring = await startTestApp('foundation-exp', { schema: app.schema, env: { TOKEN_TTL_SECONDS: '1' } });
+      try {
+        const client = expiring.client('acme');
+        const token = await client.accessToken();
+        await new Promise((resolve) => setTimeout(resolve, 2100));
+        const res = await app.client().get(path, { anonymous: true, headers: { authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(401);
+        expect(res.headers.get('www-authenticate')).toContain('invalid_token');
+      } finally {
+        await expiring.close();
+      }
+    });
+
+    it('answers 403 subCode 1 when the scope is missing', async () => {
+      const res = await app.client('acme', { scope: 'users' }).get(path);
+      expect(res.status).toBe(403);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 403, subCode: 1 });
+      expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    });
+
+    it('answers 403 subCode 2 for a program outside the partner list', async () => {
+      const res = await app.client('acme').get('/v1/programs/other/enrollments/accounts/00000000-0000-4000-8000-000000000000');
+      expect(res.status).toBe(403);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 403, subCode: 2 });
+    });
+  });
+
+  describe('envelope on every error class', () => {
+    it('unknown route: 404 in the envelope', async () => {
+      const res = await app.client().get('/v1/nothing-here');
+      expect(res.status).toBe(404);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 404, subCode: 0 });
+      expect(typeof res.body.requestId).toBe('string');
+    });
+
+    it('malformed JSON: 400 code 100 subCode 1', async () => {
+      const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: '{"requestId": "x",' });
+      expect(res.status).toBe(400);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 1 });
+    });
+
+    it('prototype-pollution keys are refused as malformed JSON', async () => {
+      const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: '{"__proto__": {"admin": true}}' });
+      expect(res.status).toBe(400);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 1 });
+    });
+
+    it('body over 64 KiB: 413 code 100 subCode 3', async () => {
+      const res = await app.client().post('/v1/programs/sandbox/enrollments', { requestId: 'big', pad: 'x'.repeat(70 * 1024) });
+      expect(res.status).toBe(413);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 3 });
+    });
+
+    it('never leaks a stack trace or SQL', async () => {
+      const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: '{"a":' });
+      expect(JSON.stringify(res.body)).not.toMatch(/at .*\.(js|ts):\d+|select |insert /i);
+    });
+  });
+
+  it('two app instances against one database accept the same token', async () => {
+    const second = await startTestApp('foundation-2', { schema: app.schema });
+    try {
+      const token = await app.client('acme').accessToken();
+      for (const instance of [app, second]) {
+        const res = await fetch(`${instance.baseUrl}/v1/programs/other/enrollments/accounts/x`, { headers: { authorization: `Bearer ${token}` } });
+        // 403 subCode 2 proves the token was accepted (authentication passed, tenancy refused).
+        expect(res.status).toBe(403);
+        const body = (await res.json()) as { responseDetails: Array<{ code: number; subCode: number }> };
+        expect(body.responseDetails[0]).toMatchObject({ code: 403, subCode: 2 });
+      }
+    } finally {
+      await second.close();
+    }
+  });
+});
