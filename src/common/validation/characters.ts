@@ -1,0 +1,45 @@
+/**
+ * The character sets of CONTRACT.md section 6 (SERVICE.md leaves the table open). The one place
+ * they live: user-data DTOs, business-data DTOs and card embossing all read them from here.
+ */
+
+/** Letters allowed in names, addresses and business names: ASCII plus the Spanish letters. */
+export const LETTERS = "A-Za-zÁÉÍÓÚÜÑáéíóúüñ";
+
+const LETTER = `[${LETTERS}]`;
+
+/**
+ * Names (first, middle, last): letters, space, apostrophe, hyphen, period; starting and ending
+ * with a letter; no two separators in a row ("Mary-Ann", "O'Neil", "De la Cruz").
+ */
+export const NAME_PATTERN = new RegExp(`^${LETTER}(?:[ '.\\-]?${LETTER})*$`, 'u');
+
+/** Address lines, city and businessName: letters, digits, space and # - . , ' / & */
+export const ADDRESS_PATTERN = new RegExp(`^[${LETTERS}0-9 #\\-.,'/&]*$`, 'u');
+
+export function isValidName(value: unknown): boolean {
+  return typeof value === 'string' && NAME_PATTERN.test(value);
+}
+
+export function isValidAddressText(value: unknown): boolean {
+  return typeof value === 'string' && ADDRESS_PATTERN.test(value);
+}
+
+const EMBOSS_REPLACEMENTS: Readonly<Record<string, string>> = {
+  Á: 'A',
+  É: 'E',
+  Í: 'I',
+  Ó: 'O',
+  Ú: 'U',
+  Ü: 'U',
+  Ñ: 'N',
+};
+
+/** The name as printed on a card: upper case, Spanish letters replaced by their substitutes. */
+export function embossName(value: string): string {
+  return value
+    .toUpperCase()
+    .replace(/[ÁÉÍÓÚÜÑ]/g, (letter) => EMBOSS_REPLACEMENTS[letter] ?? letter)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
