@@ -43,3 +43,14 @@ export function embossName(value: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/** US ZIP code: `12345` or `12345-6789` (contract: zip codes are 5 or 10 characters). */
+export const ZIP_CODE_PATTERN = /^[0-9]{5}(?:-[0-9]{4})?$/;
+
+/** USPS two-letter codes: states, DC, territories and military post offices. */
+export const USPS_STATE_CODES: ReadonlySet<string> = new Set(
+  (
+    'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND ' +
+    'OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI UM FM MH PW AA AE AP'
+  ).split(' '),
+);
