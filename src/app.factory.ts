@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { sendError } from './common/http/exception.filter';
+import { unavailableFaultHook } from './common/http/sandbox-fault';
 import { generateRequestId, RawWithRequestId, resolveRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';
@@ -39,6 +40,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.header('x-request-id', resolveRequestId(request));
   });
+  fastify.addHook('preHandler', unavailableFaultHook(config.isSandbox));
   // Errors raised by Fastify itself (body parsing, size limit) never reach Nest's filters.
   const errorLogger = new NestLogger('Errors');
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, errorLogger));

@@ -4,6 +4,7 @@ import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import { GlobalExceptionFilter } from './common/http/exception.filter';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
+import { JweBodyInterceptor } from './common/http/jwe-body.interceptor';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { CryptoModule } from './infrastructure/crypto/crypto.module';
@@ -12,6 +13,9 @@ import { loggerParams } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { IdempotencyModule } from './modules/idempotency/idempotency.module';
+import { LockInterceptor } from './modules/locking/lock.interceptor';
+import { LockingModule } from './modules/locking/locking.module';
 
 /** Resource modules; each registers its own controllers and exports only its services. */
 const FEATURE_MODULES = [AuthModule, HealthModule];
@@ -31,12 +35,17 @@ export class AppModule {
         LoggerModule.forRoot(loggerParams(config.env.logLevel)),
         DatabaseModule,
         CryptoModule,
+        LockingModule,
+        IdempotencyModule,
         ...FEATURE_MODULES,
       ],
       providers: [
         { provide: Metrics, useValue: metrics },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+        // Global interceptors run in this order, after the guard: envelope, JWE body, locks.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: JweBodyInterceptor },
+        { provide: APP_INTERCEPTOR, useExisting: LockInterceptor },
       ],
       exports: [Metrics],
     };

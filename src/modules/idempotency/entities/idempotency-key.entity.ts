@@ -1,0 +1,22 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'idempotency_keys' })
+export class IdempotencyKeyEntity {
+  @PrimaryColumn({ name: 'partner_id', type: 'text' }) partnerId: string;
+  @PrimaryColumn({ name: 'program_code', type: 'text' }) programCode: string;
+  @PrimaryColumn({ name: 'request_id', type: 'text' }) requestId: string;
+  @Column({ type: 'text' }) operation: string;
+  /** sha-256 of the canonical (RFC 8785) decrypted payload. */
+  @Column({ type: 'text' }) fingerprint: string;
+  @Column({ name: 'recovery_point', type: 'text' }) recoveryPoint: string;
+  /** The request as first received, encrypted, so a resume can finish it as originally intended. */
+  @Column({ name: 'request_enc', type: 'text', nullable: true }) requestEnc: string | null;
+  @Column({ type: 'jsonb' }) state: Record<string, unknown>;
+  @Column({ name: 'account_id', type: 'uuid', nullable: true }) accountId: string | null;
+  @Column({ name: 'response_status', type: 'integer', nullable: true }) responseStatus: number | null;
+  /** The exact response text sent, replayed byte for byte. */
+  @Column({ name: 'response_body', type: 'text', nullable: true }) responseBody: string | null;
+  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+  @Column({ name: 'expires_at', type: 'timestamptz' }) expiresAt: Date;
+}
