@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
+import { parseSandboxFaults, SANDBOX_FAULTS, SandboxFaults } from './common/context/sandbox-faults';
+import { SANDBOX_FAULT_HEADER } from './common/http/sandbox-fault';
 import { GlobalExceptionFilter } from './common/http/exception.filter';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { JweBodyInterceptor } from './common/http/jwe-body.interceptor';
@@ -30,7 +32,13 @@ export class AppModule {
         ConfigModule.forRoot(config),
         ClsModule.forRoot({
           global: true,
-          middleware: { mount: true, setup: (cls, req: { requestId?: string }) => cls.set('requestId', req.requestId) },
+          middleware: {
+            mount: true,
+            setup: (cls, req: { requestId?: string; headers: Record<string, string | string[] | undefined> }) => {
+              cls.set('requestId', req.requestId);
+              cls.set(SANDBOX_FAULTS, parseSandboxFaults(req.headers[SANDBOX_FAULT_HEADER]));
+            },
+          },
         }),
         LoggerModule.forRoot(loggerParams(config.env.logLevel)),
         DatabaseModule,
@@ -41,13 +49,14 @@ export class AppModule {
       ],
       providers: [
         { provide: Metrics, useValue: metrics },
+        SandboxFaults,
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
         // Global interceptors run in this order, after the guard: envelope, JWE body, locks.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: JweBodyInterceptor },
         { provide: APP_INTERCEPTOR, useExisting: LockInterceptor },
       ],
-      exports: [Metrics],
+      exports: [Metrics, SandboxFaults],
     };
   }
 }

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { ClsService } from 'nestjs-cls';
+import { AppConfig } from '../../config/app-config';
+import { DomainError } from '../errors/domain-error';
+
+export const SANDBOX_FAULTS = 'sandbox:faults';
+
+/** Parses `X-Sandbox-Fault: billCycle, after:accountWritten` into its parts. */
+export function parseSandboxFaults(header: string | string[] | undefined): string[] {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return text.split(',').map((part) => part.trim()).filter(Boolean);
+}
+
+/**
+ * Test controls of the sandbox (CONTRACT section 10), read by services without touching the
+ * request: `billCycle` fails the bill-cycle step; `after:<recoveryPoint>` interrupts the call
+ * right after that point commits (answered 503/503/2, as a crash or outage would leave it), so
+ * tests can prove that the identical retry resumes. Production ignores them all.
+ */
+@Injectable()
+export class SandboxFaults {
+  constructor(
+    private readonly cls: ClsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  has(fault: string): boolean {
+    if (!this.config.isSandbox || !this.cls.isActive()) return false;
+    return ((this.cls.get(SANDBOX_FAULTS) as string[] | undefined) ?? []).includes(fault);
+  }
+
+  /** Call right after a recovery point's transaction committed. */
+  interruptAfter(point: string): void {
+    if (this.has(`after:${point}`)) throw new DomainError('DEPENDENCY_UNAVAILABLE');
+  }
+}
