@@ -2,7 +2,7 @@
 module.exports = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: '.',
-  testRegex: ['src/.*\\.spec\\.ts$', 'test/.*\\.e2e-spec\\.ts$'],
+  testRegex: ['(src|client)/.*\\.spec\\.ts$', 'test/.*\\.e2e-spec\\.ts$'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json' }] },
   testEnvironment: 'node',
   globalSetup: '<rootDir>/test/setup/global-setup.js',
