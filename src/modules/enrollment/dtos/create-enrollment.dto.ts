@@ -1,0 +1,52 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
+import { code as currencyByCode } from 'currency-codes';
+import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
+import { fails } from '../../../common/validation/validation';
+import { EnrollmentUserDataDto } from './enrollment-user-data.dto';
+
+export const ACCOUNT_TYPES = ['consumer', 'business'] as const;
+
+/** An ISO 4217 code (upper case), from the maintained currency-codes data. */
+export function isIsoCurrency(value: unknown): boolean {
+  return typeof value === 'string' && /^[A-Z]{3}$/.test(value) && currencyByCode(value) !== undefined;
+}
+
+/** POST /v1/programs/{programCode}/enrollments */
+export class CreateEnrollmentDto {
+  @ApiProperty({ description: 'Idempotency key: 1 to 64 characters of [A-Za-z0-9._-]', example: 'req-20261121-0001' })
+  @Matches(REQUEST_ID_PATTERN)
+  @IsString()
+  requestId: string;
+
+  @ApiPropertyOptional({ enum: ACCOUNT_TYPES, default: 'consumer' })
+  @IsOptional()
+  @IsIn(ACCOUNT_TYPES)
+  accountType?: (typeof ACCOUNT_TYPES)[number];
+
+  @ApiProperty({ description: 'ISO 8601 date-time; must be within 720 hours of submission, before or after.', example: '2026-11-21T10:00:00Z' })
+  @IsISO8601({ strict: true, strictSeparator: true })
+  @IsString()
+  termsAcceptanceDateTime: string;
+
+  @ApiPropertyOptional({ description: "ISO 4217 code valid for the program; the program's first currency when omitted.", example: 'USD' })
+  @IsOptional()
+  @ValidateBy({ name: 'isIsoCurrency', validator: { validate: isIsoCurrency } }, fails('INVALID_CURRENCY'))
+  currency?: string;
+
+  @ApiPropertyOptional({ description: 'From POST /v1/kycGates/scanCapture; only for a Matricula enrollment.' })
+  @IsOptional()
+  @MaxLength(64, fails('INVALID_ONBOARDING_ID'))
+  @IsString()
+  onboardingID?: string;
+
+  @ApiProperty({
+    type: EnrollmentUserDataDto,
+    description: 'JSON object, or (partners configured for encryption) a JWE compact string ECDH-ES/A256GCM to the service enc key.',
+  })
+  @ValidateNested()
+  @Type(() => EnrollmentUserDataDto)
+  @IsObject()
+  encryptedUserData: EnrollmentUserDataDto;
+}
