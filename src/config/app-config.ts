@@ -1,5 +1,5 @@
 import { Env, loadEnv } from './env';
-import { loadServiceConfig, ServiceConfig } from './service-config';
+import { loadServiceConfig, ServiceConfig, ServiceConfigError } from './service-config';
 
 /** The validated configuration: environment plus the programs and partners of SERVICE_CONFIG. */
 export class AppConfig {
@@ -10,7 +10,11 @@ export class AppConfig {
 
   static load(source: NodeJS.ProcessEnv = process.env): AppConfig {
     const env = loadEnv(source);
-    return new AppConfig(env, loadServiceConfig(env.serviceConfigPath, source));
+    const production = env.appMode === 'production';
+    if (production && !source.SERVICE_CONFIG) {
+      throw new ServiceConfigError('APP_MODE=production requires SERVICE_CONFIG (the shipped sandbox configuration is refused)');
+    }
+    return new AppConfig(env, loadServiceConfig(env.serviceConfigPath, source, { production }));
   }
 
   get isSandbox(): boolean {

@@ -59,7 +59,7 @@ class EncryptionDto {
 
 class WebhookDto {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }) url: string;
-  @IsString() @Matches(/^whsec_[A-Za-z0-9+/=]+$/) secret: string;
+  @IsString() @Matches(/^(whsec_[A-Za-z0-9+/=]+|env:[A-Za-z_][A-Za-z0-9_]*)$/) secret: string;
 }
 
 class PartnerDto {
@@ -137,7 +137,12 @@ function mergeLimits(dto: LimitSetDto | undefined, defaults: LimitSet, where: st
   return { ssn: pick('ssn'), itin: pick('itin'), phone: pick('phone') };
 }
 
-export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+export interface ParseOptions {
+  /** Production refuses literal secrets in the file: they must be hashes or env: references. */
+  production?: boolean;
+}
+
+export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, options: ParseOptions = {}): ServiceConfig {
   const dto = plainToInstance(ServiceConfigDto, raw);
   const errors = validateSync(dto as object, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length > 0) {
@@ -172,6 +177,12 @@ export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     seenPartners.add(partner.partnerId);
     for (const programCode of partner.programs) {
       if (!programs.has(programCode)) throw new ServiceConfigError(`${where}.programs: unknown program ${programCode}`);
+    }
+    if (options.production && partner.clientSecret !== undefined && !partner.clientSecret.startsWith('env:')) {
+      throw new ServiceConfigError(`${where}.clientSecret: APP_MODE=production refuses literal secrets; use clientSecretHash or env:NAME`);
+    }
+    if (options.production && partner.webhook && !partner.webhook.secret.startsWith('env:')) {
+      throw new ServiceConfigError(`${where}.webhook.secret: APP_MODE=production refuses literal secrets; use env:NAME`);
     }
     const clientSecret = resolveSecret(partner.clientSecret, `${where}.clientSecret`, env);
     const clientSecretHash = resolveSecret(partner.clientSecretHash, `${where}.clientSecretHash`, env);
@@ -208,7 +219,7 @@ export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
   };
 }
 
-export function loadServiceConfig(file: string, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+export function loadServiceConfig(file: string, env: NodeJS.ProcessEnv = process.env, options: ParseOptions = {}): ServiceConfig {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -221,5 +232,5 @@ export function loadServiceConfig(file: string, env: NodeJS.ProcessEnv = process
   } catch (error) {
     throw new ServiceConfigError(`SERVICE_CONFIG file ${file} is not valid JSON: ${(error as Error).message}`);
   }
-  return parseServiceConfig(raw, env);
+  return parseServiceConfig(raw, env, options);
 }

@@ -1,0 +1,56 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AppConfig } from './app-config';
+import { DEFAULT_LIMITS, parseServiceConfig, ServiceConfigError } from './service-config';
+import { KeyStore } from '../infrastructure/crypto/key-store';
+
+const program = { programCode: 'p1', currencies: ['USD'], kycRequired: true };
+const partner = { partnerId: 'a', clientId: 'a', clientSecret: 's', programs: ['p1'], scopes: ['enrollments'] };
+
+describe(parseServiceConfig.name, () => {
+  it('applies SERVICE.md limits where the file gives none, and keeps overrides', () => {
+    const sut = parseServiceConfig({ programs: [{ ...program, limits: { consumer: { phone: [3, 5] } } }], partners: [partner] });
+    const limits = sut.programs.get('p1')?.limits;
+    expect(limits?.consumer).toEqual({ ssn: [1, 3], itin: [1, 3], phone: [3, 5] });
+    expect(limits?.business).toEqual(DEFAULT_LIMITS.business);
+  });
+
+  it.each([
+    [{ programs: [], partners: [] }, /programs/],
+    [{ programs: [{ ...program, currencies: ['XYZ'] }], partners: [] }, /XYZ is not an ISO 4217 code/],
+    [{ programs: [program], partners: [{ ...partner, programs: ['nope'] }] }, /unknown program nope/],
+    [{ programs: [program], partners: [{ ...partner, scopes: ['admin'] }] }, /scopes/],
+    [{ programs: [program], partners: [partner, { ...partner, partnerId: 'b' }] }, /duplicate clientId/],
+    [{ programs: [program], partners: [{ ...partner, clientSecret: undefined }] }, /clientSecret or clientSecretHash/],
+    [{ programs: [program], partners: [{ ...partner, extra: 1 }] }, /extra/],
+    [{ programs: [{ ...program, limits: { consumer: { ssn: [4, 2] } } }], partners: [] }, /active <= lifetime/],
+  ])('refuses an invalid file with a message naming the entry (%#)', (raw, message) => {
+    expect(() => parseServiceConfig(raw)).toThrow(message);
+  });
+
+  it('resolves env: secrets and refuses missing ones', () => {
+    const ok = parseServiceConfig({ programs: [program], partners: [{ ...partner, clientSecret: 'env:A_SECRET' }] }, { A_SECRET: 'from-env' });
+    expect(ok.partnerByClientId('a')?.clientSecret).toBe('from-env');
+    expect(() => parseServiceConfig({ programs: [program], partners: [{ ...partner, clientSecret: 'env:MISSING' }] }, {})).toThrow(/env:MISSING/);
+  });
+
+  it('production refuses literal secrets', () => {
+    expect(() => parseServiceConfig({ programs: [program], partners: [partner] }, {}, { production: true })).toThrow(ServiceConfigError);
+  });
+});
+
+describe('production mode', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+  const file = path.join(dir, 'config.json');
+  fs.writeFileSync(file, JSON.stringify({ programs: [program], partners: [{ ...partner, clientSecret: 'env:A_SECRET' }] }));
+
+  it('refuses the shipped sandbox configuration', () => {
+    expect(() => AppConfig.load({ APP_MODE: 'production' })).toThrow(/SERVICE_CONFIG/);
+  });
+
+  it('refuses to start without SERVICE_KEYS', async () => {
+    const config = AppConfig.load({ APP_MODE: 'production', SERVICE_CONFIG: file, A_SECRET: 'x', DATA_DIR: dir });
+    await expect(KeyStore.load(config)).rejects.toThrow(/SERVICE_KEYS/);
+  });
+});

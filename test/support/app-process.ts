@@ -1,0 +1,23 @@
+// Entry point of a second app *process* for multi-process tests: boots the real app with the
+// given environment on a loopback port and prints "READY <port>" once it listens.
+import 'reflect-metadata';
+import { createApp } from '../../src/app.factory';
+import { AppConfig } from '../../src/config/app-config';
+
+async function main(): Promise<void> {
+  const app = await createApp(AppConfig.load(process.env));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.getHttpServer().address() as { port: number };
+  process.stdout.write(`READY ${port}\n`);
+  const stop = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`app process failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
