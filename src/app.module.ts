@@ -14,13 +14,14 @@ import { DatabaseModule } from './infrastructure/database/database.module';
 import { loggerParams } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { AuthModule } from './modules/auth/auth.module';
+import { BusinessProfileModule } from './modules/business-profile/business-profile.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { LockInterceptor } from './modules/locking/lock.interceptor';
 import { LockingModule } from './modules/locking/locking.module';
 
 /** Resource modules; each registers its own controllers and exports only its services. */
-const FEATURE_MODULES = [AuthModule, HealthModule];
+const FEATURE_MODULES = [AuthModule, HealthModule, BusinessProfileModule];
 
 @Module({})
 export class AppModule {

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BusinessProfileController } from './controllers/business-profile.controller';
+import { BusinessProfileEntity } from './entities/business-profile.entity';
+import { BusinessProfileCodec } from './services/business-profile.codec';
+import { BusinessProfileService } from './services/business-profile.service';
+
+/** Exports the service only: enrollment writes the profile through it, care reads the business name. */
+@Module({
+  imports: [TypeOrmModule.forFeature([BusinessProfileEntity])],
+  controllers: [BusinessProfileController],
+  providers: [BusinessProfileService, BusinessProfileCodec],
+  exports: [BusinessProfileService],
+})
+export class BusinessProfileModule {}

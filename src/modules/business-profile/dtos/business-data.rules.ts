@@ -1,0 +1,165 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import {
+  IsEmail,
+  IsIn,
+  IsNumber,
+  IsString,
+  IsUrl,
+  Length,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidationOptions,
+} from 'class-validator';
+import * as countries from 'i18n-iso-countries';
+import { ErrorKey } from '../../../common/errors/error-catalogue';
+import { ADDRESS_PATTERN, USPS_STATE_CODES, ZIP_CODE_PATTERN } from '../../../common/validation/characters';
+import { fails } from '../../../common/validation/validation';
+
+/** SERVICE.md's Business profile table. */
+export const BUSINESS_TYPES = [
+  'ConsumerProfileType',
+  'Individual',
+  'soleProp',
+  'llc',
+  'corp',
+  'partnership',
+  'nonprofit',
+  'SingleLLC',
+  'ProCorp',
+] as const;
+export type BusinessType = (typeof BUSINESS_TYPES)[number];
+
+const ALPHA2 = new Set(Object.keys(countries.getAlpha2Codes()));
+const ALPHA3 = new Set(Object.keys(countries.getAlpha3Codes()));
+
+/** ISO 3166-1 alpha-2 or alpha-3 (numeric codes are not accepted). Case-insensitive. */
+export function isCountryCode(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const upper = value.toUpperCase();
+  return (upper.length === 2 && ALPHA2.has(upper)) || (upper.length === 3 && ALPHA3.has(upper));
+}
+
+export function isUspsState(value: unknown): boolean {
+  return typeof value === 'string' && USPS_STATE_CODES.has(value.toUpperCase());
+}
+
+/**
+ * Decorators in reading order: the first one listed governs when several fail, like native
+ * stacking (the validation pipe takes the top-most keyed constraint, i.e. the last registered).
+ */
+function rules(api: ApiPropertyOptions, ...decorators: PropertyDecorator[]): PropertyDecorator {
+  return applyDecorators(ApiProperty(api), ...[...decorators].reverse());
+}
+
+function lengthIn(allowed: number[], options: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'lengthIn',
+      constraints: allowed,
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && allowed.includes(value.length),
+        defaultMessage: (args) => `${args?.property ?? 'value'} must be ${allowed.join(' or ')} characters long`,
+      },
+    },
+    options,
+  );
+}
+
+function predicate(name: string, check: (value: unknown) => boolean, options: ValidationOptions): PropertyDecorator {
+  // A non-empty message matters: class-validator attaches the context (our catalogue key) only then.
+  return ValidateBy({ name, validator: { validate: check, defaultMessage: (args) => `${args?.property ?? 'value'} is invalid` } }, options);
+}
+
+const address = (key: ErrorKey) => Matches(ADDRESS_PATTERN, fails(key));
+
+export const BusinessNameRules = () =>
+  rules(
+    { example: 'Núñez Tacos & Co.', minLength: 2, maxLength: 100, description: 'Length 400/507, characters 640/507' },
+    Length(2, 100, fails('BUSINESS_NAME_LENGTH')),
+    address('BUSINESS_NAME_CHARACTERS'),
+  );
+
+export const BusinessTypeRules = (invalid: 'INVALID_BUSINESS_TYPE' | 'INVALID_BUSINESS_TYPE_ENROLLMENT') =>
+  rules({ enum: BUSINESS_TYPES, example: 'llc' }, IsIn(BUSINESS_TYPES, fails(invalid)));
+
+export const BusinessTaxIdRules = () =>
+  rules(
+    { example: '123456789', description: '9 digits (EIN); stored encrypted, answered as its last 4 digits' },
+    Length(9, 9, fails('BUSINESS_FIELD_LENGTH')),
+    Matches(/^[0-9]+$/, fails('INVALID_FIELD')),
+  );
+
+export const BusinessIndustryRules = () =>
+  rules(
+    { example: '722513', description: 'NAICS code, 2 to 6 digits' },
+    Length(2, 6, fails('BUSINESS_FIELD_LENGTH')),
+    Matches(/^[0-9]+$/, fails('INVALID_FIELD')),
+  );
+
+export const AddressLine1Rules = () =>
+  rules(
+    { example: '100 Main St', minLength: 2, maxLength: 40 },
+    Length(2, 40, fails('ADDRESS_LINE1_LENGTH')),
+    address('ADDRESS_LINE1_CHARACTERS'),
+  );
+
+export const AddressLine2Rules = () =>
+  rules(
+    { example: 'Suite 4', maxLength: 40, required: false },
+    MaxLength(40, fails('ADDRESS_LINE2_LENGTH')),
+    address('ADDRESS_LINE2_CHARACTERS'),
+  );
+
+export const CityRules = () =>
+  rules({ example: 'Austin', minLength: 1, maxLength: 25 }, Length(1, 25, fails('CITY_LENGTH')), address('CITY_CHARACTERS'));
+
+export const BusinessStateRules = () =>
+  rules(
+    { example: 'TX', description: '2-letter USPS code' },
+    Length(2, 2, fails('BUSINESS_FIELD_LENGTH')),
+    predicate('isUspsState', isUspsState, fails('INVALID_STATE')),
+  );
+
+export const ZipRules = (invalid: 'INVALID_BUSINESS_ZIP' | 'INVALID_ZIP', required: boolean) =>
+  rules(
+    { example: '78701', description: '12345 or 12345-6789', required },
+    lengthIn([5, 10], fails('BUSINESS_FIELD_LENGTH')),
+    Matches(ZIP_CODE_PATTERN, fails(invalid)),
+  );
+
+export const BusinessCountryRules = () =>
+  rules(
+    { example: 'US', description: 'ISO 3166-1 alpha-2 or alpha-3' },
+    predicate('isCountryCode', isCountryCode, fails('INVALID_BUSINESS_COUNTRY')),
+  );
+
+export const UrlRules = () =>
+  rules(
+    { example: 'https://tacos.example.com', required: false },
+    IsUrl({ protocols: ['http', 'https'], require_tld: true }, fails('INVALID_URL')),
+    MaxLength(2048, fails('INVALID_URL')),
+  );
+
+export const BusinessEmailRules = () =>
+  rules(
+    { example: 'owner@tacos.example.com', required: false },
+    IsEmail({}, fails('INVALID_BUSINESS_EMAIL')),
+    MaxLength(254, fails('INVALID_BUSINESS_EMAIL')),
+  );
+
+export const ProcessingVolumeRules = () =>
+  rules(
+    { example: 25000, minimum: 0, required: false },
+    IsNumber({ allowNaN: false, allowInfinity: false }, fails('INVALID_PROCESSING_VOLUME')),
+    Min(0, fails('INVALID_PROCESSING_VOLUME')),
+  );
+
+export const BusinessPhoneRules = () =>
+  rules(
+    { example: '5125550100', description: '10 to 15 digits, optional leading +', required: false },
+    IsString(fails('INVALID_PHONE')),
+    Matches(/^\+?[0-9]{10,15}$/, fails('INVALID_PHONE')),
+  );

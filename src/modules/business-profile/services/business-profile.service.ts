@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Principal } from '../../../common/context/request-context';
+import { DomainError } from '../../../common/errors/domain-error';
+import { BusinessDataDto } from '../dtos/business-data.dto';
+import { BusinessDataUpdateDto } from '../dtos/business-data-update.dto';
+import { BusinessProfileEntity } from '../entities/business-profile.entity';
+import { BusinessDataView, BusinessProfileCodec } from './business-profile.codec';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The business data of a business account: written at enrollment, read and updated by partners. */
+@Injectable()
+export class BusinessProfileService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly codec: BusinessProfileCodec,
+  ) {}
+
+  /** Inside the enrollment transaction: the profile of a new business account. */
+  async createForEnrollment(manager: EntityManager, accountId: string, businessData: BusinessDataDto): Promise<BusinessDataView> {
+    const entity = manager.create(BusinessProfileEntity, { accountId });
+    this.codec.write(entity, businessData);
+    await manager.insert(BusinessProfileEntity, entity);
+    return this.codec.view(entity);
+  }
+
+  /** The current business name, printed on the next card issued (replacement included); null without a profile. */
+  async businessNameOf(manager: EntityManager, accountId: string): Promise<string | null> {
+    const profile = await manager.findOne(BusinessProfileEntity, { where: { accountId }, select: { accountId: true, businessName: true } });
+    return profile?.businessName ?? null;
+  }
+
+  /** The profile's view for enrollment and account responses; null without a profile. */
+  async viewOf(manager: EntityManager, accountId: string): Promise<BusinessDataView | null> {
+    const profile = await manager.findOne(BusinessProfileEntity, { where: { accountId } });
+    return profile ? this.codec.view(profile) : null;
+  }
+
+  async get(principal: Principal, programCode: string, accountId: string): Promise<BusinessDataView> {
+    const manager = this.dataSource.manager;
+    await this.requireAccount(manager, principal, programCode, accountId);
+    const profile = await manager.findOne(BusinessProfileEntity, { where: { accountId } });
+    if (!profile) throw new DomainError('BUSINESS_PROFILE_NOT_FOUND');
+    return this.codec.view(profile);
+  }
+
+  /** Replaces the fields given; a profile must already exist (PUT updates, it does not create). */
+  async update(principal: Principal, programCode: string, accountId: string, patch: BusinessDataUpdateDto): Promise<BusinessDataView> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.requireAccount(manager, principal, programCode, accountId);
+      const profile = await manager.findOne(BusinessProfileEntity, { where: { accountId }, lock: { mode: 'pessimistic_write' } });
+      if (!profile) throw new DomainError('BUSINESS_PROFILE_NOT_FOUND');
+      const given = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+      if (Object.keys(given).length === 0) return this.codec.view(profile);
+      this.codec.write(profile, { ...this.codec.read(profile), ...given });
+      await manager.save(profile);
+      return this.codec.view(profile);
+    });
+  }
+
+  /** Another partner's or program's account is indistinguishable from a missing one. */
+  private async requireAccount(manager: EntityManager, principal: Principal, programCode: string, accountId: string): Promise<void> {
+    const found = UUID.test(accountId)
+      ? ((await manager.query('select 1 from accounts where id = $1 and partner_id = $2 and program_code = $3', [
+          accountId,
+          principal.partner.partnerId,
+          programCode,
+        ])) as unknown[])
+      : [];
+    if (found.length === 0) throw new DomainError('ACCOUNT_NOT_FOUND');
+  }
+}
