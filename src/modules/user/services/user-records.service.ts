@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { BlindIndex, FieldCipher } from '../../../infrastructure/crypto/field-cipher';
+import { AddressType, UserAddress } from '../entities/user-address.entity';
+import { PhoneType, UserPhone } from '../entities/user-phone.entity';
+import { User } from '../entities/user.entity';
+
+/** AES-GCM additional data per column: a value copied into another column does not decrypt. */
+export const USER_CIPHER_CONTEXT = {
+  firstName: 'users.first_name',
+  middleName: 'users.middle_name',
+  lastName: 'users.last_name',
+  dateOfBirth: 'users.date_of_birth',
+  ssn: 'users.ssn',
+  ssnSuffix: 'users.ssn_suffix',
+  itin: 'users.itin',
+  matricula: 'users.matricula',
+  email: 'users.email',
+  address: 'user_addresses.address',
+  phone: 'user_phones.number',
+} as const;
+
+export interface AddressPlain {
+  type: AddressType;
+  isDefault: boolean;
+  addressLine1: string;
+  addressLine2?: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  countryCode: string;
+}
+
+export interface PhonePlain {
+  phoneType: PhoneType;
+  number: string;
+  isDefault: boolean;
+}
+
+/** The identity document a user enrolled with (at most one kind besides an ITIN added later). */
+export interface IdentityPlain {
+  ssn?: string;
+  ssnSuffix?: string;
+  itin?: string;
+  matriculaId?: string;
+}
+
+/** Everything the service knows about a user, decrypted: the plaintext of `encryptedUserData`. */
+export interface UserDataPlain {
+  firstName: string;
+  middleName?: string;
+  lastName: string;
+  identifyingData: { dateOfBirth: string } & IdentityPlain;
+  addresses: AddressPlain[];
+  phoneNumbers: PhonePlain[];
+  email?: { emailAddress: string };
+}
+
+type StoredAddress = Omit<AddressPlain, 'type' | 'isDefault'>;
+
+/**
+ * Persistence of users, their addresses and phones: the only place that encrypts or decrypts
+ * their columns. Callers pass the EntityManager of their transaction.
+ */
+@Injectable()
+export class UserRecordsService {
+  constructor(
+    private readonly cipher: FieldCipher,
+    private readonly blindIndex: BlindIndex,
+  ) {}
+
+  /** Writes the primary user of a new account, with addresses and phones (defaults already resolved). */
+  async create(manager: EntityManager, accountId: string, data: UserDataPlain, status: string): Promise<User> {
+    const c = this.cipher;
+    const id = data.identifyingData;
+    const user = manager.create(User, {
+      id: randomUUID(),
+      accountId,
+      isPrimary: true,
+      status,
+      firstNameEnc: c.encrypt(data.firstName, USER_CIPHER_CONTEXT.firstName),
+      middleNameEnc: c.encryptNullable(data.middleName, USER_CIPHER_CONTEXT.middleName),
+      lastNameEnc: c.encrypt(data.lastName, USER_CIPHER_CONTEXT.lastName),
+      dateOfBirthEnc: c.encrypt(id.dateOfBirth, USER_CIPHER_CONTEXT.dateOfBirth),
+      ssnEnc: c.encryptNullable(id.ssn, USER_CIPHER_CONTEXT.ssn),
+      ssnSuffixEnc: c.encryptNullable(id.ssnSuffix, USER_CIPHER_CONTEXT.ssnSuffix),
+      itinEnc: c.encryptNullable(id.itin, USER_CIPHER_CONTEXT.itin),
+      matriculaEnc: c.encryptNullable(id.matriculaId, USER_CIPHER_CONTEXT.matricula),
+      emailEnc: c.encryptNullable(data.email?.emailAddress, USER_CIPHER_CONTEXT.email),
+      ssnBidx: id.ssn ? this.blindIndex.of('ssn', id.ssn) : null,
+      itinBidx: id.itin ? this.blindIndex.of('itin', id.itin) : null,
+      matriculaBidx: id.matriculaId ? this.blindIndex.of('matricula', id.matriculaId) : null,
+    });
+    await manager.insert(User, user);
+    for (const address of data.addresses) await this.insertAddress(manager, user.id, address);
+    for (const phone of data.phoneNumbers) await this.insertPhone(manager, user.id, phone);
+    return user;
+  }
+
+  async insertAddress(manager: EntityManager, userId: string, address: AddressPlain): Promise<UserAddress> {
+    const row = manager.create(UserAddress, {
+      id: randomUUID(),
+      userId,
+      type: address.type,
+      isDefault: address.isDefault,
+      addressEnc: this.encryptAddress(address),
+    });
+    await manager.insert(UserAddress, row);
+    return row;
+  }
+
+  async insertPhone(manager: EntityManager, userId: string, phone: PhonePlain): Promise<UserPhone> {
+    const row = manager.create(UserPhone, {
+      id: randomUUID(),
+      userId,
+      phoneType: phone.phoneType,
+      isDefault: phone.isDefault,
+      numberEnc: this.cipher.encrypt(phone.number, USER_CIPHER_CONTEXT.phone),
+      numberBidx: this.phoneIndex(phone.number),
+    });
+    await manager.insert(UserPhone, row);
+    return row;
+  }
+
+  /** The address columns other than type/default, as one encrypted JSON value. */
+  encryptAddress(address: AddressPlain | StoredAddress): string {
+    const { addressLine1, addressLine2, city, state, zipCode, countryCode } = address;
+    return this.cipher.encryptJson({ addressLine1, addressLine2, city, state, zipCode, countryCode }, USER_CIPHER_CONTEXT.address);
+  }
+
+  encryptPhone(number: string): string {
+    return this.cipher.encrypt(number, USER_CIPHER_CONTEXT.phone);
+  }
+
+  phoneIndex(number: string): string {
+    return this.blindIndex.of('phone', number);
+  }
+
+  primaryOf(manager: EntityManager, accountId: string): Promise<User | null> {
+    return manager.findOne(User, { where: { accountId, isPrimary: true } });
+  }
+
+  /** Every user of the account, primary first. */
+  usersOf(manager: EntityManager, accountId: string): Promise<User[]> {
+    return manager.find(User, { where: { accountId }, order: { isPrimary: 'DESC', createdAt: 'ASC' } });
+  }
+
+  findById(manager: EntityManager, accountId: string, userId: string): Promise<User | null> {
+    return manager.findOne(User, { where: { id: userId, accountId } });
+  }
+
+  addressesOf(manager: EntityManager, userId: string): Promise<UserAddress[]> {
+    return manager.find(UserAddress, { where: { userId }, order: { createdAt: 'ASC' } });
+  }
+
+  phonesOf(manager: EntityManager, userId: string): Promise<UserPhone[]> {
+    return manager.find(UserPhone, { where: { userId }, order: { createdAt: 'ASC' } });
+  }
+
+  dateOfBirthOf(user: User): string {
+    return this.cipher.decrypt(user.dateOfBirthEnc, USER_CIPHER_CONTEXT.dateOfBirth);
+  }
+
+  namesOf(user: User): { firstName: string; middleName?: string; lastName: string } {
+    const middleName = this.cipher.decryptNullable(user.middleNameEnc, USER_CIPHER_CONTEXT.middleName);
+    return {
+      firstName: this.cipher.decrypt(user.firstNameEnc, USER_CIPHER_CONTEXT.firstName),
+      ...(middleName !== null ? { middleName } : {}),
+      lastName: this.cipher.decrypt(user.lastNameEnc, USER_CIPHER_CONTEXT.lastName),
+    };
+  }
+
+  decryptAddress(row: UserAddress): AddressPlain {
+    const stored = this.cipher.decryptJson<StoredAddress>(row.addressEnc, USER_CIPHER_CONTEXT.address);
+    return { type: row.type, isDefault: row.isDefault, ...stored };
+  }
+
+  decryptPhone(row: UserPhone): PhonePlain {
+    return { phoneType: row.phoneType, number: this.cipher.decrypt(row.numberEnc, USER_CIPHER_CONTEXT.phone), isDefault: row.isDefault };
+  }
+
+  /** The full plaintext of a user (only for the partner view of encryption partners and KYC screening). */
+  async decrypt(manager: EntityManager, user: User): Promise<UserDataPlain> {
+    const c = this.cipher;
+    const identity: IdentityPlain = {};
+    const ssn = c.decryptNullable(user.ssnEnc, USER_CIPHER_CONTEXT.ssn);
+    const ssnSuffix = c.decryptNullable(user.ssnSuffixEnc, USER_CIPHER_CONTEXT.ssnSuffix);
+    const itin = c.decryptNullable(user.itinEnc, USER_CIPHER_CONTEXT.itin);
+    const matriculaId = c.decryptNullable(user.matriculaEnc, USER_CIPHER_CONTEXT.matricula);
+    if (ssn !== null) identity.ssn = ssn;
+    if (ssnSuffix !== null) identity.ssnSuffix = ssnSuffix;
+    if (itin !== null) identity.itin = itin;
+    if (matriculaId !== null) identity.matriculaId = matriculaId;
+    const email = c.decryptNullable(user.emailEnc, USER_CIPHER_CONTEXT.email);
+    const [addresses, phones] = await Promise.all([this.addressesOf(manager, user.id), this.phonesOf(manager, user.id)]);
+    return {
+      ...this.namesOf(user),
+      identifyingData: { dateOfBirth: this.dateOfBirthOf(user), ...identity },
+      addresses: addresses.map((row) => this.decryptAddress(row)),
+      phoneNumbers: phones.map((row) => this.decryptPhone(row)),
+      ...(email !== null ? { email: { emailAddress: email } } : {}),
+    };
+  }
+}
