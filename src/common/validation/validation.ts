@@ -8,8 +8,10 @@ import { ErrorKey } from '../errors/error-catalogue';
  * field into that row; a decorator without a row answers INVALID_FIELD, a missing value
  * REQUIRED_FIELD_MISSING, a property the DTO does not declare UNKNOWN_PROPERTY.
  */
-export function fails(key: ErrorKey): { context: { error: ErrorKey } } {
-  return { context: { error: key } };
+export function fails(key: ErrorKey): { context: { error: ErrorKey }; message: string } {
+  // The message is never shown; class-validator drops the context of a failure whose message is
+  // empty, which is the default of ValidateBy validators without a defaultMessage.
+  return { context: { error: key }, message: key };
 }
 
 interface Failure {
