@@ -13,15 +13,18 @@ import { CryptoModule } from './infrastructure/crypto/crypto.module';
 import { DatabaseModule } from './infrastructure/database/database.module';
 import { loggerParams } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
+import { JobsModule } from './infrastructure/queue/jobs.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { BusinessProfileModule } from './modules/business-profile/business-profile.module';
+import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { LockInterceptor } from './modules/locking/lock.interceptor';
 import { LockingModule } from './modules/locking/locking.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Resource modules; each registers its own controllers and exports only its services. */
-const FEATURE_MODULES = [AuthModule, HealthModule, BusinessProfileModule];
+const FEATURE_MODULES = [AuthModule, HealthModule, BusinessProfileModule, JobsModule, EventsModule, WebhooksModule];
 
 @Module({})
 export class AppModule {

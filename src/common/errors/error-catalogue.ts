@@ -91,6 +91,7 @@ export const ERROR_CATALOGUE = {
   INVALID_BUSINESS_TYPE: row(400, 600, 0, 'Invalid businessType'),
   ACCOUNT_NOT_FOUND: row(404, 10, 0, 'Account Not Found'),
   BUSINESS_PROFILE_NOT_FOUND: row(404, 10, 0, 'Business profile not found'),
+  EVENT_NOT_FOUND: row(404, 10, 0, 'Event Not Found'),
 
   // Identity (ITIN)
   INVALID_ITIN: row(400, 761, 0, 'Invalid ITIN'),

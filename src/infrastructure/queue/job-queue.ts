@@ -1,0 +1,148 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import PgBoss from 'pg-boss';
+import { EntityManager } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { JobDefinition, JobHandler, SendJobOptions, WorkOptions } from './job-definition';
+
+const DEFAULT_WORK: Required<WorkOptions> = { batchSize: 5, pollingIntervalSeconds: 0.5 };
+const STOP_TIMEOUT_MS = 15_000;
+
+/** pg-boss keeps its tables in a schema of its own, one per service schema (tests use many). */
+export function jobSchemaFor(dbSchema: string): string {
+  return `pgboss_${dbSchema}`.slice(0, 63);
+}
+
+/**
+ * The durable job queue (pg-boss on the service's PostgreSQL). Every instance can enqueue; only
+ * instances with JOBS_ENABLED run workers, maintenance and cron. pg-boss fetches with
+ * `FOR UPDATE SKIP LOCKED`, so one job is handed to one worker at a time across instances.
+ */
+@Injectable()
+export class JobQueue implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(JobQueue.name);
+  private readonly boss: PgBoss;
+  private readonly ensured = new Map<string, Promise<void>>();
+  private starting?: Promise<void>;
+  private stopped = false;
+
+  constructor(private readonly config: AppConfig) {
+    const { databaseUrl, dbSchema, jobsEnabled } = config.env;
+    if (!databaseUrl) throw new Error('DATABASE_URL must be resolved before the job queue starts');
+    this.boss = new PgBoss({
+      connectionString: databaseUrl,
+      schema: jobSchemaFor(dbSchema),
+      application_name: 'enrollment-service-jobs',
+      max: 4,
+      migrate: true,
+      supervise: jobsEnabled,
+      schedule: jobsEnabled,
+      maintenanceIntervalSeconds: 30,
+      // Completed jobs are only an audit aid; outbox and care tables keep the business record.
+      archiveCompletedAfterSeconds: 3600,
+      deleteAfterDays: 7,
+    });
+    // An EventEmitter 'error' without a listener would crash the process.
+    this.boss.on('error', (error: Error) => this.logger.warn({ errorName: error.name, message: error.message }, 'job queue error'));
+  }
+
+  get workersEnabled(): boolean {
+    return this.config.env.jobsEnabled;
+  }
+
+  onModuleInit(): Promise<void> {
+    return this.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.stopped || !this.starting) return;
+    this.stopped = true;
+    await this.starting.catch(() => undefined);
+    // Graceful: in-flight handlers finish (or their jobs are failed and retried elsewhere).
+    await this.boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
+  }
+
+  start(): Promise<void> {
+    this.starting ??= this.boss.start().then(() => undefined);
+    return this.starting;
+  }
+
+  /**
+   * Enqueues a job. With `manager` (inside a TypeORM transaction) the job row is written on the
+   * transaction's connection, so it exists exactly when the transaction commits.
+   */
+  async send<T extends object>(
+    definition: JobDefinition<T>,
+    data: T,
+    options: SendJobOptions = {},
+    manager?: EntityManager,
+  ): Promise<string | null> {
+    await this.ensureQueue(definition.name);
+    return this.boss.send(definition.name, data, {
+      id: options.id,
+      startAfter: options.startAfterMs && options.startAfterMs > 0 ? options.startAfterMs / 1000 : undefined,
+      retryLimit: definition.retryLimit,
+      retryDelay: definition.retryDelaySeconds,
+      retryBackoff: definition.retryBackoff ?? false,
+      expireInSeconds: definition.expireInSeconds,
+      db: manager?.queryRunner ? transactionDb(manager) : undefined,
+    });
+  }
+
+  /** Runs `handler` for each job of the definition; a handler that throws fails that job only (retried per definition). */
+  async work<T extends object>(definition: JobDefinition<T>, handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
+    if (!this.workersEnabled || this.stopped) return;
+    await this.ensureQueue(definition.name);
+    const { batchSize, pollingIntervalSeconds } = { ...DEFAULT_WORK, ...options };
+    await this.boss.work<T>(definition.name, { batchSize, pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
+      const outcomes = await Promise.allSettled(jobs.map((job) => handler(job.data, { id: job.id, retryCount: job.retryCount })));
+      for (const [index, outcome] of outcomes.entries()) {
+        if (outcome.status === 'fulfilled') continue;
+        const job = jobs[index];
+        const reason = outcome.reason as Error | undefined;
+        this.logger.warn({ job: definition.name, jobId: job.id, retryCount: job.retryCount, errorName: reason?.name, message: reason?.message }, 'job failed');
+        // Failed here, retried per definition; the others are completed when this callback returns.
+        await this.boss.fail(definition.name, job.id, { errorName: reason?.name ?? 'Error' });
+      }
+    });
+  }
+
+  /** A cron schedule (UTC), kept in the database: one instance sends each tick's job. */
+  async schedule<T extends object>(definition: JobDefinition<T>, cron: string, data: T): Promise<void> {
+    if (!this.workersEnabled || this.stopped) return;
+    await this.ensureQueue(definition.name);
+    await this.boss.schedule(definition.name, cron, data, {
+      tz: 'UTC',
+      retryLimit: definition.retryLimit,
+      retryDelay: definition.retryDelaySeconds,
+      expireInSeconds: definition.expireInSeconds,
+    });
+  }
+
+  /** The state of a job (tests and diagnostics). */
+  async state(definition: JobDefinition<object>, id: string): Promise<string | null> {
+    const job = await this.boss.getJobById(definition.name, id, { includeArchive: true });
+    return job?.state ?? null;
+  }
+
+  private ensureQueue(name: string): Promise<void> {
+    let ensured = this.ensured.get(name);
+    if (!ensured) {
+      ensured = this.start().then(() => this.boss.createQueue(name));
+      ensured.catch(() => this.ensured.delete(name));
+      this.ensured.set(name, ensured);
+    }
+    return ensured;
+  }
+}
+
+/** pg-boss's executor contract on the connection of a TypeORM transaction. */
+function transactionDb(manager: EntityManager): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      const runner = manager.queryRunner;
+      if (!runner) throw new Error('transactionDb needs a transactional EntityManager');
+      const result = (await runner.query(text, values, true)) as { records?: unknown[] };
+      return { rows: result.records ?? [] };
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { OutboxRepository } from './outbox.repository';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'notDeliverable';
+
+export interface EventView {
+  eventId: string;
+  eventType: string;
+  partnerId: string;
+  programCode: string;
+  accountIdentifier: string | null;
+  occurredDateTime: string;
+  deliveryStatus: DeliveryStatus;
+  attempts: number;
+  nextAttemptDateTime: string | null;
+  deliveredDateTime: string | null;
+  deliveries: Array<{ attempt: number; url: string; statusCode: number | null; error: string | null; durationMs: number; attemptedDateTime: string }>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Read side of the outbox: an event's delivery state and its attempt log. */
+@Injectable()
+export class EventLogService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRepository,
+  ) {}
+
+  /** null when the event does not exist or (with `partnerId`) belongs to another partner. */
+  async describe(eventId: string, partnerId?: string): Promise<EventView | null> {
+    if (!UUID.test(eventId)) return null;
+    const manager = this.dataSource.manager;
+    const event = await this.outbox.find(manager, eventId);
+    if (!event || (partnerId !== undefined && event.partnerId !== partnerId)) return null;
+    const deliveries = await this.outbox.deliveries(manager, eventId);
+    const status: DeliveryStatus = event.deliveredAt
+      ? 'delivered'
+      : event.dead
+        ? event.attempts === 0 ? 'notDeliverable' : 'failed'
+        : 'pending';
+    return {
+      eventId: event.id,
+      eventType: event.eventType,
+      partnerId: event.partnerId,
+      programCode: event.programCode,
+      accountIdentifier: event.accountId,
+      occurredDateTime: iso(event.occurredAt) as string,
+      deliveryStatus: status,
+      attempts: event.attempts,
+      nextAttemptDateTime: iso(event.nextAttemptAt),
+      deliveredDateTime: iso(event.deliveredAt),
+      deliveries: deliveries.map((d) => ({
+        attempt: d.attempt,
+        url: d.url,
+        statusCode: d.statusCode,
+        error: d.error,
+        durationMs: d.durationMs,
+        attemptedDateTime: iso(d.attemptedAt) as string,
+      })),
+    };
+  }
+}
+
+function iso(value: Date | null): string | null {
+  return value ? new Date(value).toISOString() : null;
+}

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { deterministicJobId } from '../../infrastructure/queue/job-definition';
+import { JobQueue } from '../../infrastructure/queue/job-queue';
+import { OutboundEvent } from './event-types';
+import { OutboxRepository } from './outbox.repository';
+import { WEBHOOK_DELIVERY_JOB } from './webhook-jobs';
+
+/** The job that performs attempt `attemptsSoFar + 1` of an event; the same id from every producer. */
+export function deliveryJobId(eventId: string, attemptsSoFar: number): string {
+  return deterministicJobId(WEBHOOK_DELIVERY_JOB.name, eventId, attemptsSoFar);
+}
+
+/**
+ * The transactional outbox. `emit` writes the event and its delivery job on the caller's
+ * transaction: both exist exactly when the state change commits, and delivery starts after commit.
+ */
+@Injectable()
+export class OutboxService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly jobs: JobQueue,
+    private readonly outbox: OutboxRepository,
+  ) {}
+
+  /** Returns the eventId (the `webhook-id` the partner will see). */
+  async emit(manager: EntityManager, event: OutboundEvent): Promise<string> {
+    if (!manager.queryRunner?.isTransactionActive) {
+      throw new Error('OutboxService.emit must run inside the transaction of the state change');
+    }
+    const id = randomUUID();
+    const deliverable = Boolean(this.config.service.partnerById(event.partnerId)?.webhook);
+    await this.outbox.insert(manager, id, event, deliverable);
+    if (deliverable) await this.jobs.send(WEBHOOK_DELIVERY_JOB, { eventId: id }, { id: deliveryJobId(id, 0) }, manager);
+    return id;
+  }
+}

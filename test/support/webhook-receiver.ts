@@ -1,0 +1,104 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedWebhook {
+  id: string;
+  timestamp: string;
+  signature: string;
+  body: string;
+  json: { eventId: string; eventType: string; occurredDateTime: string; programCode: string; accountIdentifier: string | null; data: Record<string, unknown> };
+  /** The signature checked independently of the service's code, with the receiver's secret. */
+  verified: boolean;
+  /** The HTTP status this receiver answered. */
+  answered: number;
+}
+
+/** Decides the status of the n-th (1-based) delivery of one webhook-id. */
+export type Responder = (webhook: ReceivedWebhook, nthForId: number) => number;
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** Standard Webhooks verification, written from the specification (not imported from the service). */
+export function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string): boolean {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = Buffer.from(createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64'));
+  return header.split(' ').some((candidate) => {
+    const [version, value] = candidate.split(',');
+    const given = Buffer.from(value ?? '');
+    return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+/** A real HTTP receiver on 127.0.0.1 that records every webhook and answers per a responder. */
+export class WebhookReceiver {
+  readonly received: ReceivedWebhook[] = [];
+  private responder: Responder = () => 200;
+
+  private constructor(
+    private readonly server: Server,
+    readonly secret: string,
+  ) {}
+
+  static async start(secret = newWebhookSecret()): Promise<WebhookReceiver> {
+    let receiver: WebhookReceiver | undefined;
+    const server = createServer((req, res) => receiver?.handle(req, res));
+    receiver = new WebhookReceiver(server, secret);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  respond(responder: Responder): void {
+    this.responder = responder;
+  }
+
+  forEvent(eventId: string): ReceivedWebhook[] {
+    return this.received.filter((w) => w.id === eventId);
+  }
+
+  /** Polls until `predicate` holds (deliveries are asynchronous); fails with what was received. */
+  async waitFor(predicate: (received: ReceivedWebhook[]) => boolean, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate(this.received)) {
+      if (Date.now() > deadline) {
+        throw new Error(`webhook receiver: condition not met; received ${JSON.stringify(this.received.map((w) => [w.id, w.answered]))}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return this.received;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const header = (name: string) => String(req.headers[name] ?? '');
+      const webhook: ReceivedWebhook = {
+        id: header('webhook-id'),
+        timestamp: header('webhook-timestamp'),
+        signature: header('webhook-signature'),
+        body,
+        json: JSON.parse(body) as ReceivedWebhook['json'],
+        verified: false,
+        answered: 0,
+      };
+      webhook.verified = verifySignature(this.secret, webhook.id, webhook.timestamp, body, webhook.signature);
+      const nth = this.forEvent(webhook.id).length + 1;
+      webhook.answered = this.responder(webhook, nth);
+      this.received.push(webhook);
+      res.writeHead(webhook.answered, { 'content-type': 'text/plain' }).end('ok');
+    });
+  }
+}
