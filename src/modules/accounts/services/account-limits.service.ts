@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ErrorKey } from '../../../common/errors/error-catalogue';
+import { LimitSet } from '../../../config/service-config';
+import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
+import { LockService } from '../../locking/lock.service';
+import { AccountType } from '../entities/account.entity';
+import { AccountLimitKey, LimitKeyKind } from '../entities/account-limit-key.entity';
+
+/** A value the limits count, in plaintext; only its blind index is stored or compared. */
+export interface LimitKeyValue {
+  kind: LimitKeyKind;
+  value: string;
+}
+
+export interface LimitBreach {
+  error: ErrorKey;
+  kind: LimitKeyKind;
+  scope: 'active' | 'lifetime';
+  /** For an active-limit breach: the most recent counted account of that key (DOB-match rule). */
+  mostRecentAccountId: string | null;
+}
+
+export interface LimitCheck {
+  programCode: string;
+  accountType: AccountType;
+  limits: LimitSet;
+  keys: LimitKeyValue[];
+  /** The account being changed (user update, ITIN): it never counts against itself. */
+  excludeAccountId?: string;
+}
+
+/**
+ * SERVICE.md's account limits, per program and account type, on SSN, ITIN and default phone.
+ *
+ * Which accounts count (decided here, published in OpenAPI):
+ * - active: every account of the key that is not closed. That is wider than SERVICE.md's
+ *   "active" (activated, and normal or gated) on purpose: an enrollment held for OFAC review or
+ *   waiting for its bill cycle is still a live claim on the key, so it cannot be doubled while
+ *   it is pending.
+ * - lifetime: every account that was ever activated, plus every account not closed (in flight).
+ *   A closed account that never activated does not use up the lifetime allowance.
+ */
+export const LIMIT_COUNTING_RULE =
+  'Active limits count every account of the key that is not closed (pending ones included, so a held or incomplete enrollment cannot be doubled); ' +
+  'lifetime limits count every account ever activated plus every account not closed.';
+
+const ORDER: Record<LimitKeyKind, number> = { ssn: 0, itin: 1, phone: 2 };
+
+@Injectable()
+export class AccountLimitsService {
+  constructor(
+    private readonly blindIndex: BlindIndex,
+    private readonly locks: LockService,
+  ) {}
+
+  /**
+   * Takes transaction-scoped advisory locks on every key (fixed order), then counts. The caller
+   * inserts the account and its keys in the same transaction, so no concurrent enrollment can
+   * count before this one commits.
+   */
+  async lockAndCheck(manager: EntityManager, check: LimitCheck): Promise<LimitBreach | null> {
+    const keys = [...check.keys].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]).map((key) => ({ kind: key.kind, bidx: this.indexOf(key) }));
+    await this.locks.xactLock(manager, keys.map((key) => `limit:${check.programCode}:${key.kind}:${key.bidx}`));
+    for (const key of keys) {
+      const [activeLimit, lifetimeLimit] = check.limits[key.kind];
+      const rows = (await manager.query(
+        `select count(*) filter (where a.status <> 'closed')::int as active,
+                count(*) filter (where a.status <> 'closed' or a.activated_at is not null)::int as lifetime,
+                (array_agg(a.id order by a.created_at desc) filter (where a.status <> 'closed'))[1] as recent
+           from account_limit_keys k join accounts a on a.id = k.account_id
+          where k.program_code = $1 and k.account_type = $2 and k.key_kind = $3 and k.key_bidx = $4 and k.account_id <> $5`,
+        [check.programCode, check.accountType, key.kind, key.bidx, check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000'],
+      )) as Array<{ active: number; lifetime: number; recent: string | null }>;
+      const counts = rows[0] ?? { active: 0, lifetime: 0, recent: null };
+      if (counts.active >= activeLimit) {
+        return { error: errorFor(key.kind, 'active', check.accountType), kind: key.kind, scope: 'active', mostRecentAccountId: counts.recent };
+      }
+      if (counts.lifetime >= lifetimeLimit) {
+        return { error: errorFor(key.kind, 'lifetime', check.accountType), kind: key.kind, scope: 'lifetime', mostRecentAccountId: null };
+      }
+    }
+    return null;
+  }
+
+  /** Records the keys an account counts under (insert or replace per kind). */
+  async record(manager: EntityManager, account: { id: string; programCode: string; accountType: AccountType }, keys: LimitKeyValue[]): Promise<void> {
+    for (const key of keys) {
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(AccountLimitKey)
+        .values({ accountId: account.id, keyKind: key.kind, keyBidx: this.indexOf(key), programCode: account.programCode, accountType: account.accountType })
+        .orUpdate(['key_bidx'], ['account_id', 'key_kind'])
+        .execute();
+    }
+  }
+
+  private indexOf(key: LimitKeyValue): string {
+    return this.blindIndex.of(key.kind, key.value);
+  }
+}
+
+function errorFor(kind: LimitKeyKind, scope: 'active' | 'lifetime', accountType: AccountType): ErrorKey {
+  if (kind !== 'phone') return scope === 'active' ? 'ACTIVE_SSN_LIMIT' : 'LIFETIME_SSN_LIMIT';
+  if (accountType === 'business') return scope === 'active' ? 'ACTIVE_PHONE_LIMIT_BUSINESS' : 'LIFETIME_PHONE_LIMIT_BUSINESS';
+  return scope === 'active' ? 'ACTIVE_PHONE_LIMIT' : 'LIFETIME_PHONE_LIMIT';
+}
