@@ -96,6 +96,7 @@ export const ERROR_CATALOGUE = {
   // Identity (ITIN)
   INVALID_ITIN: row(400, 761, 0, 'Invalid ITIN'),
   NOT_MATRICULA_ENROLLMENT: row(200, 5, 380, 'An Identity can only be added to a Matricula based enrollment'),
+  ITIN_ALREADY_ADDED: row(200, 5, 381, 'An ITIN has already been added to this user'),
 
   // User update
   ACCOUNT_LOCKED: row(200, 5, 362, 'A user profile cannot be updated for a locked account'),
