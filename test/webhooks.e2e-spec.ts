@@ -83,4 +83,147 @@ describe('Webhooks (e2e)', () => {
     expect(event.attempts).toBe(1);
     expect(event.deliveries).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, error: null, url: receiver.url })]);
   });
+  it('accepts each of the 13 event types and delivers it under that eventType', async () => {
+    const ids = new Map<string, string>();
+    for (const eventType of EVENT_TYPES) ids.set(await sendTest(app, eventType), eventType);
+    await receiver.waitFor(() => [...ids.keys()].every((id) => receiver.forEvent(id).length >= 1));
+    for (const [id, eventType] of ids) {
+      const [webhook] = receiver.forEvent(id);
+      expect(webhook.verified).toBe(true);
+      expect(webhook.json.eventType).toBe(eventType);
+    }
+  });
+
+  it('validates the request: eventType required and one of the 13, unknown properties refused', async () => {
+    const client = app.client('acme');
+    const missing = await client.post('/v1/webhooks/test', {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.responseDetails[0]).toMatchObject({ code: 200, subCode: 0, field: 'eventType' });
+    const bogus = await client.post('/v1/webhooks/test', { eventType: 'accountDeleted' });
+    expect(bogus.status).toBe(400);
+    expect(bogus.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 5, field: 'eventType' });
+    const unknown = await client.post('/v1/webhooks/test', { eventType: 'transaction', url: 'http://evil.test' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 2, field: 'url' });
+  });
+
+  it('uses a program of the partner: the first by default, another on request, never a foreign one', async () => {
+    const lite = await app.client('acme').post<EventBody>('/v1/webhooks/test', { eventType: 'nocAlert', programCode: 'lite', requestId: 'wh-lite-1' });
+    expect(lite.status).toBe(200);
+    expect(lite.body).toMatchObject({ requestId: 'wh-lite-1', programCode: 'lite', webhookConfigured: true });
+    await receiver.waitFor(() => receiver.forEvent(lite.body.eventId).length === 1);
+    expect(receiver.forEvent(lite.body.eventId)[0].json.programCode).toBe('lite');
+    const foreign = await app.client('acme').post('/v1/webhooks/test', { eventType: 'nocAlert', programCode: 'other' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.responseDetails[0]).toMatchObject({ code: 403, subCode: 2 });
+  });
+
+  it('needs scope webhooks; the care view needs scope care; events are visible to their partner only', async () => {
+    const noScope = await app.client('acme', { scope: 'users' }).post('/v1/webhooks/test', { eventType: 'transaction' });
+    expect(noScope.status).toBe(403);
+    expect(noScope.body.responseDetails[0]).toMatchObject({ code: 403, subCode: 1 });
+    const eventId = await sendTest(app, 'statementReady');
+    const careByPartner = await app.client('acme').get(`/v1/care/webhooks/events/${eventId}`);
+    expect(careByPartner.status).toBe(403);
+    expect(careByPartner.body.responseDetails[0]).toMatchObject({ code: 403, subCode: 1 });
+    const own = await app.client('acme').get<EventBody>(`/v1/webhooks/events/${eventId}`);
+    expect(own.status).toBe(200);
+    expect(own.body.event.eventId).toBe(eventId);
+    for (const [partner, id] of [['globex', eventId], ['acme', '00000000-0000-4000-8000-000000000000'], ['acme', 'not-a-uuid']] as const) {
+      const res = await app.client(partner).get(`/v1/webhooks/events/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 10, subCode: 0 });
+    }
+  });
+
+  it('stores but never sends events of a partner without a webhook', async () => {
+    const res = await app.client('secure').post<EventBody>('/v1/webhooks/test', { eventType: 'cardUpdated' });
+    expect(res.status).toBe(200);
+    expect(res.body.webhookConfigured).toBe(false);
+    const event = await eventView(app, res.body.eventId);
+    expect(event).toMatchObject({ deliveryStatus: 'notDeliverable', attempts: 0, deliveries: [] });
+    const db = await app.db();
+    try {
+      const { rows } = await db.query(`select count(*)::int as n from ${'pgboss_' + app.schema}.job where data->>'eventId' = $1`, [res.body.eventId]);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it('retries a failing receiver with backoff: fails twice, then succeeds; the log shows all three attempts', async () => {
+    receiver.respond((_webhook, nth) => (nth <= 2 ? 500 : 200));
+    const eventId = await sendTest(app, 'cardUpdated');
+    await receiver.waitFor(() => receiver.forEvent(eventId).length === 3);
+    const event = await waitForStatus(app, eventId, 'delivered');
+    const attempts = receiver.forEvent(eventId);
+    expect(attempts.map((w) => w.answered)).toEqual([500, 500, 200]);
+    expect(attempts.every((w) => w.verified && w.body === attempts[0].body)).toBe(true);
+    expect(event.attempts).toBe(3);
+    expect(event.deliveries.map((d) => [d.attempt, d.statusCode, d.error])).toEqual([
+      [1, 500, 'HTTP 500'],
+      [2, 500, 'HTTP 500'],
+      [3, 200, null],
+    ]);
+    const db = await app.db();
+    try {
+      const { rows } = await db.query('select attempt, status_code, url, duration_ms from webhook_deliveries where event_id = $1 order by attempt', [eventId]);
+      expect(rows.map((r: { attempt: number; status_code: number }) => [r.attempt, r.status_code])).toEqual([[1, 500], [2, 500], [3, 200]]);
+      expect(rows.every((r: { url: string; duration_ms: number }) => r.url === receiver.url && r.duration_ms >= 0)).toBe(true);
+      const outbox = await db.query('select delivered_at, dead, attempts from outbox_events where id = $1', [eventId]);
+      expect(outbox.rows[0]).toMatchObject({ dead: false, attempts: 3 });
+      expect(outbox.rows[0].delivered_at).not.toBeNull();
+    } finally {
+      await db.end();
+    }
+    // The acknowledged event is not sent again.
+    expect(receiver.forEvent(eventId)).toHaveLength(3);
+  });
+
+  it('gives up after the last configured retry and marks the event failed', async () => {
+    receiver.respond(() => 500);
+    const eventId = await sendTest(app, 'failedTransfer');
+    const event = await waitForStatus(app, eventId, 'failed');
+    expect(event.attempts).toBe(4);
+    expect(event.deliveries.map((d) => d.statusCode)).toEqual([500, 500, 500, 500]);
+    expect(receiver.forEvent(eventId)).toHaveLength(4);
+  });
+
+  it('two instances on one database deliver every event exactly once', async () => {
+    const twin = await start('webhooks-twin', app.schema);
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 20; i += 1) ids.push(await sendTest(i % 2 === 0 ? app : twin, 'transaction'));
+      await receiver.waitFor(() => ids.every((id) => receiver.forEvent(id).length >= 1));
+      for (const id of ids) await waitForStatus(app, id, 'delivered');
+      for (const id of ids) expect(receiver.forEvent(id)).toHaveLength(1);
+    } finally {
+      await twin.close();
+    }
+  });
+
+  it('loses no pending event across an app restart', async () => {
+    const schema = app.schema;
+    await app.close();
+    receiver.respond(() => 503);
+    // Events whose first attempt failed: their retry is pending in the queue when the app stops.
+    const first = await start('webhooks-before-restart', schema, { WEBHOOK_RETRY_DELAYS_MS: '1500' });
+    const retried = [await sendTest(first, 'achTransfer'), await sendTest(first, 'achTransfer')];
+    await receiver.waitFor(() => retried.every((id) => receiver.forEvent(id).length === 1));
+    await first.close();
+    // Events written by an instance that runs no workers: never attempted before the restart.
+    const producer = await start('webhooks-producer', schema, { JOBS_ENABLED: 'false' });
+    const untried = [await sendTest(producer, 'paperCheck'), await sendTest(producer, 'paperCheck')];
+    await producer.close();
+    expect(untried.map((id) => receiver.forEvent(id).length)).toEqual([0, 0]);
+    receiver.respond(() => 200);
+    app = await start('webhooks-after-restart', schema);
+    await receiver.waitFor(() => [...retried, ...untried].every((id) => receiver.forEvent(id).some((w) => w.answered === 200)));
+    for (const id of retried) expect(receiver.forEvent(id).map((w) => w.answered)).toEqual([503, 200]);
+    for (const id of untried) expect(receiver.forEvent(id).map((w) => w.answered)).toEqual([200]);
+    for (const id of [...retried, ...untried]) {
+      expect(receiver.forEvent(id).every((w) => w.verified)).toBe(true);
+      await waitForStatus(app, id, 'delivered');
+    }
+  });
 });
