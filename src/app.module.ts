@@ -19,12 +19,14 @@ import { BusinessProfileModule } from './modules/business-profile/business-profi
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
+import { IdentityModule } from './modules/identity/identity.module';
 import { LockInterceptor } from './modules/locking/lock.interceptor';
 import { LockingModule } from './modules/locking/locking.module';
+import { UserProfileModule } from './modules/user/user-profile.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Resource modules; each registers its own controllers and exports only its services. */
-const FEATURE_MODULES = [AuthModule, HealthModule, BusinessProfileModule, JobsModule, EventsModule, WebhooksModule];
+const FEATURE_MODULES = [AuthModule, HealthModule, BusinessProfileModule, UserProfileModule, IdentityModule, JobsModule, EventsModule, WebhooksModule];
 
 @Module({})
 export class AppModule {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BusinessProfileController } from './controllers/business-profile.controller';
 import { BusinessProfileEntity } from './entities/business-profile.entity';
@@ -7,7 +8,7 @@ import { BusinessProfileService } from './services/business-profile.service';
 
 /** Exports the service only: enrollment writes the profile through it, care reads the business name. */
 @Module({
-  imports: [TypeOrmModule.forFeature([BusinessProfileEntity])],
+  imports: [AccountsModule, TypeOrmModule.forFeature([BusinessProfileEntity])],
   controllers: [BusinessProfileController],
   providers: [BusinessProfileService, BusinessProfileCodec],
   exports: [BusinessProfileService],

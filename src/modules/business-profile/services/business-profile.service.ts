@@ -3,12 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
+import { AccountRecordsService } from '../../accounts/services/account-records.service';
 import { BusinessDataDto } from '../dtos/business-data.dto';
 import { BusinessDataUpdateDto } from '../dtos/business-data-update.dto';
 import { BusinessProfileEntity } from '../entities/business-profile.entity';
 import { BusinessDataView, BusinessProfileCodec } from './business-profile.codec';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The business data of a business account: written at enrollment, read and updated by partners. */
 @Injectable()
@@ -16,6 +15,7 @@ export class BusinessProfileService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly codec: BusinessProfileCodec,
+    private readonly accounts: AccountRecordsService,
   ) {}
 
   /** Inside the enrollment transaction: the profile of a new business account. */
@@ -62,13 +62,6 @@ export class BusinessProfileService {
 
   /** Another partner's or program's account is indistinguishable from a missing one. */
   private async requireAccount(manager: EntityManager, principal: Principal, programCode: string, accountId: string): Promise<void> {
-    const found = UUID.test(accountId)
-      ? ((await manager.query('select 1 from accounts where id = $1 and partner_id = $2 and program_code = $3', [
-          accountId,
-          principal.partner.partnerId,
-          programCode,
-        ])) as unknown[])
-      : [];
-    if (found.length === 0) throw new DomainError('ACCOUNT_NOT_FOUND');
+    await this.accounts.requireForPartner(manager, principal.partner.partnerId, programCode, accountId);
   }
 }

@@ -1,0 +1,43 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequiresScopes } from '../../../common/auth/decorators';
+import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
+import { Principal } from '../../../common/context/request-context';
+import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
+import { LockOn } from '../../locking/lock-on.decorator';
+import { AddIdentityDto } from '../dtos/add-identity.dto';
+import { IdentityService } from '../services/identity.service';
+
+@ApiTags('identity')
+@Controller('v1/accounts/:accountIdentifier/users/:userIdentifier/identity')
+@RequiresScopes('identity')
+export class IdentityController {
+  constructor(
+    private readonly identity: IdentityService,
+    private readonly views: AccountViewService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @LockOn('accountIdentifier', 'userIdentifier')
+  @ApiOperation({
+    summary: 'Add an ITIN to a user of a Matricula-based enrollment',
+    description:
+      'Only for accounts enrolled with a Matricula Consular ID (else HTTP 200, 5/380). The ITIN counts in the limits: ' +
+      '1 active and 3 lifetime accounts per consumer program with the same ITIN (HTTP 200, 2/60 and 2/61). ' +
+      'Sending the ITIN the user already has changes nothing and answers success; a different ITIN once one was added is declined ' +
+      '(HTTP 200, 5/381). A locked account is declined like a user update (HTTP 200, 5/362). Emits userUpdated.',
+  })
+  @ApiOkResponse({ description: '{ requestId, responseDetails, user } (user.encryptedUserData: JWE for encryption partners, omitted otherwise)' })
+  @ApiBadRequestResponse({ description: 'Not 9 digits, non-numeric or not starting with 9: 400/761/0 Invalid ITIN' })
+  @ApiNotFoundResponse({ description: '404/10/0 "Account Not Found": unknown account or user, or one of another partner' })
+  async add(
+    @CurrentPrincipal() principal: Principal,
+    @Param('accountIdentifier') accountIdentifier: string,
+    @Param('userIdentifier') userIdentifier: string,
+    @Body() body: AddIdentityDto,
+  ): Promise<{ user: UserView }> {
+    const user = await this.identity.addItin(principal, accountIdentifier, userIdentifier, body.itin);
+    return { user: await this.views.userView(user, principal.partner) };
+  }
+}

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { Principal } from '../../../common/context/request-context';
+import { DomainError } from '../../../common/errors/domain-error';
+import { AppConfig } from '../../../config/app-config';
+import { BlindIndex, FieldCipher } from '../../../infrastructure/crypto/field-cipher';
+import { AccountLimitsService } from '../../accounts/services/account-limits.service';
+import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import { OutboxService } from '../../events/outbox.service';
+import { TransactionRunner } from '../../locking/transaction-runner';
+import { User } from '../../user/entities/user.entity';
+import { USER_CIPHER_CONTEXT, UserRecordsService } from '../../user/services/user-records.service';
+
+/**
+ * Adds an ITIN to a user of a Matricula-based enrollment. The ITIN is then a limit key of the
+ * account, counted by later enrollments and ITIN additions like one given at enrollment.
+ */
+@Injectable()
+export class IdentityService {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly accounts: AccountRecordsService,
+    private readonly users: UserRecordsService,
+    private readonly limits: AccountLimitsService,
+    private readonly outbox: OutboxService,
+    private readonly cipher: FieldCipher,
+    private readonly blindIndex: BlindIndex,
+  ) {}
+
+  async addItin(principal: Principal, accountId: string, userId: string, itin: string): Promise<User> {
+    return this.transactions.run(async (manager) => {
+      // No programCode in the path: the account must belong to one of the partner's programs.
+      const found = await this.accounts.requireForPartner(manager, principal.partner.partnerId, null, accountId);
+      if (!principal.partner.programs.includes(found.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
+      const account = await this.accounts.lockForUpdate(manager, found.id);
+      const user = await this.users.findById(manager, account.id, userId);
+      if (!user) throw new DomainError('ACCOUNT_NOT_FOUND');
+      if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
+      if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
+
+      const itinBidx = this.blindIndex.of('itin', itin);
+      if (user.itinBidx === itinBidx) return user;
+      if (user.itinBidx !== null) throw new DomainError('ITIN_ALREADY_ADDED');
+
+      const program = this.config.service.programs.get(account.programCode);
+      if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
+      const breach = await this.limits.lockAndCheck(manager, {
+        programCode: account.programCode,
+        accountType: account.accountType,
+        limits: program.limits[account.accountType],
+        keys: [{ kind: 'itin', value: itin }],
+        excludeAccountId: account.id,
+      });
+      if (breach) throw new DomainError(breach.error);
+
+      await manager.update(User, { id: user.id }, { itinEnc: this.cipher.encrypt(itin, USER_CIPHER_CONTEXT.itin), itinBidx, updatedAt: () => 'now()' });
+      await this.limits.record(manager, account, [{ kind: 'itin', value: itin }]);
+      await this.outbox.emit(manager, {
+        partnerId: account.partnerId,
+        programCode: account.programCode,
+        accountId: account.id,
+        eventType: 'userUpdated',
+        data: { userIdentifier: user.id, changed: ['identity'] },
+      });
+      return (await this.users.findById(manager, account.id, user.id)) as User;
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequiresScopes } from '../../../common/auth/decorators';
+import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
+import { Principal } from '../../../common/context/request-context';
+import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
+import { LockOn } from '../../locking/lock-on.decorator';
+import { UpdateUserRequestDto } from '../dtos/update-user.dto';
+import { UserProfileService } from '../services/user-profile.service';
+
+const NOT_FOUND = '404/10/0 "Account Not Found": unknown account or user, or one of another partner or program';
+
+@ApiTags('users')
+@Controller('v1/programs/:programCode/accounts/:accountIdentifier/users')
+@RequiresScopes('users')
+export class UserProfileController {
+  constructor(
+    private readonly profiles: UserProfileService,
+    private readonly views: AccountViewService,
+  ) {}
+
+  @Put(':userIdentifier')
+  @HttpCode(200)
+  @LockOn('accountIdentifier', 'userIdentifier')
+  @ApiOperation({
+    summary: 'Update the address, email and/or phone of a user',
+    description:
+      'Each of address, email and phoneNumber is optional; an excluded one is neither updated nor created, and nothing is ever deleted. ' +
+      'Address: the address of the same type is replaced, a new type is added; isDefault true makes it the default (home or business only, else 400/1040). ' +
+      'Phone: with one stored phone it is updated in place (type included); with several, the phone of the same type is updated and a new type is added; ' +
+      'isDefault true makes it the default. A new default phone number is checked against the phone limits (HTTP 200, code 2, subCode 63 or 66; nothing stored). ' +
+      'Pending accounts can be updated; a locked account is declined with HTTP 200, code 5, subCode 362 and nothing stored. Emits userUpdated.',
+  })
+  @ApiOkResponse({ description: '{ requestId, responseDetails, user } (user.encryptedUserData: JWE for encryption partners, omitted otherwise)' })
+  @ApiBadRequestResponse({ description: 'Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350' })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('programCode') programCode: string,
+    @Param('accountIdentifier') accountIdentifier: string,
+    @Param('userIdentifier') userIdentifier: string,
+    @Body() body: UpdateUserRequestDto,
+  ): Promise<{ user: UserView }> {
+    const user = await this.profiles.update(principal, programCode, accountIdentifier, userIdentifier, body.encryptedUserData);
+    return { user: await this.views.userView(user, principal.partner) };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Every user of the account, primary first' })
+  @ApiOkResponse({ description: '{ requestId, responseDetails, users: [user, …] } (encryptedUserData per the partner configuration)' })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Param('programCode') programCode: string,
+    @Param('accountIdentifier') accountIdentifier: string,
+  ): Promise<{ users: UserView[] }> {
+    const users = await this.profiles.list(principal, programCode, accountIdentifier);
+    return { users: await Promise.all(users.map((user) => this.views.userView(user, principal.partner))) };
+  }
+}

@@ -1,0 +1,53 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { AddressDto } from './address.dto';
+import { EmailDto } from './email.dto';
+import { PhoneDto } from './phone.dto';
+
+/**
+ * The parts of a user a partner may change (SERVICE.md user update rules 1 to 6). Each is
+ * optional: an excluded object is neither updated nor created. Names and identity are not here.
+ */
+export class UpdateUserDataDto {
+  @ApiPropertyOptional({
+    type: AddressDto,
+    description: 'Updates the address of the same type, or adds one of a new type. isDefault true makes it the default (home or business only).',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AddressDto)
+  @IsObject()
+  address?: AddressDto;
+
+  @ApiPropertyOptional({ type: EmailDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => EmailDto)
+  @IsObject()
+  email?: EmailDto;
+
+  @ApiPropertyOptional({
+    type: PhoneDto,
+    description:
+      'With one stored phone: updated in place, type included. With several: the phone of the same type is updated, ' +
+      'a new type adds a phone. isDefault true makes it the default phone. A changed default phone is checked against the phone limits.',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PhoneDto)
+  @IsObject()
+  phoneNumber?: PhoneDto;
+}
+
+/** PUT /v1/programs/{programCode}/accounts/{accountIdentifier}/users/{userIdentifier} */
+export class UpdateUserRequestDto {
+  @ApiProperty({
+    type: UpdateUserDataDto,
+    description: 'JSON object, or (partners configured for encryption) a JWE compact string ECDH-ES/A256GCM to the service enc key.',
+  })
+  @ValidateNested()
+  @Type(() => UpdateUserDataDto)
+  @IsObject()
+  encryptedUserData: UpdateUserDataDto;
+}

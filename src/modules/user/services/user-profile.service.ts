@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Principal } from '../../../common/context/request-context';
+import { DomainError } from '../../../common/errors/domain-error';
+import { AppConfig } from '../../../config/app-config';
+import { AccountLimitsService } from '../../accounts/services/account-limits.service';
+import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import { Account } from '../../accounts/entities/account.entity';
+import { OutboxService } from '../../events/outbox.service';
+import { TransactionRunner } from '../../locking/transaction-runner';
+import { UpdateUserDataDto } from '../dtos/update-user.dto';
+import { User } from '../entities/user.entity';
+import { UserContactUpdater } from './user-contact-updater';
+import { UserRecordsService } from './user-records.service';
+
+/** User profile use cases: partial update of contact data (SERVICE.md rules 1-6) and the list of users. */
+@Injectable()
+export class UserProfileService {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly accounts: AccountRecordsService,
+    private readonly users: UserRecordsService,
+    private readonly contact: UserContactUpdater,
+    private readonly limits: AccountLimitsService,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  /** Returns the updated user (a locked account is declined with nothing stored). */
+  async update(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<User> {
+    return this.transactions.run(async (manager) => {
+      const found = await this.accounts.requireForPartner(manager, principal.partner.partnerId, programCode, accountId);
+      const account = await this.accounts.lockForUpdate(manager, found.id);
+      const user = await this.users.findById(manager, account.id, userId);
+      if (!user) throw new DomainError('ACCOUNT_NOT_FOUND');
+      if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
+
+      const changed: string[] = [];
+      if (data.address) {
+        await this.contact.applyAddress(manager, user, data.address);
+        changed.push('address');
+      }
+      if (data.email) {
+        await this.contact.applyEmail(manager, user, data.email.emailAddress);
+        changed.push('email');
+      }
+      if (data.phoneNumber) {
+        const phone = await this.contact.applyPhone(manager, user, data.phoneNumber);
+        if (user.isPrimary && phone.after !== null && phone.after !== phone.before) await this.recordDefaultPhone(manager, account, phone.after);
+        changed.push('phoneNumber');
+      }
+      if (changed.length > 0) {
+        await this.outbox.emit(manager, {
+          partnerId: account.partnerId,
+          programCode: account.programCode,
+          accountId: account.id,
+          eventType: 'userUpdated',
+          data: { userIdentifier: user.id, changed },
+        });
+      }
+      return (await this.users.findById(manager, account.id, user.id)) as User;
+    });
+  }
+
+  /** Every user of the account, primary first. */
+  async list(principal: Principal, programCode: string, accountId: string): Promise<User[]> {
+    return this.transactions.run(async (manager) => {
+      const account = await this.accounts.requireForPartner(manager, principal.partner.partnerId, programCode, accountId);
+      return this.users.usersOf(manager, account.id);
+    });
+  }
+
+  /**
+   * The account's default phone changed: the phone limits of enrollment apply to the new number
+   * (the account itself excluded), and the account then counts under it instead of the old one.
+   */
+  private async recordDefaultPhone(manager: EntityManager, account: Account, number: string): Promise<void> {
+    const program = this.config.service.programs.get(account.programCode);
+    if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
+    const breach = await this.limits.lockAndCheck(manager, {
+      programCode: account.programCode,
+      accountType: account.accountType,
+      limits: program.limits[account.accountType],
+      keys: [{ kind: 'phone', value: number }],
+      excludeAccountId: account.id,
+    });
+    if (breach) throw new DomainError(breach.error);
+    await this.limits.record(manager, account, [{ kind: 'phone', value: number }]);
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { UserProfileController } from './controllers/user-profile.controller';
+import { UserContactUpdater } from './services/user-contact-updater';
+import { UserProfileService } from './services/user-profile.service';
+import { UserModule } from './user.module';
+
+/** The partner-facing user endpoints; persistence stays in UserModule's UserRecordsService. */
+@Module({
+  imports: [AccountsModule, UserModule],
+  controllers: [UserProfileController],
+  providers: [UserProfileService, UserContactUpdater],
+})
+export class UserProfileModule {}
