@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { Client } from 'pg';
 import { defineJob, deterministicJobId } from '../src/infrastructure/queue/job-definition';
 import { JobQueue } from '../src/infrastructure/queue/job-queue';
+import { IDEMPOTENCY_PURGE_JOB } from '../src/modules/events/housekeeping.service';
 import { OutboxService } from '../src/modules/events/outbox.service';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -35,7 +35,7 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Pro
 
 describe('Durable jobs (e2e)', () => {
   let app: TestApp;
-  let db: Client;
+  let db: Awaited<ReturnType<TestApp['db']>>;
 
   const effects = async (key: string) =>
     (await db.query('select job_id, instance, retry_count from job_effects where key = $1 order by id', [key])).rows as Array<{
@@ -120,6 +120,19 @@ describe('Durable jobs (e2e)', () => {
     await expect(
       app.app.get(OutboxService).emit(dataSource.manager, { partnerId: 'acme', programCode: 'sandbox', accountId: null, eventType: 'transaction', data: {} }),
     ).rejects.toThrow(/inside the transaction/);
+  });
+
+  it('schedules the daily idempotency-key purge, whose job deletes expired keys only', async () => {
+    const schedules = await db.query(`select name, cron, timezone from pgboss_${app.schema}.schedule`);
+    expect(schedules.rows).toEqual(expect.arrayContaining([{ name: 'idempotency-purge', cron: '17 3 * * *', timezone: 'UTC' }]));
+    const insert = `insert into idempotency_keys (partner_id, program_code, request_id, operation, fingerprint, expires_at) values ('acme', 'sandbox', $1, 'test', 'f', $2)`;
+    await db.query(insert, ['purge-expired', new Date(Date.now() - 60_000)]);
+    await db.query(insert, ['purge-kept', new Date(Date.now() + 86_400_000)]);
+    await app.app.get(JobQueue).send(IDEMPOTENCY_PURGE_JOB, {});
+    const remaining = async () =>
+      (await db.query(`select request_id from idempotency_keys where request_id like 'purge-%' order by request_id`)).rows.map((r: { request_id: string }) => r.request_id);
+    await waitUntil(async () => (await remaining()).length === 1, 30_000);
+    expect(await remaining()).toEqual(['purge-kept']);
   });
 
   it('a job scheduled before a restart runs after it', async () => {
