@@ -14,8 +14,11 @@ import { DatabaseModule } from './infrastructure/database/database.module';
 import { loggerParams } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { JobsModule } from './infrastructure/queue/jobs.module';
+import { AccountsModule } from './modules/accounts/accounts.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { BusinessProfileModule } from './modules/business-profile/business-profile.module';
+import { CareModule } from './modules/care/care.module';
+import { EnrollmentModule } from './modules/enrollment/enrollment.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
@@ -26,7 +29,7 @@ import { UserProfileModule } from './modules/user/user-profile.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Resource modules; each registers its own controllers and exports only its services. */
-const FEATURE_MODULES = [AuthModule, HealthModule, BusinessProfileModule, UserProfileModule, IdentityModule, JobsModule, EventsModule, WebhooksModule];
+const FEATURE_MODULES = [AuthModule, HealthModule, AccountsModule, EnrollmentModule, BusinessProfileModule, UserProfileModule, IdentityModule, JobsModule, EventsModule, WebhooksModule, CareModule];
 
 @Module({})
 export class AppModule {

@@ -13,6 +13,8 @@ export interface IdempotencyCall {
   fingerprint: string;
   /** The stored row when this requestId was seen before (an incomplete call to resume). */
   record: IdempotencyKeyEntity | null;
+  /** Set by the service when its answer is not final (held, or short of a step): not stored, the retry resumes. */
+  incomplete?: boolean;
 }
 
 /** What the idempotency interceptor learned about the current call, for the service to act on. */

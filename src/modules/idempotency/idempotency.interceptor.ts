@@ -50,12 +50,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
         return next.handle().pipe(
           mergeMap(async (data: unknown) => {
             const envelope = successEnvelope(requestId, (data ?? {}) as object);
-            await this.store.saveResponse(key, 200, JSON.stringify(envelope));
+            if (!call.incomplete) await this.store.saveResponse(key, 200, JSON.stringify(envelope));
             return rawResponse(envelope);
           }),
           catchError(async (error: unknown) => {
             // A business decline (HTTP 200) is the call's result and replays like a success.
-            if (error instanceof DomainError && error.entry.http === 200) {
+            if (error instanceof DomainError && error.entry.http === 200 && !call.incomplete) {
               const envelope = errorEnvelope(requestId, error.details(), error.options.payload);
               await this.store.saveResponse(key, 200, JSON.stringify(envelope));
             }

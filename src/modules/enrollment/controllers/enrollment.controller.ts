@@ -1,0 +1,57 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequiresScopes } from '../../../common/auth/decorators';
+import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
+import { Principal } from '../../../common/context/request-context';
+import { LIMIT_COUNTING_RULE } from '../../accounts/services/account-limits.service';
+import type { AccountView } from '../../accounts/services/account-view.service';
+import { Idempotent } from '../../idempotency/idempotent.decorator';
+import { LockOn } from '../../locking/lock-on.decorator';
+import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
+import { ENROLLMENT_OPERATION } from '../services/enrollment-points';
+import { EnrollmentService } from '../services/enrollment.service';
+
+const ENROLL_DESCRIPTION = [
+  'Creates the user, the account with its primary purse, and the card, in recoverable phases.',
+  'HTTP 200 answers: success (account normal; or pending with kycPendingGate manual and an inactive card when KYC refers);',
+  'an OFAC hold (5/370 first, account pending/ofacReview, paymentInstruments []); an account-limit decline (code 2, subCodes 60/61/63/66),',
+  'with the most recent active enrollment of that key when its date of birth matches.',
+  'When the bill-cycle step fails the account stays pending with accountCycleDay null and no card; the identical retry completes it.',
+  `Limits: ${LIMIT_COUNTING_RULE}`,
+  'Defaults: accountType consumer; currency the program\'s first currency; the home address is the default address and the first phone the default phone when none is marked.',
+  'The user status is "active" at enrollment; the account status carries KYC and OFAC outcomes.',
+].join(' ');
+
+@ApiTags('enrollments')
+@Controller('v1/programs/:programCode/enrollments')
+@RequiresScopes('enrollments')
+export class EnrollmentController {
+  constructor(private readonly enrollments: EnrollmentService) {}
+
+  @Post()
+  @HttpCode(200)
+  @LockOn('requestId', 'ssn')
+  @Idempotent(ENROLLMENT_OPERATION)
+  @ApiOperation({ summary: 'Enroll a user: user, account, primary purse and card in one call', description: ENROLL_DESCRIPTION })
+  @ApiOkResponse({ description: '{ requestId, responseDetails, account, user, paymentInstruments }' })
+  @ApiBadRequestResponse({ description: 'Every validation row of the enrollment, KYB, currency/terms and user-data tables' })
+  async enroll(
+    @CurrentPrincipal() principal: Principal,
+    @Param('programCode') programCode: string,
+    @Body() body: CreateEnrollmentDto,
+  ): Promise<AccountView> {
+    return this.enrollments.enroll(principal, programCode, body);
+  }
+
+  @Get('accounts/:accountIdentifier')
+  @ApiOperation({ summary: 'The account, its primary user and its cards, as the enrollment answered (current state)' })
+  @ApiOkResponse({ description: '{ requestId, responseDetails, account, user, paymentInstruments }' })
+  @ApiNotFoundResponse({ description: '404/10/0 for an unknown or malformed id, or an account of another partner or program' })
+  async get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('programCode') programCode: string,
+    @Param('accountIdentifier') accountIdentifier: string,
+  ): Promise<AccountView> {
+    return this.enrollments.get(principal, programCode, accountIdentifier);
+  }
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { BusinessProfileModule } from '../business-profile/business-profile.module';
+import { UserModule } from '../user/user.module';
+import { EnrollmentController } from './controllers/enrollment.controller';
+import { ScanCaptureController } from './controllers/scan-capture.controller';
+import { KYC_PROVIDER } from './kyc/kyc-provider';
+import { SandboxKycProvider } from './kyc/sandbox-kyc.provider';
+import { Clock } from './services/clock';
+import { EnrollmentCompletionService } from './services/enrollment-completion.service';
+import { EnrollmentRulesService } from './services/enrollment-rules.service';
+import { EnrollmentService } from './services/enrollment.service';
+import { ScanCaptureService } from './services/scan-capture.service';
+
+/** Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment. */
+@Module({
+  imports: [UserModule, BusinessProfileModule],
+  controllers: [EnrollmentController, ScanCaptureController],
+  providers: [
+    Clock,
+    EnrollmentRulesService,
+    EnrollmentService,
+    EnrollmentCompletionService,
+    ScanCaptureService,
+    { provide: KYC_PROVIDER, useClass: SandboxKycProvider },
+  ],
+  exports: [EnrollmentCompletionService],
+})
+export class EnrollmentModule {}

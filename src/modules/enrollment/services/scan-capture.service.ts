@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../../common/context/request-context';
+import { DomainError } from '../../../common/errors/domain-error';
+import { AppConfig } from '../../../config/app-config';
+import { BlindIndex, FieldCipher } from '../../../infrastructure/crypto/field-cipher';
+import { ScanCapture } from '../../accounts/entities/scan-capture.entity';
+import type { ScanCaptureDto } from '../dtos/scan-capture.dto';
+import { Clock } from './clock';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ID_NUMBER_CONTEXT = 'scan_captures.id_number';
+const VALIDITY_MS = 24 * 60 * 60 * 1000;
+
+/** Scan capture of a Matricula Consular ID: yields the onboardingID a Matricula enrollment uses once, within 24 hours. */
+@Injectable()
+export class ScanCaptureService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly cipher: FieldCipher,
+    private readonly blindIndex: BlindIndex,
+    private readonly clock: Clock,
+  ) {}
+
+  async capture(principal: Principal, dto: ScanCaptureDto): Promise<{ onboardingID: string; status: string }> {
+    if (!principal.partner.programs.includes(dto.programCode)) throw new DomainError('PROGRAM_NOT_ALLOWED');
+    if (!this.config.service.programs.get(dto.programCode)?.matriculaEnabled) {
+      throw new DomainError('INVALID_FIELD', { field: 'programCode', property: 'programCode (Matricula enrollment is not enabled)' });
+    }
+    const now = this.clock.now();
+    const scan = this.dataSource.manager.create(ScanCapture, {
+      id: randomUUID(),
+      partnerId: principal.partner.partnerId,
+      programCode: dto.programCode,
+      idType: dto.idType,
+      idNumberEnc: this.cipher.encrypt(dto.idNumber, ID_NUMBER_CONTEXT),
+      idNumberBidx: this.blindIndex.of('matricula', dto.idNumber),
+      issuingCountry: dto.issuingCountry,
+      status: 'completed',
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + VALIDITY_MS),
+      usedAt: null,
+      usedByAccountId: null,
+    });
+    await this.dataSource.manager.insert(ScanCapture, scan);
+    return { onboardingID: scan.id, status: scan.status };
+  }
+
+  /**
+   * Inside the enrollment transaction: locks the capture and checks it is this partner's and
+   * program's, completed, unused and unexpired, and (when given) of the same number. Returns the
+   * scanned number. Every failure is the same 400/660/0.
+   */
+  async claim(manager: EntityManager, partnerId: string, programCode: string, onboardingID: string, matriculaId?: string): Promise<{ scan: ScanCapture; idNumber: string }> {
+    const scan = UUID.test(onboardingID)
+      ? await manager.findOne(ScanCapture, { where: { id: onboardingID }, lock: { mode: 'pessimistic_write' } })
+      : null;
+    const valid =
+      scan !== null &&
+      scan.partnerId === partnerId &&
+      scan.programCode === programCode &&
+      scan.status === 'completed' &&
+      scan.usedAt === null &&
+      scan.expiresAt.getTime() > this.clock.now().getTime() &&
+      (matriculaId === undefined || this.blindIndex.of('matricula', matriculaId) === scan.idNumberBidx);
+    if (!valid || !scan) throw new DomainError('INVALID_ONBOARDING_ID', { field: 'onboardingID' });
+    return { scan, idNumber: this.cipher.decrypt(scan.idNumberEnc, ID_NUMBER_CONTEXT) };
+  }
+
+  async markUsed(manager: EntityManager, scanId: string, accountId: string): Promise<void> {
+    await manager.update(ScanCapture, { id: scanId }, { usedAt: this.clock.now(), usedByAccountId: accountId });
+  }
+}
