@@ -6,6 +6,7 @@ import { JobDefinition, JobHandler, SendJobOptions, WorkOptions } from './job-de
 
 const DEFAULT_WORK: Required<WorkOptions> = { batchSize: 5, pollingIntervalSeconds: 0.5 };
 const STOP_TIMEOUT_MS = 15_000;
+const DEADLOCK = '40P01';
 
 /** pg-boss keeps its tables in a schema of its own, one per service schema (tests use many). */
 export function jobSchemaFor(dbSchema: string): string {
@@ -22,6 +23,7 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(JobQueue.name);
   private readonly boss: PgBoss;
   private readonly ensured = new Map<string, Promise<void>>();
+  private queueCreation: Promise<unknown> = Promise.resolve();
   private starting?: Promise<void>;
   private stopped = false;
 
@@ -127,11 +129,26 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
   private ensureQueue(name: string): Promise<void> {
     let ensured = this.ensured.get(name);
     if (!ensured) {
-      ensured = this.start().then(() => this.boss.createQueue(name));
+      // One at a time: concurrent create_queue calls (partition DDL) deadlock each other.
+      ensured = this.queueCreation.then(() => this.start()).then(() => this.createQueue(name));
+      this.queueCreation = ensured.catch(() => undefined);
       ensured.catch(() => this.ensured.delete(name));
       this.ensured.set(name, ensured);
     }
     return ensured;
+  }
+
+  /** Another instance creating queues at the same moment can still deadlock us: retry a few times. */
+  private async createQueue(name: string): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.boss.createQueue(name);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== DEADLOCK || attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+      }
+    }
   }
 }
 
