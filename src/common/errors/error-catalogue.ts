@@ -92,6 +92,7 @@ export const ERROR_CATALOGUE = {
   ACCOUNT_NOT_FOUND: row(404, 10, 0, 'Account Not Found'),
   BUSINESS_PROFILE_NOT_FOUND: row(404, 10, 0, 'Business profile not found'),
   EVENT_NOT_FOUND: row(404, 10, 0, 'Event Not Found'),
+  PAYMENT_INSTRUMENT_NOT_FOUND: row(404, 10, 0, 'Payment instrument not found'),
 
   // Identity (ITIN)
   INVALID_ITIN: row(400, 761, 0, 'Invalid ITIN'),

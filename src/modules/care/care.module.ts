@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { BusinessProfileModule } from '../business-profile/business-profile.module';
+import { EnrollmentModule } from '../enrollment/enrollment.module';
+import { UserModule } from '../user/user.module';
+import { CareController } from './care.controller';
+import { CardProcessor, SandboxCardProcessor } from './services/card-processor';
+import { CardReplacementService } from './services/card-replacement.service';
+import { CardUnblockService } from './services/card-unblock.service';
+import { CareActionRunner } from './services/care-action-runner';
+import { CareAuditService } from './services/care-audit.service';
+import { CareOperationsService } from './services/care-operations.service';
+import { CareStateWriter } from './services/care-state-writer';
+
+/** Care operations of CONTRACT section 8 (scope care), their audit trail and the durable card-unblock retries. */
+@Module({
+  imports: [EnrollmentModule, BusinessProfileModule, UserModule],
+  controllers: [CareController],
+  providers: [
+    CareAuditService,
+    CareStateWriter,
+    CareActionRunner,
+    CareOperationsService,
+    CardUnblockService,
+    CardReplacementService,
+    { provide: CardProcessor, useClass: SandboxCardProcessor },
+  ],
+})
+export class CareModule {}

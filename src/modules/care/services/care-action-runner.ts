@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { DomainError } from '../../../common/errors/domain-error';
+import { Account } from '../../accounts/entities/account.entity';
+import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import { TransactionRunner } from '../../locking/transaction-runner';
+import { CareAuditService } from './care-audit.service';
+import { CareStateWriter } from './care-state-writer';
+
+/** Who acts: recorded in the audit trail; `programs` bounds which accounts the care client reaches. */
+export interface CareActor {
+  actor: string;
+  programs: readonly string[];
+}
+
+export type CareWork = (manager: EntityManager, account: Account) => Promise<Record<string, unknown> | void>;
+
+/** Runs one care action as one transaction: lock the account row, act, audit before and after. */
+@Injectable()
+export class CareActionRunner {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionRunner,
+    private readonly accounts: AccountRecordsService,
+    private readonly writer: CareStateWriter,
+    private readonly audit: CareAuditService,
+  ) {}
+
+  run(who: CareActor, accountId: string, action: string, work: CareWork): Promise<void> {
+    return this.tx.run(async (manager) => {
+      const account = await this.lockAccount(manager, who, accountId);
+      const before = await this.writer.snapshot(manager, account);
+      const detail = await work(manager, account);
+      const after = await this.writer.snapshot(manager, await this.accounts.lockForUpdate(manager, account.id));
+      await this.audit.record(manager, { accountId: account.id, actor: who.actor, action, before, after, detail: detail ?? {} });
+    });
+  }
+
+  /** An account outside the care client's programs is as unknown as a missing one. */
+  async requireVisible(who: CareActor, accountId: string, manager: EntityManager = this.dataSource.manager): Promise<Account> {
+    const found = await this.accounts.findById(manager, accountId);
+    if (!found || !who.programs.includes(found.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
+    return found;
+  }
+
+  async lockAccount(manager: EntityManager, who: CareActor, accountId: string): Promise<Account> {
+    const found = await this.requireVisible(who, accountId, manager);
+    return this.accounts.lockForUpdate(manager, found.id);
+  }
+}
