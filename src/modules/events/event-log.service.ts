@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { OutboxRepository } from './outbox.repository';
+import { OutboxRepository, OutboxRow } from './outbox.repository';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'notDeliverable';
 
@@ -36,11 +36,7 @@ export class EventLogService {
     const event = await this.outbox.find(manager, eventId);
     if (!event || (partnerId !== undefined && event.partnerId !== partnerId)) return null;
     const deliveries = await this.outbox.deliveries(manager, eventId);
-    const status: DeliveryStatus = event.deliveredAt
-      ? 'delivered'
-      : event.dead
-        ? event.attempts === 0 ? 'notDeliverable' : 'failed'
-        : 'pending';
+    const status = deliveryStatus(event);
     return {
       eventId: event.id,
       eventType: event.eventType,
@@ -62,6 +58,13 @@ export class EventLogService {
       })),
     };
   }
+}
+
+function deliveryStatus(event: OutboxRow): DeliveryStatus {
+  if (event.deliveredAt) return 'delivered';
+  if (!event.dead) return 'pending';
+  // Dead without a single attempt: the partner had no webhook when the event was written.
+  return event.attempts === 0 ? 'notDeliverable' : 'failed';
 }
 
 function iso(value: Date | null): string | null {
