@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiBody, EnrollmentClient } from '../client/enrollment-client';
-import { BusinessProfileService } from '../src/modules/business-profile/services/business-profile.service';
-import { BusinessDataDto } from '../src/modules/business-profile/dtos/business-data.dto';
-import { DataSource } from 'typeorm';
-import { startTestApp, TestApp } from './support/test-app';
+import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { PartnerName, startTestApp, TestApp } from './support/test-app';
 
 const FULL_BUSINESS_DATA = {
   businessName: 'Núñez Tacos & Co.',
@@ -21,26 +19,30 @@ const FULL_BUSINESS_DATA = {
   averageMonthlyProcessingVolume: 25000,
 };
 
+const detail = (body: ApiBody) => body.responseDetails[0];
+
 describe('Business profile (e2e)', () => {
   let app: TestApp;
   let acme: EnrollmentClient;
 
-  // TEMPORARY seed until POST enrollments exists.
-  async function seedAccount(partnerId: string, programCode: string, accountType: 'consumer' | 'business', withProfile: boolean): Promise<string> {
-    const id = randomUUID();
-    const ds = app.app.get(DataSource);
-    await ds.transaction(async (manager) => {
-      await manager.query(
-        `insert into accounts (id, partner_id, program_code, account_type, status, currency, identity_kind) values ($1,$2,$3,$4,'normal','USD','ssn')`,
-        [id, partnerId, programCode, accountType],
-      );
-      if (withProfile) await app.app.get(BusinessProfileService).createForEnrollment(manager, id, { ...FULL_BUSINESS_DATA } as BusinessDataDto);
-    });
-    return id;
+  interface Enrolled {
+    accountId: string;
+    body: ApiBody;
+  }
+
+  async function enroll(partner: PartnerName, request: Record<string, unknown>, programCode = 'sandbox'): Promise<Enrolled> {
+    const res = await app.client(partner).post(`/v1/programs/${programCode}/enrollments`, request);
+    if (res.status !== 200 || detail(res.body).code !== 0) throw new Error(`enrollment failed: ${res.status} ${JSON.stringify(res.body.responseDetails)}`);
+    return { accountId: (res.body.account as { accountIdentifier: string }).accountIdentifier, body: res.body };
+  }
+
+  /** A business account enrolled with FULL_BUSINESS_DATA (tax id ending 6789). */
+  async function businessAccount(partner: PartnerName = 'acme'): Promise<string> {
+    const request = EnrollmentRequestFactory.business({ encryptedUserData: { businessData: { ...FULL_BUSINESS_DATA } } });
+    return (await enroll(partner, request)).accountId;
   }
 
   const path = (accountId: string, programCode = 'sandbox') => `/v1/programs/${programCode}/accounts/${accountId}/businessProfile`;
-  const detail = (body: ApiBody) => body.responseDetails[0];
 
   beforeAll(async () => {
     app = await startTestApp('business-profile');
@@ -52,7 +54,7 @@ describe('Business profile (e2e)', () => {
   });
 
   it('round trip: GET, PUT a subset, GET shows the change and keeps the rest', async () => {
-    const accountId = await seedAccount('acme', 'sandbox', 'business', true);
+    const accountId = await businessAccount();
     const before = await acme.get(path(accountId));
     expect(before.status).toBe(200);
     expect(detail(before.body)).toEqual({ code: 0, subCode: 0, description: 'Success' });
@@ -70,7 +72,7 @@ describe('Business profile (e2e)', () => {
   describe('PUT validation (enrollment rules; nothing stored on failure)', () => {
     let accountId: string;
     beforeAll(async () => {
-      accountId = await seedAccount('acme', 'sandbox', 'business', true);
+      accountId = await businessAccount();
     });
 
     const cases: Array<[string, Record<string, unknown>, number, number, number, string]> = [
@@ -146,7 +148,7 @@ describe('Business profile (e2e)', () => {
 
   describe('PUT accepted forms', () => {
     it('accepts every listed businessType', async () => {
-      const accountId = await seedAccount('acme', 'sandbox', 'business', true);
+      const accountId = await businessAccount();
       for (const businessType of ['ConsumerProfileType', 'Individual', 'soleProp', 'llc', 'corp', 'partnership', 'nonprofit', 'SingleLLC', 'ProCorp']) {
         const res = await acme.put(path(accountId), { businessData: { businessType } });
         expect(res.status).toBe(200);
@@ -155,7 +157,7 @@ describe('Business profile (e2e)', () => {
     });
 
     it('accepts alpha-3 countries, ZIP+4, Spanish letters and the address punctuation; clears an optional field with null', async () => {
-      const accountId = await seedAccount('acme', 'sandbox', 'business', true);
+      const accountId = await businessAccount();
       const res = await acme.put(path(accountId), {
         businessData: {
           businessCountryCode: 'MEX',
@@ -175,14 +177,14 @@ describe('Business profile (e2e)', () => {
     });
 
     it('an empty subset changes nothing', async () => {
-      const accountId = await seedAccount('acme', 'sandbox', 'business', true);
+      const accountId = await businessAccount();
       const res = await acme.put(path(accountId), { businessData: {} });
       expect(res.status).toBe(200);
       expect(res.body.businessData).toEqual({ ...FULL_BUSINESS_DATA, businessTaxID: '6789' });
     });
 
     it('answers plain JSON to a partner configured for encryption', async () => {
-      const accountId = await seedAccount('secure', 'sandbox', 'business', true);
+      const accountId = await businessAccount('secure');
       const secure = app.client('secure');
       const res = await secure.get(path(accountId));
       expect(res.status).toBe(200);
@@ -203,7 +205,7 @@ describe('Business profile (e2e)', () => {
     });
 
     it("another partner's account is indistinguishable from a missing one", async () => {
-      const globexAccount = await seedAccount('globex', 'sandbox', 'business', true);
+      const globexAccount = await businessAccount('globex');
       const res = await acme.get(path(globexAccount));
       expect(res.status).toBe(404);
       expect(detail(res.body)).toEqual({ code: 10, subCode: 0, description: 'Account Not Found' });
@@ -214,15 +216,17 @@ describe('Business profile (e2e)', () => {
     });
 
     it("an account of another of the partner's programs is not found under this program", async () => {
-      const liteAccount = await seedAccount('acme', 'lite', 'business', true);
+      const liteAccount = (await enroll('acme', EnrollmentRequestFactory.build(), 'lite')).accountId;
       const res = await acme.get(path(liteAccount, 'sandbox'));
       expect(res.status).toBe(404);
-      expect(detail(res.body)).toMatchObject({ code: 10, subCode: 0, description: 'Account Not Found' });
-      expect((await acme.get(path(liteAccount, 'lite'))).status).toBe(200);
+      expect(detail(res.body)).toEqual({ code: 10, subCode: 0, description: 'Account Not Found' });
+      // Under its own program the account is found; it simply has no business profile.
+      const own = await acme.get(path(liteAccount, 'lite'));
+      expect(detail(own.body)).toEqual({ code: 10, subCode: 0, description: 'Business profile not found' });
     });
 
     it('account without a business profile: 404/10/0 Business profile not found on GET and PUT', async () => {
-      const consumer = await seedAccount('acme', 'sandbox', 'consumer', false);
+      const consumer = (await enroll('acme', EnrollmentRequestFactory.build())).accountId;
       const get = await acme.get(path(consumer));
       expect(get.status).toBe(404);
       expect(detail(get.body)).toEqual({ code: 10, subCode: 0, description: 'Business profile not found' });
@@ -232,7 +236,7 @@ describe('Business profile (e2e)', () => {
     });
 
     it('needs scope business_profiles and a program of the partner', async () => {
-      const accountId = await seedAccount('acme', 'sandbox', 'business', true);
+      const accountId = await businessAccount();
       const narrow = await app.client('acme', { scope: 'users' }).get(path(accountId));
       expect(narrow.status).toBe(403);
       expect(detail(narrow.body)).toMatchObject({ code: 403, subCode: 1 });
@@ -244,7 +248,7 @@ describe('Business profile (e2e)', () => {
 
   describe('at rest', () => {
     it('stores businessTaxID and contact data encrypted; only the last 4 in clear', async () => {
-      const accountId = await seedAccount('acme', 'sandbox', 'business', true);
+      const accountId = await businessAccount();
       await acme.put(path(accountId), { businessData: { businessTaxID: '555443333', addressLine1: '77 Secret Lane' } });
       const db = await app.db();
       try {
@@ -260,5 +264,43 @@ describe('Business profile (e2e)', () => {
         await db.end();
       }
     });
+  });
+
+  describe('businessData at enrollment (the same DTO, all-required variant)', () => {
+    // The factory deep-merges: an undefined value removes the field from its valid businessData.
+    const enrollWith = (businessData: Record<string, unknown>) =>
+      acme.post('/v1/programs/sandbox/enrollments', EnrollmentRequestFactory.business({ encryptedUserData: { businessData } }));
+
+    it.each<[string, Record<string, unknown>, number, number, string, string]>([
+      ['a required field missing', { ...FULL_BUSINESS_DATA, businessName: undefined }, 200, 0, 'businessName is required', 'businessName'],
+      ['businessType outside the list', { ...FULL_BUSINESS_DATA, businessType: 'trust' }, 600, 0, 'Invalid Business Type', 'businessType'],
+      ['businessName too long', { ...FULL_BUSINESS_DATA, businessName: 'N'.repeat(101) }, 400, 507, 'businessName min or max length', 'businessName'],
+      ['businessZipCode format', { ...FULL_BUSINESS_DATA, businessZipCode: '7870A' }, 350, 0, 'Invalid Business Zip Code', 'businessZipCode'],
+      ['country code', { ...FULL_BUSINESS_DATA, businessCountryCode: 'QQ' }, 600, 0, 'Invalid Business Country Code', 'businessCountryCode'],
+      ['processing volume', { ...FULL_BUSINESS_DATA, averageMonthlyProcessingVolume: -5 }, 300, 0, 'Invalid Avg Monthly Processing Volume', 'averageMonthlyProcessingVolume'],
+    ])('%s', async (_name, businessData, code, subCode, description, property) => {
+      const res = await enrollWith(businessData);
+      expect(res.status).toBe(400);
+      expect(detail(res.body)).toEqual({ code, subCode, description, field: `encryptedUserData.businessData.${property}` });
+    });
+  });
+
+  it('a card replaced after a businessName change carries the new name; the current card keeps its name', async () => {
+    const enrolled = await enroll('acme', EnrollmentRequestFactory.business({ encryptedUserData: { businessData: { ...FULL_BUSINESS_DATA } } }));
+    const [card] = enrolled.body.paymentInstruments as Array<{ paymentIdentifier: string; embossedBusinessName?: string }>;
+    expect(card?.embossedBusinessName).toBe('NUNEZ TACOS & CO.');
+
+    const put = await acme.put(path(enrolled.accountId), { businessData: { businessName: 'Peña Nueva LLC' } });
+    expect(put.status).toBe(200);
+    const unchanged = await acme.get(`/v1/programs/sandbox/enrollments/accounts/${enrolled.accountId}`);
+    expect((unchanged.body.paymentInstruments as Array<{ embossedBusinessName?: string }>).map((c) => c.embossedBusinessName)).toEqual(['NUNEZ TACOS & CO.']);
+
+    const replaced = await app.client('care').post(`/v1/care/accounts/${enrolled.accountId}/paymentInstruments/${card?.paymentIdentifier}/replace`, {});
+    expect(replaced.status).toBe(200);
+    const cards = replaced.body.paymentInstruments as Array<{ paymentIdentifier: string; status: string; embossedBusinessName?: string }>;
+    expect(cards.find((c) => c.paymentIdentifier === card?.paymentIdentifier)).toMatchObject({ status: 'replaced', embossedBusinessName: 'NUNEZ TACOS & CO.' });
+    const fresh = cards.filter((c) => c.paymentIdentifier !== card?.paymentIdentifier);
+    expect(fresh).toHaveLength(1);
+    expect(fresh[0]?.embossedBusinessName).toBe('PENA NUEVA LLC');
   });
 });

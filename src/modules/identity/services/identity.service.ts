@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AppConfig } from '../../../config/app-config';
@@ -33,7 +34,8 @@ export class IdentityService {
       const found = await this.accounts.requireForPartner(manager, principal.partner.partnerId, null, accountId);
       if (!principal.partner.programs.includes(found.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
       const account = await this.accounts.lockForUpdate(manager, found.id);
-      const user = await this.users.findById(manager, account.id, userId);
+      // A malformed id is just another unknown user (and never reaches the uuid column).
+      const user = isUUID(userId) ? await this.users.findById(manager, account.id, userId) : null;
       if (!user) throw new DomainError('ACCOUNT_NOT_FOUND');
       if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
       if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');

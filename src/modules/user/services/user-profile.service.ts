@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { EntityManager } from 'typeorm';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
@@ -31,7 +32,8 @@ export class UserProfileService {
     return this.transactions.run(async (manager) => {
       const found = await this.accounts.requireForPartner(manager, principal.partner.partnerId, programCode, accountId);
       const account = await this.accounts.lockForUpdate(manager, found.id);
-      const user = await this.users.findById(manager, account.id, userId);
+      // A malformed id is just another unknown user (and never reaches the uuid column).
+      const user = isUUID(userId) ? await this.users.findById(manager, account.id, userId) : null;
       if (!user) throw new DomainError('ACCOUNT_NOT_FOUND');
       if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
 
