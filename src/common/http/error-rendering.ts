@@ -61,8 +61,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
-    const { code, message } = current as { code?: unknown; message?: unknown };
+    const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    // TypeORM releases a query runner whose connection died; the next query on it says so.
+    if (name === 'QueryRunnerAlreadyReleasedError') return true;
     if (typeof message === 'string' && /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i.test(message)) {
       return true;
     }

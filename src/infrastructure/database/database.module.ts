@@ -1,7 +1,30 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Module, Logger } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { EventEmitter } from 'node:events';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { dataSourceOptions } from './data-source-options';
+
+interface PgPoolLike extends EventEmitter {
+  _clients?: EventEmitter[];
+}
+
+const logger = new Logger('Database');
+
+/**
+ * A checked-out pg client that loses its server (restart, failover) can emit 'error' twice;
+ * TypeORM listens only once, and an unheard 'error' would end the process. Every client of the
+ * pool gets a permanent listener, so an outage costs the calls in flight (503), never the process.
+ */
+function guardPoolClients(dataSource: DataSource): void {
+  const pool = (dataSource.driver as unknown as { master?: PgPoolLike }).master;
+  if (!pool) return;
+  const guard = (client: EventEmitter) => {
+    client.on('error', (error: Error & { code?: string }) => logger.warn({ errorCode: error.code }, 'database connection lost'));
+  };
+  pool._clients?.forEach(guard);
+  pool.on('connect', guard);
+}
 
 @Global()
 @Module({
@@ -15,6 +38,11 @@ import { dataSourceOptions } from './data-source-options';
         retryAttempts: 3,
         retryDelay: 500,
       }),
+      dataSourceFactory: async (options?: DataSourceOptions) => {
+        const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+        guardPoolClients(dataSource);
+        return dataSource;
+      },
     }),
   ],
 })

@@ -1,0 +1,157 @@
+import { CompactEncrypt, importJWK, JWK } from 'jose';
+import { IdempotencyStore } from '../src/modules/idempotency/idempotency.store';
+import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { startTestApp, TestApp } from './support/test-app';
+
+const ENROLL = '/v1/programs/sandbox/enrollments';
+
+interface EnrollmentBody {
+  requestId: string;
+  responseDetails: Array<{ code: number; subCode: number }>;
+  account: { accountIdentifier: string; status: string; accountCycleDay: number | null };
+  user: { userIdentifier: string };
+  paymentInstruments: Array<{ paymentIdentifier: string }>;
+}
+
+/** Reverses key order at every level: the same payload, spelled differently. */
+function reordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reordered);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).reverse().map(([k, v]) => [k, reordered(v)]));
+  }
+  return value;
+}
+
+async function sealForService(app: TestApp, data: unknown): Promise<string> {
+  const jwks = (await (await fetch(`${app.baseUrl}/.well-known/jwks.json`)).json()) as { keys: JWK[] };
+  const enc = jwks.keys.find((k) => k.use === 'enc') as JWK;
+  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(data)))
+    .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM' })
+    .encrypt(await importJWK(enc, 'ECDH-ES'));
+}
+
+async function countRowsForSsnRequest(app: TestApp, requestId: string): Promise<Record<string, number>> {
+  const db = await app.db();
+  try {
+    const { rows } = await db.query(
+      `select (select count(*) from accounts where request_id = $1)::int as accounts,
+              (select count(*) from users u join accounts a on a.id = u.account_id where a.request_id = $1)::int as users,
+              (select count(*) from purses p join accounts a on a.id = p.account_id where a.request_id = $1)::int as purses,
+              (select count(*) from payment_instruments c join accounts a on a.id = c.account_id where a.request_id = $1)::int as cards`,
+      [requestId],
+    );
+    return rows[0] as Record<string, number>;
+  } finally {
+    await db.end();
+  }
+}
+
+describe('Idempotency (e2e)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp('idempotency');
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('replays the stored answer byte for byte, with the same identifiers', async () => {
+    const client = app.client();
+    const request = EnrollmentRequestFactory.build();
+    const first = await fetch(`${app.baseUrl}${ENROLL}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await client.accessToken()}`, 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    const firstText = await first.text();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const second = await fetch(`${app.baseUrl}${ENROLL}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await client.accessToken()}`, 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    expect(second.status).toBe(200);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await second.text()).toBe(firstText);
+    const body = JSON.parse(firstText) as EnrollmentBody;
+    expect(body.requestId).toBe(request.requestId);
+    expect(second.headers.get('x-request-id')).toBe(request.requestId);
+    expect(await countRowsForSsnRequest(app, request.requestId)).toEqual({ accounts: 1, users: 1, purses: 1, cards: 1 });
+  });
+
+  it('treats reordered keys as the same payload', async () => {
+    const client = app.client();
+    const request = EnrollmentRequestFactory.build();
+    const first = await client.post<EnrollmentBody>(ENROLL, request);
+    const again = await client.post<EnrollmentBody>(ENROLL, reordered(request));
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.account.accountIdentifier).toBe(first.body.account.accountIdentifier);
+  });
+
+  it('treats a re-encrypted JWE of the same data as the same payload', async () => {
+    const client = app.client('secure');
+    const request = EnrollmentRequestFactory.build();
+    const sealedOnce = { ...request, encryptedUserData: await sealForService(app, request.encryptedUserData) };
+    const sealedTwice = { ...request, encryptedUserData: await sealForService(app, reordered(request.encryptedUserData)) };
+    expect(sealedOnce.encryptedUserData).not.toBe(sealedTwice.encryptedUserData);
+    const first = await client.post<EnrollmentBody>(ENROLL, sealedOnce);
+    const again = await client.post<EnrollmentBody>(ENROLL, sealedTwice);
+    expect(first.status).toBe(200);
+    expect(first.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.account.accountIdentifier).toBe(first.body.account.accountIdentifier);
+  });
+
+  it('refuses a changed payload under the same requestId with 422 and creates nothing', async () => {
+    const client = app.client();
+    const request = EnrollmentRequestFactory.build();
+    expect((await client.post(ENROLL, request)).status).toBe(200);
+    const changed = { ...request, encryptedUserData: { ...request.encryptedUserData, firstName: 'Josefa' } };
+    const res = await client.post(ENROLL, changed);
+    expect(res.status).toBe(422);
+    expect(res.body.responseDetails[0]).toMatchObject({ code: 422, subCode: 0 });
+    expect(await countRowsForSsnRequest(app, request.requestId)).toEqual({ accounts: 1, users: 1, purses: 1, cards: 1 });
+  });
+
+  it('does not store validation failures: a corrected request under the same requestId succeeds', async () => {
+    const client = app.client();
+    const request = EnrollmentRequestFactory.build();
+    const invalid = { ...request, encryptedUserData: { ...request.encryptedUserData, identifyingData: { dateOfBirth: '04/01/1990', ssn: request.encryptedUserData.identifyingData.ssn } } };
+    const bad = await client.post(ENROLL, invalid);
+    expect(bad.status).toBe(400);
+    expect(bad.body.responseDetails[0]).toMatchObject({ code: 700 });
+    const good = await client.post(ENROLL, request);
+    expect(good.status).toBe(200);
+    expect(good.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+  });
+
+  it('keeps requestIds apart per partner', async () => {
+    const request = EnrollmentRequestFactory.build();
+    const acme = await app.client('acme').post<EnrollmentBody>(ENROLL, request);
+    const other = await app.client('globex').post<EnrollmentBody>(ENROLL, { ...request, encryptedUserData: { ...request.encryptedUserData, identifyingData: { dateOfBirth: '1990-04-01', ssn: EnrollmentRequestFactory.build().encryptedUserData.identifyingData.ssn } } });
+    expect(acme.status).toBe(200);
+    expect(other.status).toBe(200);
+    expect(other.headers.get('idempotent-replayed')).toBeNull();
+    expect(other.body.account.accountIdentifier).not.toBe(acme.body.account.accountIdentifier);
+  });
+
+  it('purges keys past retention', async () => {
+    const request = EnrollmentRequestFactory.build();
+    expect((await app.client().post(ENROLL, request)).status).toBe(200);
+    const db = await app.db();
+    try {
+      await db.query(`update idempotency_keys set expires_at = now() - interval '1 minute' where request_id = $1`, [request.requestId]);
+      const purged = await app.app.get(IdempotencyStore).purgeExpired();
+      expect(purged).toBeGreaterThanOrEqual(1);
+      const { rowCount } = await db.query(`select 1 from idempotency_keys where request_id = $1`, [request.requestId]);
+      expect(rowCount).toBe(0);
+    } finally {
+      await db.end();
+    }
+  });
+});

@@ -1,0 +1,125 @@
+import { Client } from 'pg';
+import { lockKey } from '../src/modules/locking/lock.service';
+import { spawnAppProcess, AppProcess } from './support/app-process-runner';
+import { EnrollmentRequestFactory, uniqueSsn } from './support/enrollment-factory';
+import { startTestApp, TestApp } from './support/test-app';
+
+const ENROLL = '/v1/programs/sandbox/enrollments';
+
+interface EnrollmentBody {
+  responseDetails: Array<{ code: number; subCode: number }>;
+  account?: { accountIdentifier: string };
+}
+
+async function accountsForRequest(app: TestApp, requestId: string): Promise<number> {
+  const db = await app.db();
+  try {
+    const { rows } = await db.query(`select count(*)::int as n from accounts where request_id = $1`, [requestId]);
+    return (rows[0] as { n: number }).n;
+  } finally {
+    await db.end();
+  }
+}
+
+async function accountsForSsn(app: TestApp, requestIds: string[]): Promise<number> {
+  const db = await app.db();
+  try {
+    const { rows } = await db.query(`select count(*)::int as n from accounts where request_id = any($1)`, [requestIds]);
+    return (rows[0] as { n: number }).n;
+  } finally {
+    await db.end();
+  }
+}
+
+describe('API locking (e2e)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp('locking', { env: { DB_POOL_SIZE: '60' } });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('50 simultaneous identical requests: one enrollment, 50 equal answers', async () => {
+    const client = app.client();
+    await client.accessToken();
+    const request = EnrollmentRequestFactory.build();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => client.post<EnrollmentBody>(ENROLL, request)));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    const bodies = new Set(answers.map((a) => JSON.stringify(a.body)));
+    expect(bodies.size).toBe(1);
+    expect(answers[0].body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    expect(await accountsForRequest(app, request.requestId)).toBe(1);
+  });
+
+  it('50 simultaneous requests with one SSN and different requestIds: one account', async () => {
+    const client = app.client();
+    await client.accessToken();
+    const ssn = uniqueSsn();
+    const requests = Array.from({ length: 50 }, () => EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn } } }));
+    const answers = await Promise.all(requests.map((r) => client.post<EnrollmentBody>(ENROLL, r)));
+    const successes = answers.filter((a) => a.body.responseDetails[0].code === 0);
+    const declines = answers.filter((a) => a.body.responseDetails[0].code === 2);
+    expect(successes).toHaveLength(1);
+    expect(declines).toHaveLength(49);
+    for (const decline of declines) expect(decline.body.responseDetails[0]).toMatchObject({ code: 2, subCode: 60 });
+    expect(await accountsForSsn(app, requests.map((r) => r.requestId))).toBe(1);
+  });
+
+  it('a call meeting a lock waits, then answers 503/503/1 with Retry-After; the retry sees the result', async () => {
+    const waiting = await startTestApp('locking-wait', { schema: app.schema, env: { LOCK_WAIT_MS: '300' } });
+    const holder = new Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      const request = EnrollmentRequestFactory.build();
+      await holder.query('select pg_advisory_lock($1::bigint)', [lockKey(`requestId:acme:sandbox:${request.requestId}`)]);
+      const blocked = await waiting.client().post(ENROLL, request, { noRetry: true });
+      expect(blocked.status).toBe(503);
+      expect(blocked.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 1 });
+      expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await accountsForRequest(app, request.requestId)).toBe(0);
+      await holder.query('select pg_advisory_unlock_all()');
+      const retried = await waiting.client().post<EnrollmentBody>(ENROLL, request);
+      expect(retried.status).toBe(200);
+      expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    } finally {
+      await holder.end();
+      await waiting.close();
+    }
+  });
+
+  describe('across two app processes sharing one database', () => {
+    let other: AppProcess;
+
+    beforeAll(async () => {
+      other = await spawnAppProcess(app, { DB_POOL_SIZE: '60' });
+    });
+
+    afterAll(async () => {
+      await other.stop();
+    });
+
+    it('identical requests split across both processes: one enrollment, equal answers', async () => {
+      const here = app.client();
+      const there = other.client();
+      await Promise.all([here.accessToken(), there.accessToken()]);
+      const request = EnrollmentRequestFactory.build();
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? here : there).post<EnrollmentBody>(ENROLL, request)));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      expect(new Set(answers.map((a) => a.body.account?.accountIdentifier)).size).toBe(1);
+      expect(await accountsForRequest(app, request.requestId)).toBe(1);
+    });
+
+    it('one SSN, different requestIds, split across both processes: one account', async () => {
+      const here = app.client();
+      const there = other.client();
+      const ssn = uniqueSsn();
+      const requests = Array.from({ length: 40 }, () => EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn } } }));
+      const answers = await Promise.all(requests.map((r, i) => (i % 2 ? here : there).post<EnrollmentBody>(ENROLL, r)));
+      expect(answers.filter((a) => a.body.responseDetails[0].code === 0)).toHaveLength(1);
+      expect(await accountsForSsn(app, requests.map((r) => r.requestId))).toBe(1);
+    });
+  });
+});
