@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import type { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
@@ -59,7 +59,9 @@ export class EnrollmentService {
       this.faults.interruptAfter('accountWritten');
     }
     const outcome = await this.completion.continueFrom(accountId, call?.key ?? null, point);
-    const view = await this.views.render(accountId, principal.partner);
+    // Reads go through the call's locked connection too: waiting callers may hold every pooled one.
+    const id = accountId;
+    const view = await this.tx.run((manager) => this.views.render(id, principal.partner, manager));
     // Held or short of its bill cycle: not the final answer, so it is not stored for replay.
     if (outcome !== 'completed' && call) call.incomplete = true;
     if (outcome === 'held') throw new DomainError('OFAC_HOLD', { payload: { ...view } });
@@ -112,13 +114,16 @@ export class EnrollmentService {
    * A limit decline. For an active-account limit whose most recent enrollment has the same date of
    * birth (and is this partner's), that enrollment is returned beside the decline; otherwise only the error.
    */
-  private async decline(partner: PartnerConfig, plan: EnrollmentPlan, breach: LimitBreach): Promise<DomainError> {
-    const manager = this.dataSource.manager;
+  private decline(partner: PartnerConfig, plan: EnrollmentPlan, breach: LimitBreach): Promise<DomainError> {
+    return this.tx.run((manager) => this.declineWith(manager, partner, plan, breach));
+  }
+
+  private async declineWith(manager: EntityManager, partner: PartnerConfig, plan: EnrollmentPlan, breach: LimitBreach): Promise<DomainError> {
     if (breach.scope === 'active' && breach.mostRecentAccountId) {
       const existing = await this.accounts.findById(manager, breach.mostRecentAccountId);
       const holder = existing && existing.partnerId === partner.partnerId ? await this.users.primaryOf(manager, existing.id) : null;
       if (existing && holder && this.users.dateOfBirthOf(holder) === plan.user.identifyingData.dateOfBirth) {
-        return new DomainError(breach.error, { payload: { ...(await this.views.render(existing.id, partner)) } });
+        return new DomainError(breach.error, { payload: { ...(await this.views.render(existing.id, partner, manager)) } });
       }
     }
     return new DomainError(breach.error);

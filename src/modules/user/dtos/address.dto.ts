@@ -14,7 +14,7 @@ export function isIsoCountry(value: unknown): boolean {
 const isUspsState = (value: unknown): boolean => typeof value === 'string' && USPS_STATE_CODES.has(value);
 
 export const IsIsoCountry = (options?: ValidationOptions) =>
-  ValidateBy({ name: 'isIsoCountry', validator: { validate: isIsoCountry } }, options);
+  ValidateBy({ name: 'isIsoCountry', validator: { validate: isIsoCountry, defaultMessage: () => 'countryCode must be ISO 3166-1 alpha-2 or alpha-3' } }, options);
 
 /**
  * One postal address of a user (enrollment `addresses[]`, user update `address`). Length rows use
@@ -50,7 +50,7 @@ export class AddressDto {
   city: string;
 
   @ApiProperty({ description: 'USPS two-letter state code', example: 'TX' })
-  @ValidateBy({ name: 'isUspsState', validator: { validate: isUspsState } }, fails('INVALID_STATE'))
+  @ValidateBy({ name: 'isUspsState', validator: { validate: isUspsState, defaultMessage: () => 'state must be a USPS code' } }, fails('INVALID_STATE'))
   state: string;
 
   @ApiProperty({ description: '12345 or 12345-6789', example: '78701' })

@@ -15,7 +15,7 @@ export function isCalendarDate(value: unknown): boolean {
  */
 export class IdentifyingDataDto {
   @ApiProperty({ example: '1990-04-01', description: 'YYYY-MM-DD' })
-  @ValidateBy({ name: 'isCalendarDate', validator: { validate: isCalendarDate } }, fails('DOB_FORMAT'))
+  @ValidateBy({ name: 'isCalendarDate', validator: { validate: isCalendarDate, defaultMessage: () => 'dateOfBirth must be YYYY-MM-DD' } }, fails('DOB_FORMAT'))
   dateOfBirth: string;
 
   @ApiPropertyOptional({ description: '9 digits; a value starting with 9 is an ITIN and counts as an ITIN for limits' })
