@@ -77,7 +77,7 @@ const address = (key: ErrorKey) => Matches(ADDRESS_PATTERN, fails(key));
 
 export const BusinessNameRules = () =>
   rules(
-    { example: 'Núñez Tacos & Co.', minLength: 2, maxLength: 100, description: 'Length 400/507, characters 640/507' },
+    { type: String, example: 'Núñez Tacos & Co.', minLength: 2, maxLength: 100, description: 'Length 400/507, characters 640/507' },
     Length(2, 100, fails('BUSINESS_NAME_LENGTH')),
     address('BUSINESS_NAME_CHARACTERS'),
   );
@@ -87,79 +87,79 @@ export const BusinessTypeRules = (invalid: 'INVALID_BUSINESS_TYPE' | 'INVALID_BU
 
 export const BusinessTaxIdRules = () =>
   rules(
-    { example: '123456789', description: '9 digits (EIN); stored encrypted, answered as its last 4 digits' },
+    { type: String, example: '123456789', description: '9 digits (EIN); stored encrypted, answered as its last 4 digits' },
     Length(9, 9, fails('BUSINESS_FIELD_LENGTH')),
     Matches(/^[0-9]+$/, fails('INVALID_FIELD')),
   );
 
 export const BusinessIndustryRules = () =>
   rules(
-    { example: '722513', description: 'NAICS code, 2 to 6 digits' },
+    { type: String, example: '722513', description: 'NAICS code, 2 to 6 digits' },
     Length(2, 6, fails('BUSINESS_FIELD_LENGTH')),
     Matches(/^[0-9]+$/, fails('INVALID_FIELD')),
   );
 
 export const AddressLine1Rules = () =>
   rules(
-    { example: '100 Main St', minLength: 2, maxLength: 40 },
+    { type: String, example: '100 Main St', minLength: 2, maxLength: 40 },
     Length(2, 40, fails('ADDRESS_LINE1_LENGTH')),
     address('ADDRESS_LINE1_CHARACTERS'),
   );
 
 export const AddressLine2Rules = () =>
   rules(
-    { example: 'Suite 4', maxLength: 40, required: false },
+    { type: String, example: 'Suite 4', maxLength: 40, required: false },
     MaxLength(40, fails('ADDRESS_LINE2_LENGTH')),
     address('ADDRESS_LINE2_CHARACTERS'),
   );
 
 export const CityRules = () =>
-  rules({ example: 'Austin', minLength: 1, maxLength: 25 }, Length(1, 25, fails('CITY_LENGTH')), address('CITY_CHARACTERS'));
+  rules({ type: String, example: 'Austin', minLength: 1, maxLength: 25 }, Length(1, 25, fails('CITY_LENGTH')), address('CITY_CHARACTERS'));
 
 export const BusinessStateRules = () =>
   rules(
-    { example: 'TX', description: '2-letter USPS code' },
+    { type: String, example: 'TX', description: '2-letter USPS code' },
     Length(2, 2, fails('BUSINESS_FIELD_LENGTH')),
     predicate('isUspsState', isUspsState, fails('INVALID_STATE')),
   );
 
 export const ZipRules = (invalid: 'INVALID_BUSINESS_ZIP' | 'INVALID_ZIP', required: boolean) =>
   rules(
-    { example: '78701', description: '12345 or 12345-6789', required },
+    { type: String, example: '78701', description: '12345 or 12345-6789', required },
     lengthIn([5, 10], fails('BUSINESS_FIELD_LENGTH')),
     Matches(ZIP_CODE_PATTERN, fails(invalid)),
   );
 
 export const BusinessCountryRules = () =>
   rules(
-    { example: 'US', description: 'ISO 3166-1 alpha-2 or alpha-3' },
+    { type: String, example: 'US', description: 'ISO 3166-1 alpha-2 or alpha-3' },
     predicate('isCountryCode', isCountryCode, fails('INVALID_BUSINESS_COUNTRY')),
   );
 
 export const UrlRules = () =>
   rules(
-    { example: 'https://tacos.example.com', required: false },
+    { type: String, example: 'https://tacos.example.com', required: false },
     IsUrl({ protocols: ['http', 'https'], require_tld: true }, fails('INVALID_URL')),
     MaxLength(2048, fails('INVALID_URL')),
   );
 
 export const BusinessEmailRules = () =>
   rules(
-    { example: 'owner@tacos.example.com', required: false },
+    { type: String, example: 'owner@tacos.example.com', required: false },
     IsEmail({}, fails('INVALID_BUSINESS_EMAIL')),
     MaxLength(254, fails('INVALID_BUSINESS_EMAIL')),
   );
 
 export const ProcessingVolumeRules = () =>
   rules(
-    { example: 25000, minimum: 0, required: false },
+    { type: Number, example: 25000, minimum: 0, required: false },
     IsNumber({ allowNaN: false, allowInfinity: false }, fails('INVALID_PROCESSING_VOLUME')),
     Min(0, fails('INVALID_PROCESSING_VOLUME')),
   );
 
 export const BusinessPhoneRules = () =>
   rules(
-    { example: '5125550100', description: '10 to 15 digits, optional leading +', required: false },
+    { type: String, example: '5125550100', description: '10 to 15 digits, optional leading +', required: false },
     IsString(fails('INVALID_PHONE')),
     Matches(/^\+?[0-9]{10,15}$/, fails('INVALID_PHONE')),
   );
