@@ -1,0 +1,68 @@
+import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { startTestApp, TestApp } from './support/test-app';
+
+const ENROLL = '/v1/programs/sandbox/enrollments';
+
+interface EnrollmentBody {
+  responseDetails: Array<{ code: number; subCode: number }>;
+  account: { accountIdentifier: string; status: string; accountCycleDay: number | null };
+  user: { userIdentifier: string };
+  paymentInstruments: Array<{ paymentIdentifier: string; status: string }>;
+}
+
+/** Recovery points after which the sandbox can interrupt an enrollment (ARCHITECTURE.md). */
+const POINTS = ['accountWritten', 'kycDecided', 'billCycleAssigned', 'instrumentIssued', 'finished'];
+
+describe('Enrollment interrupted at each recovery point (e2e)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp('resume');
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it.each(POINTS)('after %s: the identical retry completes as originally intended, with no duplicate rows', async (point) => {
+    const client = app.client();
+    const request = EnrollmentRequestFactory.build();
+    const interrupted = await client.post(ENROLL, request, { headers: { 'x-sandbox-fault': `after:${point}` }, noRetry: true });
+    expect(interrupted.status).toBe(503);
+    expect(interrupted.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 2 });
+    expect(interrupted.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    const db = await app.db();
+    try {
+      const partial = await db.query(`select id, status from accounts where request_id = $1`, [request.requestId]);
+      expect(partial.rows).toHaveLength(1);
+      const { rows: [key] } = await db.query(`select recovery_point, response_body from idempotency_keys where request_id = $1`, [request.requestId]);
+      expect(key).toMatchObject({ recovery_point: point, response_body: null });
+
+      const retried = await client.post<EnrollmentBody>(ENROLL, request);
+      expect(retried.status).toBe(200);
+      expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+      expect(retried.body.account.accountIdentifier).toBe(partial.rows[0].id);
+      expect(retried.body.account.status).toBe('normal');
+      expect(retried.body.account.accountCycleDay).toBe(Math.min(new Date().getUTCDate(), 28));
+      expect(retried.body.paymentInstruments).toHaveLength(1);
+      expect(retried.body.paymentInstruments[0].status).toBe('active');
+
+      const { rows: [counts] } = await db.query(
+        `select (select count(*) from accounts where request_id = $1)::int as accounts,
+                (select count(*) from users where account_id = $2)::int as users,
+                (select count(*) from purses where account_id = $2)::int as purses,
+                (select count(*) from payment_instruments where account_id = $2)::int as cards,
+                (select count(*) from account_limit_keys where account_id = $2 and key_kind = 'ssn')::int as ssn_keys`,
+        [request.requestId, partial.rows[0].id],
+      );
+      expect(counts).toEqual({ accounts: 1, users: 1, purses: 1, cards: 1, ssn_keys: 1 });
+
+      const replay = await client.post<EnrollmentBody>(ENROLL, request);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body).toEqual(retried.body);
+    } finally {
+      await db.end();
+    }
+  });
+});
