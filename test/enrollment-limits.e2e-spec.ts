@@ -1,0 +1,193 @@
+import type { ApiBody, ApiResponse } from '../client/enrollment-client';
+import { EnrollmentRequest, EnrollmentRequestFactory, uniqueItin, uniquePhone, uniqueSsn } from './support/enrollment-factory';
+import { startTestApp, TestApp } from './support/test-app';
+
+const SANDBOX = '/v1/programs/sandbox/enrollments';
+const OTHER = '/v1/programs/other/enrollments';
+
+const accountIdOf = (body: ApiBody) => (body.account as { accountIdentifier: string }).accountIdentifier;
+const withSsn = (ssn: string, extra: Record<string, unknown> = {}) => ({ encryptedUserData: { identifyingData: { ssn, ...extra } } });
+const withPhone = (number: string) => ({ encryptedUserData: { phoneNumbers: [{ phoneType: 'mobile', number }] } });
+
+describe('Enrollment account limits (e2e)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    // `other` overrides some limits (CONTRACT.md section 4) so the business phone rows stay short.
+    app = await startTestApp('enrollment-limits', {
+      programs: [{ programCode: 'other', limits: { consumer: { ssn: [2, 5] }, business: { phone: [1, 2] } } }],
+    });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  async function enrolled(request: EnrollmentRequest, path = SANDBOX, partner: 'acme' | 'globex' = 'acme'): Promise<string> {
+    const res = await app.client(partner).post(path, request);
+    expect({ status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0, subCode: 0 } });
+    return accountIdOf(res.body);
+  }
+
+  async function close(accountId: string): Promise<void> {
+    const res = await app.client('care').post(`/v1/care/accounts/${accountId}/close`, {});
+    expect({ status: res.status, status2: (res.body.account as { status: string }).status }).toEqual({ status: 200, status2: 'closed' });
+  }
+
+  function expectDecline(res: ApiResponse, subCode: number, description: string): void {
+    expect(res.status).toBe(200);
+    expect(res.body.responseDetails[0]).toEqual({ code: 2, subCode, description });
+  }
+
+  describe('SSN and ITIN (consumer: 1 active, 3 lifetime)', () => {
+    it('active limit with the same date of birth returns the most recent active enrollment; another date of birth only the error', async () => {
+      const ssn = uniqueSsn();
+      const first = await enrolled(EnrollmentRequestFactory.build(withSsn(ssn, { dateOfBirth: '1985-06-15' })));
+      const same = await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn, { dateOfBirth: '1985-06-15' })));
+      expectDecline(same, 60, 'Number of Active Accounts Exceeded');
+      expect(accountIdOf(same.body)).toBe(first);
+      expect(same.body.user).toMatchObject({ isPrimaryAccountHolder: true });
+      expect(same.body.paymentInstruments).toHaveLength(1);
+      expect(same.body.account).toMatchObject({ status: 'normal' });
+
+      const other = await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn, { dateOfBirth: '1985-06-16' })));
+      expectDecline(other, 60, 'Number of Active Accounts Exceeded');
+      expect(other.body).not.toHaveProperty('account');
+      expect(other.body).not.toHaveProperty('user');
+      expect(other.body).not.toHaveProperty('paymentInstruments');
+    });
+
+    it('the decline is the answer of that requestId: replayed as is', async () => {
+      const ssn = uniqueSsn();
+      await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)));
+      const request = EnrollmentRequestFactory.build(withSsn(ssn, { dateOfBirth: '1970-01-01' }));
+      const first = await app.client().post(SANDBOX, request);
+      expectDecline(first, 60, 'Number of Active Accounts Exceeded');
+      const again = await app.client().post(SANDBOX, request);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+    });
+
+    it('lifetime limit counts closed activated accounts: the fourth is 2/61', async () => {
+      const ssn = uniqueSsn();
+      for (let i = 0; i < 3; i++) {
+        const id = await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)));
+        await close(id);
+      }
+      const fourth = await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn)));
+      expectDecline(fourth, 61, 'Number of Activated Accounts over Lifetime exceeded');
+      expect(fourth.body).not.toHaveProperty('account');
+    });
+
+    it('ITIN: active 2/60 and lifetime 2/61', async () => {
+      const itin = uniqueItin();
+      const first = await enrolled(EnrollmentRequestFactory.build(withSsn(itin)));
+      expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(itin, { dateOfBirth: '1999-09-09' }))), 60, 'Number of Active Accounts Exceeded');
+      await close(first);
+      await close(await enrolled(EnrollmentRequestFactory.build(withSsn(itin))));
+      await close(await enrolled(EnrollmentRequestFactory.build(withSsn(itin))));
+      expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(itin))), 61, 'Number of Activated Accounts over Lifetime exceeded');
+    });
+
+    it('an enrollment held for OFAC review or short of its bill cycle counts as active', async () => {
+      const held = uniqueSsn();
+      const hold = await app.client().post(SANDBOX, EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold', identifyingData: { ssn: held } } }));
+      expect(hold.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+      expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(held, { dateOfBirth: '1960-02-02' }))), 60, 'Number of Active Accounts Exceeded');
+
+      const incomplete = uniqueSsn();
+      const pending = await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(incomplete)), { headers: { 'x-sandbox-fault': 'billCycle' } });
+      expect(pending.body.account).toMatchObject({ status: 'pending' });
+      expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(incomplete, { dateOfBirth: '1960-02-02' }))), 60, 'Number of Active Accounts Exceeded');
+    });
+
+    it('limits are per program and account type, and overridable per program', async () => {
+      const ssn = uniqueSsn();
+      await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)));
+      await enrolled(EnrollmentRequestFactory.business(withSsn(ssn)));
+      // `other` allows 2 active consumer accounts per SSN.
+      await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)), OTHER, 'globex');
+      await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)), OTHER, 'globex');
+      expectDecline(await app.client('globex').post(OTHER, EnrollmentRequestFactory.build(withSsn(ssn))), 60, 'Number of Active Accounts Exceeded');
+    });
+  });
+
+  describe('phone (default phone only)', () => {
+    it('consumer: 2 active (2/63, same DOB returns the most recent), then 10 lifetime (2/66)', async () => {
+      const phone = uniquePhone();
+      await enrolled(EnrollmentRequestFactory.build(withPhone(phone)));
+      const second = await enrolled(EnrollmentRequestFactory.build(withPhone(phone)));
+      const third = await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withPhone(phone)));
+      expectDecline(third, 63, 'Number of Active Accounts Exceeded');
+      expect(accountIdOf(third.body)).toBe(second);
+      const mismatch = await app.client().post(SANDBOX, EnrollmentRequestFactory.build({ ...withPhone(phone), encryptedUserData: { ...withPhone(phone).encryptedUserData, identifyingData: { dateOfBirth: '1977-07-07', ssn: uniqueSsn() } } }));
+      expectDecline(mismatch, 63, 'Number of Active Accounts Exceeded');
+      expect(mismatch.body).not.toHaveProperty('account');
+
+      const db = await app.db();
+      try {
+        const ids = (await db.query(`select k.account_id from account_limit_keys k join accounts a on a.id = k.account_id where k.key_kind = 'phone' and a.status <> 'closed' and k.key_bidx = (select key_bidx from account_limit_keys where account_id = $1 and key_kind = 'phone')`, [second])).rows as Array<{ account_id: string }>;
+        for (const row of ids) await close(row.account_id);
+      } finally {
+        await db.end();
+      }
+      for (let lifetime = 2; lifetime < 10; lifetime += 2) {
+        const a = await enrolled(EnrollmentRequestFactory.build(withPhone(phone)));
+        const b = await enrolled(EnrollmentRequestFactory.build(withPhone(phone)));
+        await close(a);
+        await close(b);
+      }
+      expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withPhone(phone))), 66, 'Number of Activated Accounts over Lifetime exceeded');
+    });
+
+    it('only the default phone counts', async () => {
+      const shared = uniquePhone();
+      await enrolled(EnrollmentRequestFactory.build(withPhone(shared)));
+      await enrolled(EnrollmentRequestFactory.build(withPhone(shared)));
+      const secondary = { encryptedUserData: { phoneNumbers: [{ phoneType: 'home', number: uniquePhone(), isDefault: true }, { phoneType: 'mobile', number: shared }] } };
+      await enrolled(EnrollmentRequestFactory.build(secondary));
+    });
+
+    it('business (other: 1 active, 2 lifetime): business wording for 63 and 66', async () => {
+      const phone = uniquePhone();
+      const first = await enrolled(EnrollmentRequestFactory.business(withPhone(phone)), OTHER, 'globex');
+      const again = await app.client('globex').post(OTHER, EnrollmentRequestFactory.business(withPhone(phone)));
+      expectDecline(again, 63, 'Maximum number of active accounts with the same phone number');
+      expect(accountIdOf(again.body)).toBe(first);
+      await close(first);
+      await close(await enrolled(EnrollmentRequestFactory.business(withPhone(phone)), OTHER, 'globex'));
+      expectDecline(
+        await app.client('globex').post(OTHER, EnrollmentRequestFactory.business(withPhone(phone))),
+        66,
+        'Maximum number of accounts over a lifetime with the same phone number',
+      );
+    });
+  });
+
+  it('the DOB-match answer never shows another partner\'s account', async () => {
+    const ssn = uniqueSsn();
+    await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)), SANDBOX, 'globex');
+    const res = await app.client('acme').post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn)));
+    expectDecline(res, 60, 'Number of Active Accounts Exceeded');
+    expect(res.body).not.toHaveProperty('account');
+  });
+
+  it('50 concurrent enrollments with the same SSN and different requestIds create exactly one account', async () => {
+    const ssn = uniqueSsn();
+    const client = app.client();
+    await client.accessToken();
+    const results = await Promise.all(Array.from({ length: 50 }, () => client.post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn)))));
+    const outcomes = results.map((res) => `${res.status}/${res.body.responseDetails[0]?.code}/${res.body.responseDetails[0]?.subCode}`);
+    expect(outcomes.filter((o) => o === '200/0/0')).toHaveLength(1);
+    expect(outcomes.filter((o) => o !== '200/0/0' && o !== '200/2/60' && o !== '503/503/1')).toEqual([]);
+    const winner = accountIdOf(results.find((res) => res.body.responseDetails[0]?.code === 0)!.body);
+    for (const res of results.filter((r) => r.body.responseDetails[0]?.subCode === 60)) expect(accountIdOf(res.body)).toBe(winner);
+    const db = await app.db();
+    try {
+      const rows = (await db.query(`select count(*)::int as n from account_limit_keys where key_kind = 'ssn' and key_bidx = (select key_bidx from account_limit_keys where account_id = $1 and key_kind = 'ssn')`, [winner])).rows;
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await db.end();
+    }
+  });
+});
