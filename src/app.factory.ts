@@ -1,10 +1,8 @@
-import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
-import { sendError } from './common/http/exception.filter';
 import { unavailableFaultHook } from './common/http/sandbox-fault';
 import { generateRequestId, RawWithRequestId, resolveRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
@@ -41,9 +39,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     void reply.header('x-request-id', resolveRequestId(request));
   });
   fastify.addHook('preHandler', unavailableFaultHook(config.isSandbox));
-  // Errors raised by Fastify itself (body parsing, size limit) never reach Nest's filters.
-  const errorLogger = new NestLogger('Errors');
-  fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, errorLogger));
   app.useGlobalPipes(createValidationPipe());
   setupOpenApi(app, config);
   await app.init();
