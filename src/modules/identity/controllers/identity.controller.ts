@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
-import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
+import { UserView } from '../../accounts/services/account-view.service';
 import { LockOn } from '../../locking/lock-on.decorator';
 import { AddIdentityDto } from '../dtos/add-identity.dto';
 import { IdentityService } from '../services/identity.service';
@@ -12,10 +12,7 @@ import { IdentityService } from '../services/identity.service';
 @Controller('v1/accounts/:accountIdentifier/users/:userIdentifier/identity')
 @RequiresScopes('identity')
 export class IdentityController {
-  constructor(
-    private readonly identity: IdentityService,
-    private readonly views: AccountViewService,
-  ) {}
+  constructor(private readonly identity: IdentityService) {}
 
   @Post()
   @HttpCode(200)
@@ -38,7 +35,6 @@ export class IdentityController {
     @Param('userIdentifier') userIdentifier: string,
     @Body() body: AddIdentityDto,
   ): Promise<{ user: UserView }> {
-    const user = await this.identity.addItin(principal, accountIdentifier, userIdentifier, body.itin);
-    return { user: await this.views.userView(user, principal.partner) };
+    return { user: await this.identity.addItin(principal, accountIdentifier, userIdentifier, body.itin) };
   }
 }

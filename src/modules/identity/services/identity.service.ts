@@ -6,6 +6,7 @@ import { AppConfig } from '../../../config/app-config';
 import { BlindIndex, FieldCipher } from '../../../infrastructure/crypto/field-cipher';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
 import { OutboxService } from '../../events/outbox.service';
 import { TransactionRunner } from '../../locking/transaction-runner';
 import { User } from '../../user/entities/user.entity';
@@ -26,9 +27,11 @@ export class IdentityService {
     private readonly outbox: OutboxService,
     private readonly cipher: FieldCipher,
     private readonly blindIndex: BlindIndex,
+    private readonly views: AccountViewService,
   ) {}
 
-  async addItin(principal: Principal, accountId: string, userId: string, itin: string): Promise<User> {
+  /** Returns the user's view, rendered on the call's locked connection (waiting callers may hold every pooled one). */
+  async addItin(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       // No programCode in the path: the account must belong to one of the partner's programs.
       const found = await this.accounts.requireForPartner(manager, principal.partner.partnerId, null, accountId);
@@ -41,7 +44,7 @@ export class IdentityService {
       if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
 
       const itinBidx = this.blindIndex.of('itin', itin);
-      if (user.itinBidx === itinBidx) return user;
+      if (user.itinBidx === itinBidx) return this.views.userView(user, principal.partner, manager);
       if (user.itinBidx !== null) throw new DomainError('ITIN_ALREADY_ADDED');
 
       const program = this.config.service.programs.get(account.programCode);
@@ -64,7 +67,8 @@ export class IdentityService {
         eventType: 'userUpdated',
         data: { userIdentifier: user.id, changed: ['identity'] },
       });
-      return (await this.users.findById(manager, account.id, user.id)) as User;
+      const updated = (await this.users.findById(manager, account.id, user.id)) as User;
+      return this.views.userView(updated, principal.partner, manager);
     });
   }
 }

@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
-import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
+import { UserView } from '../../accounts/services/account-view.service';
 import { LockOn } from '../../locking/lock-on.decorator';
 import { UpdateUserRequestDto } from '../dtos/update-user.dto';
 import { UserProfileService } from '../services/user-profile.service';
@@ -14,10 +14,7 @@ const NOT_FOUND = '404/10/0 "Account Not Found": unknown account or user, or one
 @Controller('v1/programs/:programCode/accounts/:accountIdentifier/users')
 @RequiresScopes('users')
 export class UserProfileController {
-  constructor(
-    private readonly profiles: UserProfileService,
-    private readonly views: AccountViewService,
-  ) {}
+  constructor(private readonly profiles: UserProfileService) {}
 
   @Put(':userIdentifier')
   @HttpCode(200)
@@ -41,8 +38,7 @@ export class UserProfileController {
     @Param('userIdentifier') userIdentifier: string,
     @Body() body: UpdateUserRequestDto,
   ): Promise<{ user: UserView }> {
-    const user = await this.profiles.update(principal, programCode, accountIdentifier, userIdentifier, body.encryptedUserData);
-    return { user: await this.views.userView(user, principal.partner) };
+    return { user: await this.profiles.update(principal, programCode, accountIdentifier, userIdentifier, body.encryptedUserData) };
   }
 
   @Get()
@@ -54,7 +50,6 @@ export class UserProfileController {
     @Param('programCode') programCode: string,
     @Param('accountIdentifier') accountIdentifier: string,
   ): Promise<{ users: UserView[] }> {
-    const users = await this.profiles.list(principal, programCode, accountIdentifier);
-    return { users: await Promise.all(users.map((user) => this.views.userView(user, principal.partner))) };
+    return { users: await this.profiles.list(principal, programCode, accountIdentifier) };
   }
 }

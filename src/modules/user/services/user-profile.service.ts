@@ -7,6 +7,7 @@ import { AppConfig } from '../../../config/app-config';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
 import { Account } from '../../accounts/entities/account.entity';
+import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
 import { OutboxService } from '../../events/outbox.service';
 import { TransactionRunner } from '../../locking/transaction-runner';
 import { UpdateUserDataDto } from '../dtos/update-user.dto';
@@ -25,10 +26,14 @@ export class UserProfileService {
     private readonly contact: UserContactUpdater,
     private readonly limits: AccountLimitsService,
     private readonly outbox: OutboxService,
+    private readonly views: AccountViewService,
   ) {}
 
-  /** Returns the updated user (a locked account is declined with nothing stored). */
-  async update(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<User> {
+  /**
+   * Returns the updated user's view (a locked account is declined with nothing stored). Views are
+   * rendered on the call's locked connection: waiting callers may hold every pooled one.
+   */
+  async update(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       const found = await this.accounts.requireForPartner(manager, principal.partner.partnerId, programCode, accountId);
       const account = await this.accounts.lockForUpdate(manager, found.id);
@@ -60,15 +65,17 @@ export class UserProfileService {
           data: { userIdentifier: user.id, changed },
         });
       }
-      return (await this.users.findById(manager, account.id, user.id)) as User;
+      const updated = (await this.users.findById(manager, account.id, user.id)) as User;
+      return this.views.userView(updated, principal.partner, manager);
     });
   }
 
   /** Every user of the account, primary first. */
-  async list(principal: Principal, programCode: string, accountId: string): Promise<User[]> {
+  async list(principal: Principal, programCode: string, accountId: string): Promise<UserView[]> {
     return this.transactions.run(async (manager) => {
       const account = await this.accounts.requireForPartner(manager, principal.partner.partnerId, programCode, accountId);
-      return this.users.usersOf(manager, account.id);
+      const users = await this.users.usersOf(manager, account.id);
+      return Promise.all(users.map((user) => this.views.userView(user, principal.partner, manager)));
     });
   }
 
