@@ -1,0 +1,107 @@
+/**
+ * The two baselines, in their own process like the service: a bare Fastify app whose
+ * `/sql/:plan` route replays a statement plan (see sql-plan.ts) with `pg` directly against the
+ * same database (baseline a), and whose `/const` route answers a constant (baseline b). Both
+ * accept any method and parse a JSON or form body like the service does, then ignore it.
+ * Started by run.ts with DATABASE_URL, BENCH_BASELINE_SCHEMA and DB_POOL_SIZE; reports its port over IPC.
+ */
+import Fastify from 'fastify';
+import { Pool, PoolClient } from 'pg';
+import { KIND_LETTERS } from './sql-plan';
+
+const SEED_ROWS = 1000;
+const CONSTANT = JSON.stringify({ requestId: 'baseline', responseDetails: [{ code: 0, subCode: 0, description: 'Success' }] });
+
+async function prepare(pool: Pool, schema: string): Promise<void> {
+  await pool.query(`create schema if not exists ${schema}`);
+  await pool.query(`create table if not exists ${schema}.bench_rows (id bigserial primary key, payload text not null, updated_at timestamptz not null default now())`);
+  await pool.query(`truncate ${schema}.bench_rows restart identity`);
+  await pool.query(`insert into ${schema}.bench_rows (payload) select md5(g::text) from generate_series(1, ${SEED_ROWS}) g`);
+}
+
+function randomId(): number {
+  return 1 + Math.floor(Math.random() * SEED_ROWS);
+}
+
+async function replay(client: PoolClient, plan: string, payload: string): Promise<void> {
+  for (const letter of plan) {
+    switch (letter) {
+      case KIND_LETTERS.begin:
+        await client.query('begin');
+        break;
+      case KIND_LETTERS.commit:
+        await client.query('commit');
+        break;
+      case KIND_LETTERS.rollback:
+        await client.query('rollback');
+        break;
+      case KIND_LETTERS.select:
+        await client.query('select id, payload, updated_at from bench_rows where id = $1', [randomId()]);
+        break;
+      case KIND_LETTERS.insert:
+        await client.query('insert into bench_rows (payload) values ($1) returning id', [payload]);
+        break;
+      case KIND_LETTERS.update:
+        await client.query('update bench_rows set payload = $1, updated_at = now() where id = $2', [payload, randomId()]);
+        break;
+      case KIND_LETTERS.delete:
+        await client.query('delete from bench_rows where id = $1', [-1]);
+        break;
+      default:
+        await client.query('select 1');
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const schema = process.env.BENCH_BASELINE_SCHEMA ?? 'bench_baseline';
+  const pool = new Pool({
+    connectionString: process.env.DATABASE_URL,
+    max: Number(process.env.DB_POOL_SIZE ?? 20),
+    options: `-c search_path=${schema}`,
+  });
+  await prepare(pool, schema);
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  const methods = ['GET', 'POST', 'PUT'] as const;
+  app.route({
+    method: [...methods],
+    url: '/const',
+    handler: async (_request, reply) => reply.header('content-type', 'application/json').send(CONSTANT),
+  });
+  app.route({
+    method: [...methods],
+    url: '/sql/:plan',
+    handler: async (request, reply) => {
+      const plan = (request.params as { plan: string }).plan.replace(/-/g, '');
+      if (!plan) return reply.header('content-type', 'application/json').send(CONSTANT);
+      const client = await pool.connect();
+      try {
+        await replay(client, plan, `baseline-${Date.now()}`);
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+      return reply.header('content-type', 'application/json').send(CONSTANT);
+    },
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as { port: number };
+  process.send?.({ baseline: 'ready', port });
+  const stop = async () => {
+    await app.close();
+    await pool.end();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`baseline server failed: ${(error as Error).message}\n`);
+  process.exit(1);
+});

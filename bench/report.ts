@@ -1,0 +1,103 @@
+/** The bench's outputs: bench/results/latest.json (everything) and latest.md (the table). */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LoadFigures, round } from './load';
+import { describePlan } from './sql-plan';
+
+export interface ScenarioResult {
+  name: string;
+  description: string;
+  status: 'measured' | 'skipped';
+  reason?: string;
+  service?: LoadFigures;
+  /** Statements per request measured by the SQL probe during calibration. */
+  sql?: {
+    plan: string;
+    statementsPerRequest: number;
+    /** Most pg connections one request used at once or in turn (1 means all on one session). */
+    connectionsPerRequest: number;
+    calibrationRequests: number;
+    calibrationFailures: number;
+    /** The first calibration request's statements: pg connection number and SQL text (truncated). */
+    firstRequest?: Array<{ connection: number; sql: string }>;
+  };
+  baselinePg?: LoadFigures;
+  baselineConstant?: LoadFigures;
+  ratioPg?: number;
+  ratioConstant?: number;
+}
+
+export interface BenchRun {
+  startedAt: string;
+  finishedAt: string;
+  settings: { connections: number; durationSeconds: number; warmupSeconds: number; logLevel: string; database: string };
+  machine: { node: string; cpus: number; cpuModel: string; loadAverageAtStart: number[] };
+  method: string;
+  scenarios: ScenarioResult[];
+}
+
+export const METHOD_NOTE =
+  'Service: `node dist/src/main.js` (production build, LOG_LEVEL=info to bench/results/server.log) on the embedded PostgreSQL, ' +
+  'driven over loopback by autocannon. SQL per request: the service runs with a preloaded probe (bench/sql-probe.ts) that ' +
+  "counts pg `Client#query` calls issued inside each HTTP request's async context (AsyncLocalStorage), during a short " +
+  'sequential calibration before the load (the probe is idle while measuring). Baseline (a): a bare Fastify route that ' +
+  'replays the same statement sequence (BEGIN/COMMIT, SELECT by key, INSERT, UPDATE) with `pg` against the same database, ' +
+  'pool of the same size. Baseline (b): the same Fastify route answering a constant. Both baselines receive the same ' +
+  'method, headers and body as the scenario. Ratio = service req/s ÷ baseline req/s.';
+
+function ms(value: number | undefined): string {
+  return value === undefined ? '-' : String(round(value, 1));
+}
+
+function pct(ratio: number | undefined): string {
+  return ratio === undefined ? '-' : `${Math.round(ratio * 100)}%`;
+}
+
+export function markdownTable(run: BenchRun): string {
+  const header =
+    '| scenario | req/s | p50 ms | p99 ms | errors | SQL/req | (a) pg-only req/s | vs (a) | (b) constant req/s | vs (b) |\n' +
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const rows = run.scenarios.map((s) => {
+    if (s.status === 'skipped') return `| ${s.name} | skipped (${s.reason}) | | | | | | | | |`;
+    const svc = s.service as LoadFigures;
+    return `| ${s.name} | ${svc.requestsPerSecond} | ${ms(svc.p50Ms)} | ${ms(svc.p99Ms)} | ${svc.errors} | ${s.sql?.statementsPerRequest ?? '-'} | ${s.baselinePg?.requestsPerSecond ?? '-'} | ${pct(s.ratioPg)} | ${s.baselineConstant?.requestsPerSecond ?? '-'} | ${pct(s.ratioConstant)} |`;
+  });
+  return [header, ...rows].join('\n');
+}
+
+export function markdownReport(run: BenchRun): string {
+  const plans = run.scenarios
+    .filter((s) => s.sql)
+    .map((s) => `- ${s.name}: ${s.sql?.statementsPerRequest} statements (${describePlan(s.sql?.plan ?? '')}; B begin, C commit, S select, I insert, U update, O other)`);
+  return [
+    `# Bench results`,
+    '',
+    `${run.settings.connections} connections, ${run.settings.durationSeconds} s per run after ${run.settings.warmupSeconds} s warm-up; ` +
+      `Node ${run.machine.node}, ${run.machine.cpus} CPU (${run.machine.cpuModel}), load average at start ${run.machine.loadAverageAtStart.join(' ')}; ${run.finishedAt}.`,
+    '',
+    markdownTable(run),
+    '',
+    'Errors = non-2xx + connection errors/timeouts + 2xx answers that were not a success (code 0).',
+    '',
+    'Statement plans (dominant sequence during calibration):',
+    ...plans,
+    '',
+    METHOD_NOTE,
+    '',
+  ].join('\n');
+}
+
+export function writeResults(dir: string, run: BenchRun): { json: string; md: string } {
+  fs.mkdirSync(dir, { recursive: true });
+  const json = path.join(dir, 'latest.json');
+  const md = path.join(dir, 'latest.md');
+  fs.writeFileSync(json, `${JSON.stringify(run, null, 2)}\n`);
+  fs.writeFileSync(md, markdownReport(run));
+  return { json, md };
+}
+
+export function machineInfo(): BenchRun['machine'] {
+  const cpus = os.cpus();
+  return { node: process.version, cpus: cpus.length, cpuModel: cpus[0]?.model ?? 'unknown', loadAverageAtStart: os.loadavg().map((v) => round(v, 2)) };
+}

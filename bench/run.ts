@@ -1,0 +1,194 @@
+/**
+ * `npm run bench`: the service from dist on the embedded PostgreSQL, five scenarios at 50
+ * connections, each against two baselines measured in the same run (see report.ts METHOD_NOTE).
+ * Settings (env): BENCH_DURATION (s, 10), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (50),
+ * BENCH_SCENARIOS (comma list), BENCH_BASELINES=0 (skip them), BENCH_CPU_PROF=1 (profile the
+ * service), BENCH_OUT (results folder, bench/results), BENCH_KEEP=1 (keep the work folder).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { drive, LoadFigures, round } from './load';
+import { BaselineProcess, ROOT, ServiceProcess, startBaseline, startService } from './processes';
+import { formatSummary, summariseProfile } from './profile-summary';
+import { BenchRun, machineInfo, markdownTable, METHOD_NOTE, ScenarioResult, writeResults } from './report';
+import { BenchRequest, buildScenarios, Scenario, ScenarioContext } from './scenarios';
+import { dominantPlan } from './sql-plan';
+import { ProbeReport } from './sql-probe';
+import { BENCH_PARTNER, createWorkspace } from './workspace';
+
+const settings = {
+  durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
+  warmupSeconds: Number(process.env.BENCH_WARMUP ?? 1),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+  scenarios: process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean),
+  baselines: process.env.BENCH_BASELINES !== '0',
+  cpuProfile: process.env.BENCH_CPU_PROF === '1',
+  out: path.resolve(process.env.BENCH_OUT ?? path.join(ROOT, 'bench', 'results')),
+  keep: process.env.BENCH_KEEP === '1',
+};
+const CALIBRATION_REQUESTS = 20;
+const SEED_ACCOUNTS = 200;
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+async function send(service: ServiceProcess, request: BenchRequest): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${service.baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+  return { status: response.status, text: await response.text() };
+}
+
+async function token(service: ServiceProcess): Promise<string> {
+  const basic = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
+  const response = await fetch(`${service.baseUrl}/oauth2/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`token request failed with ${response.status}`);
+  return body.access_token;
+}
+
+/** A route that does not exist answers the catalogue's ROUTE_NOT_FOUND (404, code 404). */
+function routeMissing(status: number, text: string): boolean {
+  return status === 404 && /"code":\s*404/.test(text);
+}
+
+async function seed(service: ServiceProcess, enrollment: Scenario, context: ScenarioContext): Promise<void> {
+  let remaining = SEED_ACCOUNTS - context.enrolled.length;
+  const worker = async () => {
+    while (remaining-- > 0) {
+      const request = enrollment.next();
+      const answer = await send(service, request);
+      enrollment.accept(answer.status, answer.text, request);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+async function calibrate(service: ServiceProcess, scenario: Scenario): Promise<ScenarioResult['sql'] & { sample: { status: number; text: string } }> {
+  await service.ask({ probe: 'start' }, 'started');
+  let failures = 0;
+  let sample = { status: 0, text: '' };
+  for (let i = 0; i < CALIBRATION_REQUESTS; i += 1) {
+    const request = scenario.next();
+    const answer = await send(service, request);
+    if (!scenario.accept(answer.status, answer.text, request)) {
+      failures += 1;
+      sample = answer;
+    }
+  }
+  const report = await service.ask<ProbeReport>({ probe: 'stop' }, 'report');
+  const plans = report.requests.map((r) => r.plan);
+  const total = plans.reduce((sum, plan) => sum + plan.length, 0);
+  return {
+    plan: dominantPlan(plans),
+    statementsPerRequest: plans.length ? round(total / plans.length, 1) : 0,
+    connectionsPerRequest: Math.max(0, ...report.requests.map((r) => r.connections)),
+    firstRequest: report.requests[0]?.statements,
+    calibrationRequests: plans.length,
+    calibrationFailures: failures,
+    sample,
+  };
+}
+
+async function measure(baseUrl: string, scenario: Scenario, pathOverride?: string): Promise<LoadFigures> {
+  const common = { baseUrl, connections: settings.connections, next: () => scenario.next(), pathOverride };
+  if (settings.warmupSeconds > 0) await drive({ ...common, durationSeconds: settings.warmupSeconds });
+  return drive({ ...common, durationSeconds: settings.durationSeconds, accept: pathOverride ? undefined : (s, t, r) => scenario.accept(s, t, r) });
+}
+
+async function runScenario(service: ServiceProcess, baseline: BaselineProcess | undefined, scenario: Scenario, context: ScenarioContext, all: Scenario[]): Promise<ScenarioResult> {
+  const result: ScenarioResult = { name: scenario.name, description: scenario.description, status: 'skipped' };
+  const enrollment = all.find((s) => s.name === 'enrollment') as Scenario;
+  if (scenario.blocked()) {
+    const probe = await send(service, enrollment.next());
+    if (routeMissing(probe.status, probe.text)) return { ...result, reason: 'endpoint missing: POST enrollments, needed for seed accounts' };
+    await seed(service, enrollment, context);
+    if (scenario.blocked()) return { ...result, reason: scenario.blocked() };
+  }
+  const probe = await send(service, scenario.next());
+  if (routeMissing(probe.status, probe.text)) return { ...result, reason: 'endpoint missing' };
+  const { sample, ...sql } = await calibrate(service, scenario);
+  if (sql.calibrationFailures > 0) log(`  ${scenario.name}: ${sql.calibrationFailures} calibration answers were not a success, e.g. ${sample.status} ${sample.text.slice(0, 300)}`);
+  log(`  ${scenario.name}: ${sql.statementsPerRequest} SQL statements on ${sql.connectionsPerRequest} connection(s) per request (${sql.plan || 'none'})`);
+  const serviceFigures = await measure(service.baseUrl, scenario);
+  log(`  ${scenario.name}: ${serviceFigures.requestsPerSecond} req/s, p50 ${serviceFigures.p50Ms} ms, p99 ${serviceFigures.p99Ms} ms, errors ${serviceFigures.errors} ${JSON.stringify(serviceFigures.statusCodes)}`);
+  const measured: ScenarioResult = { ...result, status: 'measured', service: serviceFigures, sql };
+  if (!baseline) return measured;
+  const pg = await measure(baseline.baseUrl, scenario, `/sql/${sql.plan || '-'}`);
+  const constant = await measure(baseline.baseUrl, scenario, '/const');
+  log(`  ${scenario.name}: baseline (a) ${pg.requestsPerSecond} req/s, (b) ${constant.requestsPerSecond} req/s`);
+  return {
+    ...measured,
+    baselinePg: pg,
+    baselineConstant: constant,
+    ratioPg: round(serviceFigures.requestsPerSecond / pg.requestsPerSecond, 3),
+    ratioConstant: round(serviceFigures.requestsPerSecond / constant.requestsPerSecond, 3),
+  };
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const machine = machineInfo();
+  fs.mkdirSync(settings.out, { recursive: true });
+  const serverLog = path.join(settings.out, 'server.log');
+  fs.rmSync(serverLog, { force: true });
+  log(`bench: ${settings.connections} connections, ${settings.durationSeconds} s per run (+${settings.warmupSeconds} s warm-up)`);
+  const workspace = await createWorkspace({ label: 'bench', keep: settings.keep });
+  let service: ServiceProcess | undefined;
+  let baseline: BaselineProcess | undefined;
+  const profileDir = path.join(settings.out, 'profile');
+  try {
+    if (settings.cpuProfile) fs.rmSync(profileDir, { recursive: true, force: true });
+    service = await startService({
+      env: workspace.serviceEnv({ LOG_LEVEL: 'info', NODE_ENV: 'production' }),
+      logFile: serverLog,
+      probe: true,
+      cpuProfDir: settings.cpuProfile ? profileDir : undefined,
+    });
+    if (settings.baselines) {
+      baseline = await startBaseline({ DATABASE_URL: workspace.databaseUrl, BENCH_BASELINE_SCHEMA: `bench_baseline_${process.pid}`, DB_POOL_SIZE: '20' }, path.join(settings.out, 'baseline.log'));
+    }
+    const context: ScenarioContext = { token: await token(service), enrolled: [] };
+    const all = buildScenarios(context);
+    const selected = settings.scenarios ? all.filter((s) => settings.scenarios?.includes(s.name)) : all;
+    const results: ScenarioResult[] = [];
+    for (const scenario of selected) {
+      log(`scenario ${scenario.name}: ${scenario.description}`);
+      const result = await runScenario(service, baseline, scenario, context, all);
+      if (result.status === 'skipped') log(`  skipped: ${result.reason}`);
+      results.push(result);
+    }
+    const run: BenchRun = {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      settings: { connections: settings.connections, durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, logLevel: 'info', database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL' },
+      machine,
+      method: METHOD_NOTE,
+      scenarios: results,
+    };
+    const files = writeResults(settings.out, run);
+    log('');
+    log(markdownTable(run));
+    log('');
+    log(`written: ${path.relative(ROOT, files.json)}, ${path.relative(ROOT, files.md)}`);
+  } finally {
+    await service?.stop();
+    await baseline?.stop();
+    await workspace.dispose();
+  }
+  if (settings.cpuProfile) {
+    const profiles = fs.existsSync(profileDir) ? fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')) : [];
+    for (const file of profiles) {
+      log(`\nprofile ${path.relative(ROOT, path.join(profileDir, file))}`);
+      log(formatSummary(summariseProfile(path.join(profileDir, file), 30)));
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,111 @@
+/**
+ * A throw-away place for one bench or soak run: a folder under .data/, a PostgreSQL (the embedded
+ * server in that folder, or DATABASE_URL when set, in a schema of its own), and a service config
+ * with one partner and one program.
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { embeddedDb, freePort, ROOT } from './processes';
+
+export const BENCH_PROGRAM = 'bench';
+export const BENCH_PARTNER = { clientId: 'bench-partner', clientSecret: `bench-${randomBytes(12).toString('hex')}` };
+
+export interface Workspace {
+  readonly dir: string;
+  readonly databaseUrl: string;
+  /** Schema of the service's tables. */
+  readonly schema: string;
+  readonly configFile: string;
+  /** Embedded server only: its data folder and port (the soak restarts it). */
+  readonly embedded?: { dataDir: string; port: number };
+  /** The environment a service instance needs. */
+  serviceEnv(extra?: Record<string, string>): Record<string, string>;
+  db(): Promise<Client>;
+  dispose(): Promise<void>;
+}
+
+export interface WorkspaceOptions {
+  label: string;
+  /** Program overrides, e.g. limits for the soak. */
+  program?: Record<string, unknown>;
+  webhookUrl?: string;
+  webhookSecret?: string;
+  keep?: boolean;
+}
+
+export async function createWorkspace(options: WorkspaceOptions): Promise<Workspace> {
+  const dir = path.join(ROOT, '.data', `${options.label}-${process.pid}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.chmodSync(dir, 0o755);
+  const external = process.env.DATABASE_URL;
+  let stopDb: (() => Promise<void>) | undefined;
+  let embedded: Workspace['embedded'];
+  let databaseUrl: string;
+  if (external) {
+    databaseUrl = external;
+  } else {
+    const dataDir = path.join(dir, 'pg');
+    const db = await embeddedDb().startEmbeddedPostgres({ dataDir, port: await freePort() });
+    databaseUrl = db.url;
+    embedded = { dataDir, port: db.port };
+    stopDb = async () => {
+      await db.stop().catch(() => undefined);
+      await embeddedDb().stopPostmaster(dataDir);
+    };
+  }
+  const schema = external ? `${options.label.replace(/[^a-z0-9]/g, '_')}_${process.pid}` : 'public';
+  const configFile = path.join(dir, 'service-config.json');
+  writeConfig(configFile, options);
+  const connect = async () => {
+    const client = new Client({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
+    await client.connect();
+    return client;
+  };
+  return {
+    dir,
+    databaseUrl,
+    schema,
+    configFile,
+    embedded,
+    serviceEnv: (extra = {}) => ({
+      APP_MODE: 'sandbox',
+      DATABASE_URL: databaseUrl,
+      DB_SCHEMA: schema,
+      DATA_DIR: dir,
+      SERVICE_CONFIG: configFile,
+      LOG_LEVEL: 'info',
+      ...extra,
+    }),
+    db: connect,
+    async dispose() {
+      if (external) {
+        const client = await connect();
+        await client.query(`drop schema if exists "${schema}" cascade`).finally(() => client.end());
+      }
+      await stopDb?.();
+      if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function writeConfig(file: string, options: WorkspaceOptions): void {
+  const config = {
+    programs: [
+      { programCode: BENCH_PROGRAM, currencies: ['USD'], kycRequired: true, kybEnabled: true, matriculaEnabled: true, ...(options.program ?? {}) },
+    ],
+    partners: [
+      {
+        partnerId: BENCH_PARTNER.clientId,
+        ...BENCH_PARTNER,
+        programs: [BENCH_PROGRAM],
+        scopes: ['enrollments', 'users', 'business_profiles', 'identity', 'webhooks'],
+        ...(options.webhookUrl ? { webhook: { url: options.webhookUrl, secret: options.webhookSecret } } : {}),
+      },
+      { partnerId: 'bench-care', clientId: 'bench-care', clientSecret: BENCH_PARTNER.clientSecret, programs: [BENCH_PROGRAM], scopes: ['care'] },
+    ],
+  };
+  fs.writeFileSync(file, JSON.stringify(config, null, 2));
+}
