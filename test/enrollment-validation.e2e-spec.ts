@@ -237,6 +237,11 @@ describe('Enrollment validation (e2e)', () => {
       await rejectBusiness({ addressLine2: 'Suite;4' }, 640, 506);
     });
 
+    it('a business enrollment on a program without KYB: 400/100/5 naming accountType', async () => {
+      const res = await enroll(business({}), 'lite');
+      expectDetail(res, 400, 100, 5, undefined, 'accountType');
+    });
+
     it('a business enrollment without businessData: 400/200/0', async () => {
       await expectRejected({ accountType: 'business' }, 400, 200, 0, 'businessData is required');
     });

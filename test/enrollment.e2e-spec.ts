@@ -174,6 +174,21 @@ describe('Enrollment (e2e)', () => {
     expect(replay.body).toEqual(retry.body);
   });
 
+  it('records accountUpdated and cardUpdated in the outbox, without personal data', async () => {
+    const res = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer' } }));
+    const id = accountOf(res.body).accountIdentifier;
+    const db = await app.db();
+    try {
+      const events = (await db.query('select event_type, payload from outbox_events where account_id = $1 order by occurred_at', [id])).rows as Array<{ event_type: string; payload: unknown }>;
+      expect(events.map((e) => e.event_type)).toEqual(expect.arrayContaining(['accountUpdated', 'cardUpdated']));
+      const text = JSON.stringify(events);
+      expect(text).toContain('underReview');
+      expect(text).not.toMatch(/José|Kycrefer|KYCREFER|1990-04-01|Main St/);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('the same requestId with the same payload replays the stored answer', async () => {
     const request = EnrollmentRequestFactory.build();
     const first = await app.client().post(ENROLL, request);
