@@ -254,6 +254,10 @@ describe('Enrollment validation (e2e)', () => {
       await expectRejected({ encryptedUserData: { accountCycleDay: 3 } }, 400, 100, 2, undefined, 'encryptedUserData.accountCycleDay');
     });
 
+    it('optional fields sent as null count as absent', async () => {
+      await expectOk({ onboardingID: null, currency: null, accountType: null, encryptedUserData: { middleName: null, email: null, identifyingData: { ssnSuffix: null, matriculaId: null }, businessData: null } });
+    });
+
     it('required fields: 400/200/0', async () => {
       await expectRejected(user({ lastName: undefined }), 400, 200, 0, 'lastName is required');
       await expectRejected({ termsAcceptanceDateTime: undefined }, 400, 200, 0, 'termsAcceptanceDateTime is required');

@@ -51,7 +51,7 @@ export class EnrollmentRulesService {
     this.terms(dto.termsAcceptanceDateTime);
     const user: UserDataPlain = {
       firstName: data.firstName,
-      ...(data.middleName !== undefined ? { middleName: data.middleName } : {}),
+      ...(data.middleName != null ? { middleName: data.middleName } : {}),
       lastName: data.lastName,
       identifyingData: { dateOfBirth: data.identifyingData.dateOfBirth, ...identity.plain },
       addresses,
@@ -78,38 +78,38 @@ export class EnrollmentRulesService {
 
   private identity(program: ProgramConfig, dto: CreateEnrollmentDto): { kind: IdentityKind; plain: IdentityPlain; key: LimitKeyValue | null } {
     const id = dto.encryptedUserData.identifyingData;
-    if (id.ssnSuffix !== undefined && id.last4SSN !== undefined && id.ssnSuffix !== id.last4SSN) {
+    if (id.ssnSuffix != null && id.last4SSN != null && id.ssnSuffix !== id.last4SSN) {
       throw new DomainError('INVALID_FIELD', { field: `${ID}.last4SSN`, property: 'last4SSN' });
     }
     const suffix = id.ssnSuffix ?? id.last4SSN;
-    const matricula = id.matriculaId !== undefined || dto.onboardingID !== undefined;
-    if (id.ssn !== undefined && suffix !== undefined) {
-      throw new DomainError('SSN_AND_SUFFIX', { field: `${ID}.${id.ssnSuffix !== undefined ? 'ssnSuffix' : 'last4SSN'}` });
+    const matricula = id.matriculaId != null || dto.onboardingID != null;
+    if (id.ssn != null && suffix != null) {
+      throw new DomainError('SSN_AND_SUFFIX', { field: `${ID}.${id.ssnSuffix != null ? 'ssnSuffix' : 'last4SSN'}` });
     }
-    if (matricula && (id.ssn !== undefined || suffix !== undefined)) {
-      throw new DomainError('MATRICULA_AND_SSN', { field: id.matriculaId !== undefined ? `${ID}.matriculaId` : 'onboardingID' });
+    if (matricula && (id.ssn != null || suffix != null)) {
+      throw new DomainError('MATRICULA_AND_SSN', { field: id.matriculaId != null ? `${ID}.matriculaId` : 'onboardingID' });
     }
     if (matricula) {
-      if (dto.onboardingID === undefined) throw new DomainError('REQUIRED_FIELD_MISSING', { field: 'onboardingID', property: 'onboardingID' });
+      if (dto.onboardingID == null) throw new DomainError('REQUIRED_FIELD_MISSING', { field: 'onboardingID', property: 'onboardingID' });
       if (!program.matriculaEnabled) throw new DomainError('INVALID_FIELD', { field: 'onboardingID', property: 'onboardingID' });
-      return { kind: 'matricula', plain: id.matriculaId !== undefined ? { matriculaId: id.matriculaId } : {}, key: null };
+      return { kind: 'matricula', plain: id.matriculaId != null ? { matriculaId: id.matriculaId } : {}, key: null };
     }
-    if (id.ssn !== undefined) {
+    if (id.ssn != null) {
       // A nine-digit number starting with 9 is an ITIN, stored and counted as one.
       if (id.ssn.startsWith('9')) return { kind: 'itin', plain: { itin: id.ssn }, key: { kind: 'itin', value: id.ssn } };
       return { kind: 'ssn', plain: { ssn: id.ssn }, key: { kind: 'ssn', value: id.ssn } };
     }
-    if (suffix !== undefined) return { kind: 'ssnSuffix', plain: { ssnSuffix: suffix }, key: null };
+    if (suffix != null) return { kind: 'ssnSuffix', plain: { ssnSuffix: suffix }, key: null };
     return { kind: 'none', plain: {}, key: null };
   }
 
   private business(program: ProgramConfig, accountType: AccountType, businessData: BusinessDataDto | undefined): void {
     if (accountType !== 'business') {
-      if (businessData !== undefined) throw new DomainError('BUSINESS_DATA_NOT_ALLOWED', { field: `${USER}.businessData` });
+      if (businessData != null) throw new DomainError('BUSINESS_DATA_NOT_ALLOWED', { field: `${USER}.businessData` });
       return;
     }
     if (!program.kybEnabled) throw new DomainError('INVALID_FIELD', { field: 'accountType', property: 'accountType' });
-    if (businessData === undefined) throw new DomainError('REQUIRED_FIELD_MISSING', { field: `${USER}.businessData`, property: 'businessData' });
+    if (businessData == null) throw new DomainError('REQUIRED_FIELD_MISSING', { field: `${USER}.businessData`, property: 'businessData' });
   }
 
   /** Types unique, at most one default (home or business), home required; home is the default when none is marked. */
@@ -129,7 +129,7 @@ export class EnrollmentRulesService {
       type: address.type,
       isDefault: address.type === defaultType,
       addressLine1: address.addressLine1,
-      ...(address.addressLine2 !== undefined ? { addressLine2: address.addressLine2 } : {}),
+      ...(address.addressLine2 != null ? { addressLine2: address.addressLine2 } : {}),
       city: address.city,
       state: address.state,
       zipCode: address.zipCode,
@@ -152,7 +152,7 @@ export class EnrollmentRulesService {
   }
 
   private currency(program: ProgramConfig, currency: string | undefined): string {
-    if (currency === undefined) return program.currencies[0] as string;
+    if (currency == null) return program.currencies[0] as string;
     if (!program.currencies.includes(currency)) throw new DomainError('CURRENCY_NOT_SUPPORTED', { field: 'currency' });
     return currency;
   }
