@@ -64,7 +64,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
     // TypeORM releases a query runner whose connection died; the next query on it says so.
-    if (name === 'QueryRunnerAlreadyReleasedError') return true;
+    if (name === 'QueryRunnerAlreadyReleasedError' || name === 'QueryRunnerProviderAlreadyReleasedError') return true;
     if (typeof message === 'string' && /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i.test(message)) {
       return true;
     }
