@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { embeddedDb, freePort, ROOT } from './processes';
+import { embeddedDb, freePort, ROOT, sleep } from './processes';
 
 export const BENCH_PROGRAM = 'bench';
 export const BENCH_PARTNER = { clientId: 'bench-partner', clientSecret: `bench-${randomBytes(12).toString('hex')}` };
@@ -23,6 +23,8 @@ export interface Workspace {
   /** The environment a service instance needs. */
   serviceEnv(extra?: Record<string, string>): Record<string, string>;
   db(): Promise<Client>;
+  /** Embedded server only: stops the postmaster (by its postmaster.pid) and starts it again, same port and folder. */
+  restartDatabase(downtimeMs?: number): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
   fs.chmodSync(dir, 0o755);
   const external = process.env.DATABASE_URL;
   let stopDb: (() => Promise<void>) | undefined;
+  let restart: ((downtimeMs: number) => Promise<void>) | undefined;
   let embedded: Workspace['embedded'];
   let databaseUrl: string;
   if (external) {
@@ -51,9 +54,15 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     const db = await embeddedDb().startEmbeddedPostgres({ dataDir, port: await freePort() });
     databaseUrl = db.url;
     embedded = { dataDir, port: db.port };
+    let current = db;
     stopDb = async () => {
-      await db.stop().catch(() => undefined);
+      await current.stop().catch(() => undefined);
       await embeddedDb().stopPostmaster(dataDir);
+    };
+    restart = async (downtimeMs) => {
+      await embeddedDb().stopPostmaster(dataDir);
+      await sleep(downtimeMs);
+      current = await embeddedDb().startEmbeddedPostgres({ dataDir, port: db.port });
     };
   }
   const schema = external ? `${options.label.replace(/[^a-z0-9]/g, '_')}_${process.pid}` : 'public';
@@ -80,6 +89,10 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
       ...extra,
     }),
     db: connect,
+    async restartDatabase(downtimeMs = 0) {
+      if (!restart) throw new Error('restartDatabase needs the embedded PostgreSQL (DATABASE_URL is set)');
+      await restart(downtimeMs);
+    },
     async dispose() {
       if (external) {
         const client = await connect();
