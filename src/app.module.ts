@@ -25,6 +25,7 @@ import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { LockInterceptor } from './modules/locking/lock.interceptor';
 import { LockingModule } from './modules/locking/locking.module';
+import { ValidateFirstInterceptor } from './modules/locking/validate-first.interceptor';
 import { UserProfileModule } from './modules/user/user-profile.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
@@ -60,9 +61,10 @@ export class AppModule {
         { provide: Metrics, useValue: metrics },
         SandboxFaults,
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
-        // Global interceptors run in this order, after the guard: envelope, JWE body, locks.
+        // Global interceptors run in this order, after the guard: envelope, JWE body, validation, locks.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: JweBodyInterceptor },
+        { provide: APP_INTERCEPTOR, useExisting: ValidateFirstInterceptor },
         { provide: APP_INTERCEPTOR, useExisting: LockInterceptor },
       ],
       exports: [Metrics, SandboxFaults],

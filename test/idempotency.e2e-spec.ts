@@ -118,6 +118,16 @@ describe('Idempotency (e2e)', () => {
     expect(await countRowsForSsnRequest(app, request.requestId)).toEqual({ accounts: 1, users: 1, purses: 1, cards: 1 });
   });
 
+  it('validates before looking the requestId up: a reused requestId with an invalid payload answers 400, not 422', async () => {
+    const client = app.client();
+    const request = EnrollmentRequestFactory.build();
+    expect((await client.post(ENROLL, request)).status).toBe(200);
+    const invalid = { ...request, encryptedUserData: { ...request.encryptedUserData, lastName: 'N' } };
+    const res = await client.post(ENROLL, invalid);
+    expect(res.status).toBe(400);
+    expect(res.body.responseDetails[0]).toMatchObject({ code: 400, subCode: 502 });
+  });
+
   it('does not store validation failures: a corrected request under the same requestId succeeds', async () => {
     const client = app.client();
     const request = EnrollmentRequestFactory.build();

@@ -80,6 +80,10 @@ describe('API locking (e2e)', () => {
       expect(blocked.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 1 });
       expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(await accountsForRequest(app, request.requestId)).toBe(0);
+      // Validation comes before locks: an invalid call never waits for them.
+      const invalid = await waiting.client().post(ENROLL, { ...request, currency: 'XYZ' }, { noRetry: true });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.responseDetails[0]).toMatchObject({ code: 650, subCode: 0 });
       await holder.query('select pg_advisory_unlock_all()');
       const retried = await waiting.client().post<EnrollmentBody>(ENROLL, request);
       expect(retried.status).toBe(200);

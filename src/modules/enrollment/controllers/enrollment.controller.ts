@@ -6,10 +6,11 @@ import { Principal } from '../../../common/context/request-context';
 import { LIMIT_COUNTING_RULE } from '../../accounts/services/account-limits.service';
 import type { AccountView } from '../../accounts/services/account-view.service';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
-import { LockOn } from '../../locking/lock-on.decorator';
+import { CheckBeforeLocks, LockOn } from '../../locking/lock-on.decorator';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { ENROLLMENT_OPERATION } from '../services/enrollment-points';
 import { EnrollmentService } from '../services/enrollment.service';
+import { EnrollmentRulesService } from '../services/enrollment-rules.service';
 
 const ENROLL_DESCRIPTION = [
   'Creates the user, the account with its primary purse, and the card, in recoverable phases.',
@@ -31,6 +32,7 @@ export class EnrollmentController {
   @Post()
   @HttpCode(200)
   @LockOn('requestId', 'ssn')
+  @CheckBeforeLocks(EnrollmentRulesService)
   @Idempotent(ENROLLMENT_OPERATION)
   @ApiOperation({ summary: 'Enroll a user: user, account, primary purse and card in one call', description: ENROLL_DESCRIPTION })
   @ApiOkResponse({ description: '{ requestId, responseDetails, account, user, paymentInstruments }' })

@@ -9,6 +9,8 @@ import type { PhoneDto } from '../../user/dtos/phone.dto';
 import type { AddressPlain, IdentityPlain, PhonePlain, UserDataPlain } from '../../user/services/user-records.service';
 import type { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { Clock } from './clock';
+import { AppConfig } from '../../../config/app-config';
+import type { PreLockCheck } from '../../locking/validate-first.interceptor';
 
 const TERMS_WINDOW_MS = 720 * 60 * 60 * 1000;
 const USER = 'encryptedUserData';
@@ -34,8 +36,17 @@ export interface EnrollmentPlan {
  * the DTO's field rules and before anything is looked up, locked or written (CONTRACT.md section 6).
  */
 @Injectable()
-export class EnrollmentRulesService {
-  constructor(private readonly clock: Clock) {}
+export class EnrollmentRulesService implements PreLockCheck {
+  constructor(
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  checkBeforeLocks(programCode: string | undefined, body: unknown): void {
+    const program = programCode === undefined ? undefined : this.config.service.programs.get(programCode);
+    if (!program) throw new DomainError('PROGRAM_NOT_ALLOWED');
+    this.check(program, body as CreateEnrollmentDto);
+  }
 
   check(program: ProgramConfig, dto: CreateEnrollmentDto): EnrollmentPlan {
     const data = dto.encryptedUserData;
