@@ -65,7 +65,9 @@ function outcomeOf(response: ApiResponse): string {
 /** A call that throws (token endpoint down, say) is reported like a transport failure. */
 async function call(op: string, send: (c: EnrollmentClient) => Promise<ApiResponse>): Promise<ApiResponse | undefined> {
   try {
-    return await send(client());
+    const response = await send(client());
+    if (response.retries > 0) count(op, `needed ${response.retries} retr${response.retries === 1 ? 'y' : 'ies'}`);
+    return response;
   } catch (error) {
     count(op, `thrown:${(error as Error).message.slice(0, 40)}`);
     return undefined;
