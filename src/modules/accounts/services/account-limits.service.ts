@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { DomainError } from '../../../common/errors/domain-error';
 import { ErrorKey } from '../../../common/errors/error-catalogue';
+import { AppConfig } from '../../../config/app-config';
 import { LimitSet } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { LockService } from '../../locking/lock.service';
@@ -52,6 +54,7 @@ export class AccountLimitsService {
   constructor(
     private readonly blindIndex: BlindIndex,
     private readonly locks: LockService,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -81,6 +84,24 @@ export class AccountLimitsService {
       }
     }
     return null;
+  }
+
+  /**
+   * A key an existing account takes on (default phone changed, ITIN added): checked like an
+   * enrollment, the account itself excluded, then recorded; a breach is the limit's decline.
+   */
+  async claimForAccount(manager: EntityManager, account: { id: string; programCode: string; accountType: AccountType }, key: LimitKeyValue): Promise<void> {
+    const program = this.config.service.programs.get(account.programCode);
+    if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
+    const breach = await this.lockAndCheck(manager, {
+      programCode: account.programCode,
+      accountType: account.accountType,
+      limits: program.limits[account.accountType],
+      keys: [key],
+      excludeAccountId: account.id,
+    });
+    if (breach) throw new DomainError(breach.error);
+    await this.record(manager, account, [key]);
   }
 
   /** Records the keys an account counts under (insert or replace per kind). */

@@ -2,15 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
-import { AppConfig } from '../../../config/app-config';
-import { BlindIndex, FieldCipher } from '../../../infrastructure/crypto/field-cipher';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
 import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
 import { OutboxService } from '../../events/outbox.service';
 import { TransactionRunner } from '../../locking/transaction-runner';
 import { User } from '../../user/entities/user.entity';
-import { USER_CIPHER_CONTEXT, UserRecordsService } from '../../user/services/user-records.service';
+import { UserRecordsService } from '../../user/services/user-records.service';
 
 /**
  * Adds an ITIN to a user of a Matricula-based enrollment. The ITIN is then a limit key of the
@@ -20,13 +18,10 @@ import { USER_CIPHER_CONTEXT, UserRecordsService } from '../../user/services/use
 export class IdentityService {
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly config: AppConfig,
     private readonly accounts: AccountRecordsService,
     private readonly users: UserRecordsService,
     private readonly limits: AccountLimitsService,
     private readonly outbox: OutboxService,
-    private readonly cipher: FieldCipher,
-    private readonly blindIndex: BlindIndex,
     private readonly views: AccountViewService,
   ) {}
 
@@ -43,23 +38,12 @@ export class IdentityService {
       if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
       if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
 
-      const itinBidx = this.blindIndex.of('itin', itin);
+      const itinBidx = this.users.itinIndex(itin);
       if (user.itinBidx === itinBidx) return this.views.userView(user, principal.partner, manager);
       if (user.itinBidx !== null) throw new DomainError('ITIN_ALREADY_ADDED');
 
-      const program = this.config.service.programs.get(account.programCode);
-      if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
-      const breach = await this.limits.lockAndCheck(manager, {
-        programCode: account.programCode,
-        accountType: account.accountType,
-        limits: program.limits[account.accountType],
-        keys: [{ kind: 'itin', value: itin }],
-        excludeAccountId: account.id,
-      });
-      if (breach) throw new DomainError(breach.error);
-
-      await manager.update(User, { id: user.id }, { itinEnc: this.cipher.encrypt(itin, USER_CIPHER_CONTEXT.itin), itinBidx, updatedAt: () => 'now()' });
-      await this.limits.record(manager, account, [{ kind: 'itin', value: itin }]);
+      await this.limits.claimForAccount(manager, account, { kind: 'itin', value: itin });
+      await this.users.setItin(manager, user.id, itin);
       await this.outbox.emit(manager, {
         partnerId: account.partnerId,
         programCode: account.programCode,

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
-import { FieldCipher } from '../../../infrastructure/crypto/field-cipher';
 import { AddressDto } from '../dtos/address.dto';
 import { PhoneDto } from '../dtos/phone.dto';
 import { UserAddress } from '../entities/user-address.entity';
 import { UserPhone } from '../entities/user-phone.entity';
 import { User } from '../entities/user.entity';
-import { USER_CIPHER_CONTEXT, UserRecordsService } from './user-records.service';
+import { UserRecordsService } from './user-records.service';
 
 /** The default phone before and after a phone update: the phone limits count only the default. */
 export interface DefaultPhoneChange {
@@ -23,7 +22,6 @@ export interface DefaultPhoneChange {
 export class UserContactUpdater {
   constructor(
     private readonly users: UserRecordsService,
-    private readonly cipher: FieldCipher,
   ) {}
 
   /** Same type: replaced in place; new type: added. isDefault true moves the default to it. */
@@ -39,7 +37,7 @@ export class UserContactUpdater {
     const becomesDefault = plain.isDefault || (!existing.some((row) => row.isDefault) && input.type !== 'mailing');
     let targetId: string;
     if (same) {
-      await manager.update(UserAddress, { id: same.id }, { addressEnc: this.users.encryptAddress(plain), updatedAt: () => 'now()' });
+      await this.users.updateAddress(manager, same.id, plain);
       targetId = same.id;
     } else {
       targetId = (await this.users.insertAddress(manager, user.id, { ...plain, isDefault: false })).id;
@@ -48,7 +46,7 @@ export class UserContactUpdater {
   }
 
   async applyEmail(manager: EntityManager, user: User, emailAddress: string): Promise<void> {
-    await manager.update(User, { id: user.id }, { emailEnc: this.cipher.encrypt(emailAddress, USER_CIPHER_CONTEXT.email), updatedAt: () => 'now()' });
+    await this.users.setEmail(manager, user.id, emailAddress);
   }
 
   /**
@@ -62,11 +60,7 @@ export class UserContactUpdater {
     const target = phones.length === 1 ? phones[0] : phones.find((row) => row.phoneType === input.phoneType);
     let targetId: string;
     if (target) {
-      await manager.update(
-        UserPhone,
-        { id: target.id },
-        { phoneType: input.phoneType, numberEnc: this.users.encryptPhone(input.number), numberBidx: this.users.phoneIndex(input.number), updatedAt: () => 'now()' },
-      );
+      await this.users.updatePhone(manager, target.id, input.phoneType, input.number);
       targetId = target.id;
     } else {
       targetId = (await this.users.insertPhone(manager, user.id, { phoneType: input.phoneType, number: input.number, isDefault: false })).id;

@@ -3,7 +3,6 @@ import { isUUID } from 'class-validator';
 import { EntityManager } from 'typeorm';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
-import { AppConfig } from '../../../config/app-config';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
 import { Account } from '../../accounts/entities/account.entity';
@@ -20,7 +19,6 @@ import { UserRecordsService } from './user-records.service';
 export class UserProfileService {
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly config: AppConfig,
     private readonly accounts: AccountRecordsService,
     private readonly users: UserRecordsService,
     private readonly contact: UserContactUpdater,
@@ -84,16 +82,7 @@ export class UserProfileService {
    * (the account itself excluded), and the account then counts under it instead of the old one.
    */
   private async recordDefaultPhone(manager: EntityManager, account: Account, number: string): Promise<void> {
-    const program = this.config.service.programs.get(account.programCode);
-    if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
-    const breach = await this.limits.lockAndCheck(manager, {
-      programCode: account.programCode,
-      accountType: account.accountType,
-      limits: program.limits[account.accountType],
-      keys: [{ kind: 'phone', value: number }],
-      excludeAccountId: account.id,
-    });
-    if (breach) throw new DomainError(breach.error);
-    await this.limits.record(manager, account, [{ kind: 'phone', value: number }]);
+    await this.limits.claimForAccount(manager, account, { kind: 'phone', value: number });
   }
+
 }

@@ -123,6 +123,27 @@ export class UserRecordsService {
     return row;
   }
 
+  async updateAddress(manager: EntityManager, addressId: string, address: AddressPlain): Promise<void> {
+    await manager.update(UserAddress, { id: addressId }, { addressEnc: this.encryptAddress(address), updatedAt: () => 'now()' });
+  }
+
+  /** In place, type included (SERVICE.md: a single phone changes type without a new record). */
+  async updatePhone(manager: EntityManager, phoneId: string, phoneType: PhoneType, number: string): Promise<void> {
+    await manager.update(UserPhone, { id: phoneId }, { phoneType, numberEnc: this.encryptPhone(number), numberBidx: this.phoneIndex(number), updatedAt: () => 'now()' });
+  }
+
+  async setEmail(manager: EntityManager, userId: string, emailAddress: string): Promise<void> {
+    await manager.update(User, { id: userId }, { emailEnc: this.cipher.encrypt(emailAddress, USER_CIPHER_CONTEXT.email), updatedAt: () => 'now()' });
+  }
+
+  itinIndex(itin: string): string {
+    return this.blindIndex.of('itin', itin);
+  }
+
+  async setItin(manager: EntityManager, userId: string, itin: string): Promise<void> {
+    await manager.update(User, { id: userId }, { itinEnc: this.cipher.encrypt(itin, USER_CIPHER_CONTEXT.itin), itinBidx: this.itinIndex(itin), updatedAt: () => 'now()' });
+  }
+
   /** The address columns other than type/default, as one encrypted JSON value. */
   encryptAddress(address: AddressPlain | StoredAddress): string {
     const { addressLine1, addressLine2, city, state, zipCode, countryCode } = address;
