@@ -35,6 +35,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();
   metrics.install(fastify);
+  // JSON only (and the token endpoint's form): any other body type is refused with 415.
+  fastify.removeContentTypeParser('text/plain');
   fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.header('x-request-id', resolveRequestId(request));
   });

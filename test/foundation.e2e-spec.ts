@@ -195,6 +195,20 @@ describe('Service foundation (e2e)', () => {
       expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 3 });
     });
 
+    it('a body that is not JSON: 415 code 100 subCode 4', async () => {
+      const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: 'hello', headers: { 'content-type': 'text/plain' } });
+      expect(res.status).toBe(415);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 4 });
+    });
+
+    it('a JSON body that is not an object is refused as a whole', async () => {
+      for (const raw of ['[1,2]', '"text"', '42']) {
+        const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: raw });
+        expect(res.status).toBe(400);
+        expect(res.body.responseDetails).toEqual([{ code: 100, subCode: 5, description: 'body has an invalid value or type', field: 'body' }]);
+      }
+    });
+
     it('never leaks a stack trace or SQL', async () => {
       const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: '{"a":' });
       expect(JSON.stringify(res.body)).not.toMatch(/at .*\.(js|ts):\d+|select |insert /i);

@@ -1,4 +1,4 @@
-import { ValidationPipe, ValidationError } from '@nestjs/common';
+import { ArgumentMetadata, ValidationPipe, ValidationError } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
 import { ErrorKey } from '../errors/error-catalogue';
 
@@ -60,8 +60,18 @@ export function validationErrorsToDomainError(errors: ValidationError[]): Domain
   return new DomainError(first.key, { ...first.options, more });
 }
 
+/** A JSON body must be an object: an array, string or number is refused as a whole, not field by field. */
+class BodyValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw new DomainError(value === undefined || value === null ? 'REQUIRED_FIELD_MISSING' : 'INVALID_FIELD', { property: 'body', field: 'body' });
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new BodyValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
