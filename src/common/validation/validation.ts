@@ -63,8 +63,9 @@ export function validationErrorsToDomainError(errors: ValidationError[]): Domain
 /** A JSON body must be an object: an array, string or number is refused as a whole, not field by field. */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object && (value === null || typeof value !== 'object' || Array.isArray(value))) {
-      throw new DomainError(value === undefined || value === null ? 'REQUIRED_FIELD_MISSING' : 'INVALID_FIELD', { property: 'body', field: 'body' });
+    const present = value !== undefined && value !== null;
+    if (metadata.type === 'body' && present && (typeof value !== 'object' || Array.isArray(value))) {
+      throw new DomainError('INVALID_FIELD', { property: 'body', field: 'body' });
     }
     return super.transform(value, metadata);
   }
