@@ -24,6 +24,7 @@ export class EnrollmentUserDataDto extends UserNamesDto {
   @IsOptional()
   @ValidateNested({ each: true })
   @Type(() => AddressDto)
+  @IsObject({ each: true })
   @IsArray()
   addresses?: AddressDto[];
 
@@ -31,6 +32,7 @@ export class EnrollmentUserDataDto extends UserNamesDto {
   @IsOptional()
   @ValidateNested({ each: true })
   @Type(() => PhoneDto)
+  @IsObject({ each: true })
   @IsArray()
   phoneNumbers?: PhoneDto[];
 
