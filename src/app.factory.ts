@@ -1,8 +1,11 @@
+import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
+import { bodyDepthHook } from './common/http/body-depth';
+import { sendError } from './common/http/exception.filter';
 import { unavailableFaultHook } from './common/http/sandbox-fault';
 import { generateRequestId, RawWithRequestId, resolveRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
@@ -25,6 +28,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
+    // Fastify's own URL errors (undecodable %, over-long parameter) answer the envelope too.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => sendError(error, request, reply, new NestLogger('Errors')),
   });
   const metrics = new Metrics();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics), adapter, {
@@ -41,6 +46,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     void reply.header('x-request-id', resolveRequestId(request));
   });
   fastify.addHook('preHandler', unavailableFaultHook(config.isSandbox));
+  fastify.addHook('preValidation', bodyDepthHook);
   app.useGlobalPipes(createValidationPipe());
   setupOpenApi(app, config);
   await app.init();

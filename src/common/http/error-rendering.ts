@@ -25,6 +25,9 @@ export function toDomainError(error: unknown): { domain: DomainError; unexpected
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { domain: new DomainError('MALFORMED_JSON'), unexpected: false };
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { domain: new DomainError('ROUTE_NOT_FOUND'), unexpected: false };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { domain: new DomainError('BODY_TOO_LARGE'), unexpected: false };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
