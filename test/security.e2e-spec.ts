@@ -234,7 +234,7 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
       businessEmail: `owner.${randomBytes(3).toString('hex')}@example.org`,
     };
     // Business data is plain JSON by contract: the control that the scan below reads answer bodies.
-    const businessName = `Quillfeather Tacos ${randomBytes(2).toString('hex').toUpperCase()}`;
+    const businessName = `Paloverde Tacos ${randomBytes(2).toString('hex').toUpperCase()}`;
 
     function personal(overrides: Record<string, unknown> = {}) {
       return EnrollmentRequestFactory.build({
