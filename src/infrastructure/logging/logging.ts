@@ -44,12 +44,40 @@ const SENSITIVE_KEYS = [
   'body',
 ];
 
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  ...SENSITIVE_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
-];
+/** Credentials in headers; the req/res serializers below already keep method, url and status only. */
+export const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
+
+const SENSITIVE = new Set(SENSITIVE_KEYS);
+const CENSOR = '[redacted]';
+/** Deeper than any object the service logs; a deeper subtree is censored whole rather than walked. */
+const MAX_DEPTH = 8;
+
+/**
+ * A copy of a log object with every sensitive key censored at any depth, or the object itself when
+ * it holds none (the usual case, so no allocation). One walk per line: pino's wildcard redaction
+ * (`*.key`, `*.*.key` for each key) walked every value once per path and cost ~14% of the CPU of a
+ * token request in the bench profile.
+ */
+export function censorSensitive(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || value instanceof Date || ArrayBuffer.isView(value)) return value;
+  if (depth >= MAX_DEPTH) return CENSOR;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const censored = censorSensitive(item, depth + 1);
+      if (censored !== item) (copy ??= [...value])[i] = censored;
+    });
+    return copy ?? value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    // pino-http's req/res are the raw Node objects; their serializers keep method, url and status only.
+    if (depth === 0 && (key === 'req' || key === 'res')) continue;
+    const censored = SENSITIVE.has(key) ? CENSOR : censorSensitive(item, depth + 1);
+    if (censored !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = censored;
+  }
+  return copy ?? value;
+}
 
 let capture: DestinationStream | undefined;
 
@@ -61,7 +89,8 @@ export function captureLogs(stream: DestinationStream | undefined): void {
 export function loggerParams(level: string): Params {
   const options: Options = {
     level,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACT_PATHS, censor: CENSOR },
+    formatters: { log: (object) => censorSensitive(object) as Record<string, unknown> },
     genReqId: (req: IncomingMessage) => (req as RawWithRequestId).requestId ?? 'unknown',
     quietReqLogger: true,
     mixin: () => {
