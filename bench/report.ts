@@ -69,7 +69,7 @@ export function markdownTable(run: BenchRun): string {
 export function markdownReport(run: BenchRun): string {
   const plans = run.scenarios
     .filter((s) => s.sql)
-    .map((s) => `- ${s.name}: ${s.sql?.statementsPerRequest} statements (${describePlan(s.sql?.plan ?? '')}; B begin, C commit, S select, I insert, U update, O other)`);
+    .map((s) => `- ${s.name}: ${s.sql?.statementsPerRequest} statements on ${s.sql?.connectionsPerRequest} connection(s): ${describePlan(s.sql?.plan ?? '')}`);
   return [
     `# Bench results`,
     '',
@@ -80,7 +80,7 @@ export function markdownReport(run: BenchRun): string {
     '',
     'Errors = non-2xx + connection errors/timeouts + 2xx answers that were not a success (code 0).',
     '',
-    'Statement plans (dominant sequence during calibration):',
+    'SQL per request (dominant sequence during calibration; B begin, C commit, S select, I insert, U update, D delete, O other):',
     ...plans,
     '',
     METHOD_NOTE,
