@@ -1,8 +1,9 @@
 /**
  * The soak's verdict, from the database: every enrollment a client saw succeed exists exactly
  * once, no key holds more active accounts than its limit, every outbox event reached the
- * webhook receiver, and no job is stuck. Waits (SOAK_DRAIN_SECONDS, default 180) for webhooks
- * and jobs to settle before judging them.
+ * webhook receiver, and no job is stuck. Before judging webhooks and jobs it waits while
+ * delivery makes progress (gives up after SOAK_STALL_SECONDS without progress, default 60, or
+ * SOAK_DRAIN_SECONDS in all, default 900).
  */
 import { Client } from 'pg';
 import { sleep } from './processes';
@@ -14,6 +15,8 @@ export interface SoakTotals {
   startedAt: number;
   appKills: number;
   databaseRestarts: number;
+  /** Instances that exited without being killed on purpose. */
+  unexpectedExits: number;
 }
 
 export interface SoakInput {
@@ -60,14 +63,26 @@ export async function reconcile(workspace: Workspace, receiver: WebhookReceiver,
   const db = await workspace.db();
   const jobSchema = `pgboss_${workspace.schema}`.slice(0, 63);
   try {
-    const drainUntil = Date.now() + Number(process.env.SOAK_DRAIN_SECONDS ?? 180) * 1000;
+    // Drain while delivery makes progress: a backlog is not a stuck queue, a stall is.
+    const drainStart = Date.now();
+    const cap = drainStart + Number(process.env.SOAK_DRAIN_SECONDS ?? 900) * 1000;
+    const stallMs = Number(process.env.SOAK_STALL_SECONDS ?? 60) * 1000;
     let hooks = await webhookState(db, receiver);
     let jobs = await jobState(db, jobSchema);
-    while ((hooks.undelivered > 0 || hooks.missing > hooks.dead || jobs.stuck > 0) && Date.now() < drainUntil) {
+    const backlogAtStart = hooks.undelivered;
+    let lastProgress = Date.now();
+    let best = hooks.undelivered;
+    while ((hooks.undelivered > 0 || hooks.missing > hooks.dead || jobs.stuck > 0) && Date.now() < cap && Date.now() - lastProgress < stallMs) {
       await sleep(2000);
       hooks = await webhookState(db, receiver);
       jobs = await jobState(db, jobSchema);
+      if (hooks.undelivered < best) {
+        best = hooks.undelivered;
+        lastProgress = Date.now();
+      }
     }
+    const drainSeconds = Math.round((Date.now() - drainStart) / 1000);
+    process.stdout.write(`\ndrain: ${backlogAtStart} undelivered events when the clients stopped, ${hooks.undelivered} after ${drainSeconds} s\n`);
 
     const ids = input.seen.map((s) => s.accountIdentifier);
     const found = await rows<{ id: string; request_id: string | null }>(db, 'select id::text, request_id from accounts where id = any($1::uuid[])', [ids]);
@@ -100,7 +115,7 @@ export async function reconcile(workspace: Workspace, receiver: WebhookReceiver,
       { name: 'requestIds with more than one account in the database', value: duplicates.length, ok: duplicates.length === 0 },
       { name: 'accounts in the database (pending)', value: `${accounts[0].n} (${accounts[0].pending})`, ok: true },
       { name: 'idempotency keys without a final response (calls never completed)', value: incompleteKeys[0].n, ok: true },
-      { name: 'calls still failing after the final identical retry', value: input.unresolved.length, ok: true },
+      { name: 'calls still failing after the final identical retry', value: input.unresolved.length, ok: input.unresolved.length === 0 },
       { name: 'limit keys over their active limit (ssn 1, phone 2)', value: overLimit.length, ok: overLimit.length === 0 },
       { name: `contended SSNs (${input.contended.length}) won more than once`, value: contendedOver, ok: contendedOver === 0 },
       { name: 'outbox events', value: hooks.events, ok: true },
@@ -113,6 +128,7 @@ export async function reconcile(workspace: Workspace, receiver: WebhookReceiver,
       { name: 'client anomalies (unexpected answers)', value: input.anomalies.length, ok: input.anomalies.length === 0 },
       { name: 'app instances SIGKILLed and restarted', value: input.totals.appKills, ok: input.totals.appKills > 0 },
       { name: 'database restarts', value: input.totals.databaseRestarts, ok: input.totals.databaseRestarts > 0 },
+      { name: 'app instances that died on their own', value: input.totals.unexpectedExits, ok: input.totals.unexpectedExits === 0 },
     ];
     const width = Math.max(...checks.map((c) => c.name.length));
     process.stdout.write('\nclient outcomes (operation status/code/subCode: count):\n');
@@ -120,6 +136,7 @@ export async function reconcile(workspace: Workspace, receiver: WebhookReceiver,
     process.stdout.write('\nreconciliation:\n');
     for (const check of checks) process.stdout.write(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name.padEnd(width)}  ${check.value}\n`);
     for (const anomaly of input.anomalies.slice(0, 20)) process.stdout.write(`  anomaly: ${anomaly}\n`);
+    for (const call of input.unresolved.slice(0, 10)) process.stdout.write(`  still failing: ${call}\n`);
     const ok = checks.every((c) => c.ok);
     process.stdout.write(`\nsoak ${ok ? 'PASSED' : 'FAILED'}\n`);
     return { ok };

@@ -27,7 +27,7 @@ export interface WorkerReport {
   type: 'report';
   index: number;
   successes: SeenEnrollment[];
-  /** requestIds whose call failed after every retry and still did after one more identical try at the end. */
+  /** Calls that failed after every retry and still did after one more identical try at the end: requestId and last answer. */
   unresolved: string[];
   outcomes: Record<string, number>;
   anomalies: string[];
@@ -37,7 +37,7 @@ const config = JSON.parse(process.env.SOAK_WORKER ?? '{}') as WorkerConfig;
 const clients = config.baseUrls.map((baseUrl) => new EnrollmentClient({ baseUrl, clientId: config.clientId, clientSecret: config.clientSecret }));
 const mine: Array<Enrolled & { requestId: string }> = [];
 const successes: SeenEnrollment[] = [];
-const pendingRetry: Array<{ requestId: string; body: string; contendedSsn?: number }> = [];
+const pendingRetry: Array<{ requestId: string; body: string; contendedSsn?: number; last: string }> = [];
 const outcomes: Record<string, number> = {};
 const anomalies: string[] = [];
 let sequence = 0;
@@ -78,7 +78,7 @@ async function enroll(body: string, requestId: string, contendedSsn?: number): P
   const op = contendedSsn === undefined ? 'enroll' : 'enroll-contended';
   const response = await call(op, (c) => c.post(`/v1/programs/${config.programCode}/enrollments`, undefined, { rawBody: body }));
   if (!response) {
-    pendingRetry.push({ requestId, body, contendedSsn });
+    pendingRetry.push({ requestId, body, contendedSsn, last: 'thrown' });
     return;
   }
   const outcome = outcomeOf(response);
@@ -89,7 +89,7 @@ async function enroll(body: string, requestId: string, contendedSsn?: number): P
     successes.push(seen);
     mine.push({ requestId, body, accountIdentifier: data.account.accountIdentifier, userIdentifier: data.user.userIdentifier });
   } else if (response.status === 503) {
-    pendingRetry.push({ requestId, body, contendedSsn });
+    pendingRetry.push({ requestId, body, contendedSsn, last: `${outcome} ${data.responseDetails?.[0]?.description ?? ''}`.slice(0, 120) });
   } else if (!(contendedSsn !== undefined && response.status === 200 && data.responseDetails[0]?.code === 2)) {
     anomaly(`${op} ${requestId} answered ${outcome} ${JSON.stringify(data.responseDetails?.[0] ?? data).slice(0, 160)}`);
   }
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
   // SERVICE.md: an incomplete operation completes when the identical call is repeated.
   const retry = pendingRetry.splice(0);
   for (const item of retry) await enroll(item.body, item.requestId, item.contendedSsn);
-  const report: WorkerReport = { type: 'report', index: config.index, successes, unresolved: pendingRetry.map((p) => p.requestId), outcomes, anomalies };
+  const report: WorkerReport = { type: 'report', index: config.index, successes, unresolved: pendingRetry.map((p) => `${p.requestId}: ${p.last}`), outcomes, anomalies };
   process.send?.(report, () => process.exit(0));
 }
 

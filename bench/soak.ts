@@ -48,13 +48,26 @@ function runWorker(config: WorkerConfig): Promise<WorkerReport> {
   });
 }
 
+const deliberate = new Set<number>();
+
+/** Counts an instance that exits without being killed on purpose (a crash under the faults). */
+function watch(instance: ServiceProcess, name: string, totals: SoakTotals): ServiceProcess {
+  instance.child.once('exit', (code, signal) => {
+    if (deliberate.has(instance.child.pid ?? -1)) return;
+    totals.unexpectedExits += 1;
+    log(`${name} (pid ${instance.child.pid}) exited on its own: code ${code}, signal ${signal}; see bench/results/soak-*.log`);
+  });
+  return instance;
+}
+
 async function faults(workspace: Workspace, instances: ServiceProcess[], env: Record<string, string>, totals: SoakTotals): Promise<void> {
   await sleep(durationMs * 0.25);
   const victim = instances[1];
   log(`SIGKILL app instance 2 (pid ${victim.child.pid}, port ${victim.port})`);
+  deliberate.add(victim.child.pid ?? -1);
   await victim.kill();
   totals.appKills += 1;
-  instances[1] = await startService({ env, port: victim.port, logFile: path.join(logDir, 'soak-app-2.log') });
+  instances[1] = watch(await startService({ env, port: victim.port, logFile: path.join(logDir, 'soak-app-2.log') }), 'app instance 2', totals);
   log(`app instance 2 restarted (pid ${instances[1].child.pid})`);
   const untilDb = durationMs * 0.5 - (Date.now() - totals.startedAt);
   if (untilDb > 0) await sleep(untilDb);
@@ -73,11 +86,11 @@ async function main(): Promise<void> {
   if (!workspace.embedded) throw new Error('the soak restarts the embedded PostgreSQL: unset DATABASE_URL');
   const env = instanceEnv(workspace);
   const instances: ServiceProcess[] = [];
-  const totals: SoakTotals = { startedAt: Date.now(), appKills: 0, databaseRestarts: 0 };
+  const totals: SoakTotals = { startedAt: Date.now(), appKills: 0, databaseRestarts: 0, unexpectedExits: 0 };
   let exitCode = 1;
   try {
-    instances.push(await startService({ env, logFile: path.join(logDir, 'soak-app-1.log') }));
-    instances.push(await startService({ env, logFile: path.join(logDir, 'soak-app-2.log') }));
+    instances.push(watch(await startService({ env, logFile: path.join(logDir, 'soak-app-1.log') }), 'app instance 1', totals));
+    instances.push(watch(await startService({ env, logFile: path.join(logDir, 'soak-app-2.log') }), 'app instance 2', totals));
     log(`${workers} client processes x ${concurrency} calls for ${durationMs / 1000} s against ${instances.map((i) => i.baseUrl).join(', ')}`);
     totals.startedAt = Date.now();
     const contended = [7_000_001, 7_000_002, 7_000_003, 7_000_004, 7_000_005];
@@ -109,6 +122,7 @@ async function main(): Promise<void> {
     });
     exitCode = outcome.ok ? 0 : 1;
   } finally {
+    for (const instance of instances) deliberate.add(instance.child.pid ?? -1);
     for (const instance of instances) await instance.stop();
     await receiver.close();
     await workspace.dispose();

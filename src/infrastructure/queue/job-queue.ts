@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { JobDefinition, JobHandler, SendJobOptions, WorkOptions } from './job-definition';
+import { tolerateUnrecordedJobOutcomes } from './pg-boss-outcome-guard';
 
 const DEFAULT_WORK: Required<WorkOptions> = { batchSize: 5, pollingIntervalSeconds: 0.5 };
 const STOP_TIMEOUT_MS = 15_000;
@@ -30,6 +31,7 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
   constructor(private readonly config: AppConfig) {
     const { databaseUrl, dbSchema, jobsEnabled } = config.env;
     if (!databaseUrl) throw new Error('DATABASE_URL must be resolved before the job queue starts');
+    tolerateUnrecordedJobOutcomes(this.logger);
     this.boss = new PgBoss({
       connectionString: databaseUrl,
       schema: jobSchemaFor(dbSchema),
