@@ -17,7 +17,7 @@ export interface PreLockCheck {
  * CONTRACT section 6: every shape and field rule is evaluated before anything is looked up or
  * locked. Nest runs pipes after interceptors, so for routes declaring @LockOn this global
  * interceptor (placed before LockInterceptor) validates the body DTO with the app's own pipe and
- * runs the route's PreLockCheck; the pipe then validates again at its usual place, cheaply.
+ * runs the route's PreLockCheck; the body becomes the validated DTO, which the pipe then passes through.
  */
 @Injectable()
 export class ValidateFirstInterceptor implements NestInterceptor {
@@ -38,6 +38,8 @@ export class ValidateFirstInterceptor implements NestInterceptor {
     const metatype = bodyType(context);
     if (!metatype) return;
     const dto: unknown = await this.pipe.transform(request.body, { type: 'body', metatype });
+    // The validated instance replaces the body, so the pipe at its usual place passes it through.
+    (request as { body: unknown }).body = dto;
     const checkType = this.reflector.get<Type<PreLockCheck> | undefined>(PRE_LOCK_CHECK, context.getHandler());
     if (checkType) {
       const params = (request.params ?? {}) as Record<string, string | undefined>;
