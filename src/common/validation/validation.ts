@@ -1,4 +1,6 @@
-import { ArgumentMetadata, ValidationPipe, ValidationError } from '@nestjs/common';
+import { applyDecorators, ArgumentMetadata, ValidationPipe, ValidationError } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsObject, ValidateNested } from 'class-validator';
 import { DomainError } from '../errors/domain-error';
 import { ErrorKey } from '../errors/error-catalogue';
 
@@ -13,6 +15,10 @@ export function fails(key: ErrorKey): { context: { error: ErrorKey }; message: s
   // empty, which is the default of ValidateBy validators without a defaultMessage.
   return { context: { error: key }, message: key };
 }
+
+/** A nested JSON object validated with its own DTO class (an array or scalar there is refused). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const NestedObject = (type: () => Function) => applyDecorators(IsObject(), Type(type), ValidateNested());
 
 interface Failure {
   error: DomainError;

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsObject, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import { IsOptional, ValidateIf } from 'class-validator';
+import { NestedObject } from '../../../common/validation/validation';
 import {
   AddressLine1Rules,
   AddressLine2Rules,
@@ -50,8 +50,6 @@ export class BusinessDataUpdateDto {
 
 export class UpdateBusinessProfileRequestDto {
   @ApiProperty({ type: BusinessDataUpdateDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BusinessDataUpdateDto)
+  @NestedObject(() => BusinessDataUpdateDto)
   businessData: BusinessDataUpdateDto;
 }

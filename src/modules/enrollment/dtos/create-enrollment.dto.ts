@@ -1,9 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { code as currencyByCode } from 'currency-codes';
 import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
-import { fails } from '../../../common/validation/validation';
+import { fails, NestedObject } from '../../../common/validation/validation';
 import { EnrollmentUserDataDto } from './enrollment-user-data.dto';
 
 export const ACCOUNT_TYPES = ['consumer', 'business'] as const;
@@ -45,8 +44,6 @@ export class CreateEnrollmentDto {
     type: EnrollmentUserDataDto,
     description: 'JSON object, or (partners configured for encryption) a JWE compact string ECDH-ES/A256GCM to the service enc key.',
   })
-  @ValidateNested()
-  @Type(() => EnrollmentUserDataDto)
-  @IsObject()
+  @NestedObject(() => EnrollmentUserDataDto)
   encryptedUserData: EnrollmentUserDataDto;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { NestedObject } from '../../../common/validation/validation';
 import { BusinessDataDto } from '../../business-profile/dtos/business-data.dto';
 import { AddressDto } from '../../user/dtos/address.dto';
 import { EmailDto } from '../../user/dtos/email.dto';
@@ -15,9 +16,7 @@ import { UserNamesDto } from '../../user/dtos/user-names.dto';
  */
 export class EnrollmentUserDataDto extends UserNamesDto {
   @ApiProperty({ type: IdentifyingDataDto })
-  @ValidateNested()
-  @Type(() => IdentifyingDataDto)
-  @IsObject()
+  @NestedObject(() => IdentifyingDataDto)
   identifyingData: IdentifyingDataDto;
 
   @ApiPropertyOptional({ type: [AddressDto], description: 'A home address is required; types unique; at most one default.' })
@@ -38,15 +37,11 @@ export class EnrollmentUserDataDto extends UserNamesDto {
 
   @ApiPropertyOptional({ type: EmailDto })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => EmailDto)
-  @IsObject()
+  @NestedObject(() => EmailDto)
   email?: EmailDto;
 
   @ApiPropertyOptional({ type: BusinessDataDto, description: 'Only when accountType is business.' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => BusinessDataDto)
-  @IsObject()
+  @NestedObject(() => BusinessDataDto)
   businessData?: BusinessDataDto;
 }

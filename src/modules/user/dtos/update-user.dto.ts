@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { NestedObject } from '../../../common/validation/validation';
 import { AddressDto } from './address.dto';
 import { EmailDto } from './email.dto';
 import { PhoneDto } from './phone.dto';
@@ -15,16 +15,12 @@ export class UpdateUserDataDto {
     description: 'Updates the address of the same type, or adds one of a new type. isDefault true makes it the default (home or business only).',
   })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => AddressDto)
-  @IsObject()
+  @NestedObject(() => AddressDto)
   address?: AddressDto;
 
   @ApiPropertyOptional({ type: EmailDto })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => EmailDto)
-  @IsObject()
+  @NestedObject(() => EmailDto)
   email?: EmailDto;
 
   @ApiPropertyOptional({
@@ -34,9 +30,7 @@ export class UpdateUserDataDto {
       'a new type adds a phone. isDefault true makes it the default phone. A changed default phone is checked against the phone limits.',
   })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => PhoneDto)
-  @IsObject()
+  @NestedObject(() => PhoneDto)
   phoneNumber?: PhoneDto;
 }
 
@@ -46,8 +40,6 @@ export class UpdateUserRequestDto {
     type: UpdateUserDataDto,
     description: 'JSON object, or (partners configured for encryption) a JWE compact string ECDH-ES/A256GCM to the service enc key.',
   })
-  @ValidateNested()
-  @Type(() => UpdateUserDataDto)
-  @IsObject()
+  @NestedObject(() => UpdateUserDataDto)
   encryptedUserData: UpdateUserDataDto;
 }
