@@ -147,6 +147,29 @@ describe('Fuzzing every endpoint: bodies, paths and headers (e2e, fast-check)', 
     await app?.close();
   });
 
+  describe('what earlier runs found, pinned', () => {
+    it('JSON nested 5,000 deep: 400/100/1 before validation (it overflowed the validation pipe: 500)', async () => {
+      const body = `{"requestId":"deep","encryptedUserData":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+      const answer = await probe('POST', '/v1/programs/sandbox/enrollments', { body }, 'deep');
+      expect(answer.status).toBe(400);
+      expect(answer.body?.responseDetails?.[0]).toMatchObject({ code: 100, subCode: 1 });
+    });
+
+    it('an undecodable URL gets the envelope, 404/404/0 (Fastify answered its own body)', async () => {
+      const answer = await probe('GET', '/v1/programs/%/enrollments', {}, 'bad url');
+      expect(answer.status).toBe(404);
+      expect(answer.body?.responseDetails?.[0]).toMatchObject({ code: 404, subCode: 0 });
+    });
+
+    it('phoneNumbers as an array of arrays: a catalogued 400 (it reached the cipher: 500)', async () => {
+      const request = EnrollmentRequestFactory.build();
+      request.encryptedUserData.phoneNumbers = [request.encryptedUserData.phoneNumbers];
+      const answer = await probe('POST', '/v1/programs/sandbox/enrollments', { body: JSON.stringify(request) }, 'nested phones');
+      expect(answer.status).toBe(400);
+      expect(answer.body?.responseDetails?.[0]).toMatchObject({ code: 100, subCode: 5 });
+    });
+  });
+
   const target = () => fc.nat().map((i) => targets[i % targets.length]);
   const tokenFor = (t: Target) => (t.care ? tokens.care : tokens.acme);
 
