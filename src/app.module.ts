@@ -21,6 +21,7 @@ import { CareModule } from './modules/care/care.module';
 import { EnrollmentModule } from './modules/enrollment/enrollment.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
+import { IdempotentReplayInterceptor } from './modules/idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { LockInterceptor } from './modules/locking/lock.interceptor';
@@ -61,10 +62,11 @@ export class AppModule {
         { provide: Metrics, useValue: metrics },
         SandboxFaults,
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
-        // Global interceptors run in this order, after the guard: envelope, JWE body, validation, locks.
+        // Global interceptors run in this order, after the guard: envelope, JWE body, validation, stored-answer replay, locks.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: JweBodyInterceptor },
         { provide: APP_INTERCEPTOR, useExisting: ValidateFirstInterceptor },
+        { provide: APP_INTERCEPTOR, useExisting: IdempotentReplayInterceptor },
         { provide: APP_INTERCEPTOR, useExisting: LockInterceptor },
       ],
       exports: [Metrics, SandboxFaults],

@@ -16,11 +16,12 @@ function orderedKeys(names: string[]): string[] {
 }
 
 const LOCK_NOT_AVAILABLE = '55P03';
+const QUERY_CANCELED = '57014'; // statement_timeout
 const DEADLOCK_DETECTED = '40P01';
 
 function isLockWaitFailure(error: unknown): boolean {
   const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
-  return code === LOCK_NOT_AVAILABLE || code === DEADLOCK_DETECTED;
+  return code === LOCK_NOT_AVAILABLE || code === QUERY_CANCELED || code === DEADLOCK_DETECTED;
 }
 
 /**
@@ -60,16 +61,14 @@ export class LockService {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     const lease = new LockLease(runner);
-    const deadline = Date.now() + this.config.env.lockWaitMs;
+    // One round trip: the keys are integers we computed, so they are written into the text; the
+    // statement timeout bounds the whole wait, and the target list is evaluated left to right.
+    const locks = orderedKeys(names).map((key) => `pg_advisory_lock(${BigInt(key).toString()})`).join(', ');
     try {
-      for (const key of orderedKeys(names)) {
-        const remaining = Math.max(1, deadline - Date.now());
-        await runner.query(`select set_config('lock_timeout', $1, false)`, [`${remaining}ms`]);
-        await runner.query('select pg_advisory_lock($1::bigint)', [key]);
-      }
-      await runner.query(`select set_config('lock_timeout', '0', false)`);
+      await runner.query(`set statement_timeout = ${Math.max(1, this.config.env.lockWaitMs)}; select ${locks}; set statement_timeout = 0`);
       return lease;
     } catch (error) {
+      await runner.query('set statement_timeout = 0').catch(() => undefined);
       await lease.release();
       if (isLockWaitFailure(error)) throw new DomainError('LOCK_TIMEOUT', { headers: { 'retry-after': '1' } });
       throw error;
