@@ -9,6 +9,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.js',
   globalTeardown: '<rootDir>/test/setup/global-teardown.js',
   testTimeout: 60000,
-  maxWorkers: 2,
+  // One worker: files share one PostgreSQL, and the outage spec stops it.
+  maxWorkers: 1,
   verbose: false,
 };

@@ -18,8 +18,17 @@ export class TransactionRunner {
   ) {}
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const lease = this.cls.isActive() ? (this.cls.get(LOCK_LEASE) as LockLease | undefined) : undefined;
+    const lease = this.lease();
     if (lease) return lease.runner.manager.transaction(work);
     return this.dataSource.transaction(work);
+  }
+
+  /** Reads outside a transaction (no BEGIN/COMMIT round trips), on the same connection as `run`. */
+  read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return work(this.lease()?.runner.manager ?? this.dataSource.manager);
+  }
+
+  private lease(): LockLease | undefined {
+    return this.cls.isActive() ? (this.cls.get(LOCK_LEASE) as LockLease | undefined) : undefined;
   }
 }

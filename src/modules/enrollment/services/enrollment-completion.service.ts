@@ -49,8 +49,8 @@ export class EnrollmentCompletionService {
   /** Runs every phase after `point` (the last recovery point reached). */
   async continueFrom(accountId: string, key: IdempotencyKey | null, point: string): Promise<CompletionOutcome> {
     if (isAhead('kycDecided', point)) await this.decideKyc(accountId, key);
-    const account = await this.tx.run((manager) => this.accounts.lockForUpdate(manager, accountId));
-    if (account.statusReason === OFAC_REVIEW) return 'held';
+    const account = await this.tx.read((manager) => this.accounts.findById(manager, accountId));
+    if (account?.statusReason === OFAC_REVIEW) return 'held';
     if (isAhead('billCycleAssigned', point)) {
       if (this.faults.has('billCycle')) return 'incomplete';
       await this.phase(accountId, key, 'billCycleAssigned', async (manager, current) => {
@@ -100,10 +100,10 @@ export class EnrollmentCompletionService {
 
   /** KYC/OFAC screening happens outside any transaction (a vendor call); its outcome is written with the point. */
   private async decideKyc(accountId: string, key: IdempotencyKey | null): Promise<void> {
-    const subject = await this.tx.run(async (manager) => {
-      const account = await this.accounts.lockForUpdate(manager, accountId);
+    const subject = await this.tx.read(async (manager) => {
+      const account = await this.accounts.findById(manager, accountId);
       const user = await this.users.primaryOf(manager, accountId);
-      if (!user) throw new Error(`account ${accountId} has no primary user`);
+      if (!account || !user) throw new Error(`account ${accountId} has no primary user`);
       return { programCode: account.programCode, accountType: account.accountType, user: await this.users.decrypt(manager, user) };
     });
     const outcome = await this.kyc.screen(subject);

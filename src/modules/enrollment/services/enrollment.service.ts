@@ -61,7 +61,7 @@ export class EnrollmentService {
     const outcome = await this.completion.continueFrom(accountId, call?.key ?? null, point);
     // Reads go through the call's locked connection too: waiting callers may hold every pooled one.
     const id = accountId;
-    const view = await this.tx.run((manager) => this.views.render(id, principal.partner, manager));
+    const view = await this.tx.read((manager) => this.views.render(id, principal.partner, manager));
     // Held or short of its bill cycle: not the final answer, so it is not stored for replay.
     if (outcome !== 'completed' && call) call.incomplete = true;
     if (outcome === 'held') throw new DomainError('OFAC_HOLD', { payload: { ...view } });
