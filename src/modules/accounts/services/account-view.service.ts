@@ -79,11 +79,10 @@ export class AccountViewService {
     if (!account) throw new DomainError('ACCOUNT_NOT_FOUND');
     const user = await this.users.primaryOf(manager, account.id);
     if (!user) throw new Error(`account ${account.id} has no primary user`);
-    const [accountView, userView, cards] = await Promise.all([
-      this.accountView(account, partner, manager, user),
-      this.userView(user, partner, manager),
-      this.instruments.listFor(manager, account.id),
-    ]);
+    // One after the other: the manager may hold a single connection (a transaction or the call's locks).
+    const accountView = await this.accountView(account, partner, manager, user);
+    const userView = await this.userView(user, partner, manager);
+    const cards = await this.instruments.listFor(manager, account.id);
     return { account: accountView, user: userView, paymentInstruments: cards.map(paymentInstrumentView) };
   }
 

@@ -73,7 +73,10 @@ export class UserProfileService {
     return this.transactions.run(async (manager) => {
       const account = await this.accounts.requireForPartner(manager, principal.partner.partnerId, programCode, accountId);
       const users = await this.users.usersOf(manager, account.id);
-      return Promise.all(users.map((user) => this.views.userView(user, principal.partner, manager)));
+      const views: UserView[] = [];
+      // Sequential: one transaction is one connection.
+      for (const user of users) views.push(await this.views.userView(user, principal.partner, manager));
+      return views;
     });
   }
 

@@ -214,7 +214,8 @@ export class UserRecordsService {
     if (itin !== null) identity.itin = itin;
     if (matriculaId !== null) identity.matriculaId = matriculaId;
     const email = c.decryptNullable(user.emailEnc, USER_CIPHER_CONTEXT.email);
-    const [addresses, phones] = await Promise.all([this.addressesOf(manager, user.id), this.phonesOf(manager, user.id)]);
+    const addresses = await this.addressesOf(manager, user.id);
+    const phones = await this.phonesOf(manager, user.id);
     return {
       ...this.namesOf(user),
       identifyingData: { dateOfBirth: this.dateOfBirthOf(user), ...identity },
