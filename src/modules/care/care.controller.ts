@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { RequiresScopes } from '../../common/auth/decorators';
@@ -14,8 +14,22 @@ import { CareOperationsService } from './services/care-operations.service';
 import { CardReplacementService } from './services/card-replacement.service';
 import { CardUnblockService } from './services/card-unblock.service';
 
-const AGENT_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
 const VIEW = 'The envelope with the account\'s current `account`, `user` and `paymentInstruments` (the views of GET account).';
+
+/**
+ * A state-changing care operation: HTTP 200, locked on the account like partner calls on it, the
+ * account view as answer, 409/5/390 when it does not apply.
+ */
+const CareOperation = (operation: { summary: string; description?: string }, conflict: string) =>
+  applyDecorators(
+    HttpCode(200),
+    LockOn('accountIdentifier'),
+    ApiOperation(operation),
+    ApiOkResponse({ description: VIEW }),
+    ApiConflictResponse({ description: conflict }),
+  );
+
+const AGENT_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
 
 /**
  * The issuer's care team (scope care), CONTRACT section 8. Each operation locks the account (as
@@ -53,89 +67,57 @@ export class CareController {
   }
 
   @Post('lock')
-  @HttpCode(200)
-  @LockOn('accountIdentifier')
-  @ApiOperation({ summary: 'Lock the account (status locked, statusReason careLock); from normal or pending' })
-  @ApiOkResponse({ description: VIEW })
-  @ApiConflictResponse({ description: 'Not applicable: closed, already locked, or held for OFAC review (409, code 5, subCode 390)' })
+  @CareOperation({ summary: 'Lock the account (status locked, statusReason careLock); from normal or pending' }, 'Not applicable: closed, already locked, or held for OFAC review (409, code 5, subCode 390)')
   lock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.lock(who, id));
   }
 
   @Post('unlock')
-  @HttpCode(200)
-  @LockOn('accountIdentifier')
-  @ApiOperation({ summary: 'Unlock a care lock: the status and statusReason before the lock come back' })
-  @ApiOkResponse({ description: VIEW })
-  @ApiConflictResponse({ description: 'Not locked by care (a fraud block is removed with DELETE fraudBlock) (409/5/390)' })
+  @CareOperation({ summary: 'Unlock a care lock: the status and statusReason before the lock come back' }, 'Not locked by care (a fraud block is removed with DELETE fraudBlock) (409/5/390)')
   unlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.unlock(who, id));
   }
 
   @Post('close')
-  @HttpCode(200)
-  @LockOn('accountIdentifier')
-  @ApiOperation({ summary: 'Close the account and its usable cards; a closed account no longer counts as active for limits' })
-  @ApiOkResponse({ description: VIEW })
-  @ApiConflictResponse({ description: 'Already closed (409/5/390)' })
+  @CareOperation({ summary: 'Close the account and its usable cards; a closed account no longer counts as active for limits' }, 'Already closed (409/5/390)')
   close(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.close(who, id));
   }
 
   @Post('fraudBlock')
-  @HttpCode(200)
-  @LockOn('accountIdentifier')
-  @ApiOperation({ summary: 'Fraud block: account locked (statusReason fraudBlock), active and inactive cards blocked' })
-  @ApiOkResponse({ description: VIEW })
-  @ApiConflictResponse({ description: 'Closed, already locked or blocked, or held for OFAC review (409/5/390)' })
+  @CareOperation({ summary: 'Fraud block: account locked (statusReason fraudBlock), active and inactive cards blocked' }, 'Closed, already locked or blocked, or held for OFAC review (409/5/390)')
   fraudBlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.fraudBlock(who, id));
   }
 
   @Delete('fraudBlock')
-  @HttpCode(200)
-  @LockOn('accountIdentifier')
-  @ApiOperation({
+  @CareOperation({
     summary: 'Remove the fraud block: the account is healthy again at once; the blocked cards are unblocked by retries',
     description:
       'The answer shows the account back to its state before the block and the cards still blocked. Durable jobs then retry the ' +
       'unblock once per UNBLOCK_RETRY_DELAYS_MS entry (default 60 s, 240 s, 540 s apart: 3 retries within 15 minutes), each retry ' +
       'emitting cardUpdated on success. If every retry fails: kycPendingGate manual and statusReason underReview (accountUpdated); ' +
       'POST kycGate/clear then unblocks the cards.',
-  })
-  @ApiOkResponse({ description: VIEW })
-  @ApiConflictResponse({ description: 'Not fraud-blocked (409/5/390)' })
+  }, 'Not fraud-blocked (409/5/390)')
   removeFraudBlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() body: RemoveFraudBlockDto) {
     return this.act(p, r, id, (who) => this.unblock.removeFraudBlock(who, id, body?.sandboxUnblockFailures ?? 0));
   }
 
   @Post('ofacClear')
-  @HttpCode(200)
-  @LockOn('accountIdentifier')
-  @ApiOperation({ summary: 'Clear an OFAC hold: the held enrollment completes exactly as originally requested (bill cycle, card, status normal)' })
-  @ApiOkResponse({ description: VIEW })
-  @ApiConflictResponse({ description: 'Not held for OFAC review (409/5/390)' })
+  @CareOperation({ summary: 'Clear an OFAC hold: the held enrollment completes exactly as originally requested (bill cycle, card, status normal)' }, 'Not held for OFAC review (409/5/390)')
   ofacClear(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.clearOfac(who, id));
   }
 
   @Post('kycGate/clear')
-  @HttpCode(200)
-  @LockOn('accountIdentifier')
-  @ApiOperation({ summary: 'Clear the KYC gate: kycPendingGate manual → none, status normal, inactive or blocked cards active' })
-  @ApiOkResponse({ description: VIEW })
-  @ApiConflictResponse({ description: 'No manual gate, or the account is locked or closed (409/5/390)' })
+  @CareOperation({ summary: 'Clear the KYC gate: kycPendingGate manual → none, status normal, inactive or blocked cards active' }, 'No manual gate, or the account is locked or closed (409/5/390)')
   clearKycGate(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.clearKycGate(who, id));
   }
 
   @Post('paymentInstruments/:paymentIdentifier/replace')
-  @HttpCode(200)
-  @LockOn('accountIdentifier')
-  @ApiOperation({ summary: 'Replace a card: a new card with the current names (and business name); the old one becomes replaced' })
-  @ApiOkResponse({ description: VIEW })
+  @CareOperation({ summary: 'Replace a card: a new card with the current names (and business name); the old one becomes replaced' }, 'Card already replaced or closed, or account closed (409/5/390)')
   @ApiNotFoundResponse({ description: 'Unknown account (404/10/0, Account Not Found) or card of another account (404/10/0, Payment instrument not found)' })
-  @ApiConflictResponse({ description: 'Card already replaced or closed, or account closed (409/5/390)' })
   replace(
     @CurrentPrincipal() p: Principal,
     @Req() r: FastifyRequest,
