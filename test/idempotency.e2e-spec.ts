@@ -150,6 +150,27 @@ describe('Idempotency (e2e)', () => {
     expect(other.body.account.accountIdentifier).not.toBe(acme.body.account.accountIdentifier);
   });
 
+  it('X-Sandbox-Fault: unavailable answers 503/503/2 with Retry-After before doing anything; the client retries it 3 times', async () => {
+    const client = app.client();
+    const request = EnrollmentRequestFactory.build();
+    const res = await client.post(ENROLL, request, { headers: { 'x-sandbox-fault': 'unavailable' } });
+    expect(res.status).toBe(503);
+    expect(res.retries).toBe(3);
+    expect(res.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 2 });
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await countRowsForSsnRequest(app, request.requestId)).toEqual({ accounts: 0, users: 0, purses: 0, cards: 0 });
+    const db = await app.db();
+    try {
+      const { rowCount } = await db.query(`select 1 from idempotency_keys where request_id = $1`, [request.requestId]);
+      expect(rowCount).toBe(0);
+    } finally {
+      await db.end();
+    }
+    const later = await client.post<EnrollmentBody>(ENROLL, request);
+    expect(later.status).toBe(200);
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it('purges keys past retention', async () => {
     const request = EnrollmentRequestFactory.build();
     expect((await app.client().post(ENROLL, request)).status).toBe(200);
