@@ -2,7 +2,7 @@
  * The soak's verdict, from the database: every enrollment a client saw succeed exists exactly
  * once, no key holds more active accounts than its limit, every outbox event reached the
  * webhook receiver, and no job is stuck. Before judging webhooks and jobs it waits while
- * delivery makes progress (gives up after SOAK_STALL_SECONDS without progress, default 60, or
+ * delivery makes progress (gives up after SOAK_STALL_SECONDS without progress, default 120, or
  * SOAK_DRAIN_SECONDS in all, default 900).
  */
 import { Client } from 'pg';
@@ -66,7 +66,8 @@ export async function reconcile(workspace: Workspace, receiver: WebhookReceiver,
     // Drain while delivery makes progress: a backlog is not a stuck queue, a stall is.
     const drainStart = Date.now();
     const cap = drainStart + Number(process.env.SOAK_DRAIN_SECONDS ?? 900) * 1000;
-    const stallMs = Number(process.env.SOAK_STALL_SECONDS ?? 60) * 1000;
+    // Longer than a crashed instance's job takes to come back (30 s expiry + 30 s maintenance pass).
+    const stallMs = Number(process.env.SOAK_STALL_SECONDS ?? 120) * 1000;
     let hooks = await webhookState(db, receiver);
     let jobs = await jobState(db, jobSchema);
     const backlogAtStart = hooks.undelivered;
