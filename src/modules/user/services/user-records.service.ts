@@ -116,7 +116,7 @@ export class UserRecordsService {
       userId,
       phoneType: phone.phoneType,
       isDefault: phone.isDefault,
-      numberEnc: this.cipher.encrypt(phone.number, USER_CIPHER_CONTEXT.phone),
+      numberEnc: this.encryptPhone(phone.number),
       numberBidx: this.phoneIndex(phone.number),
     });
     await manager.insert(UserPhone, row);
