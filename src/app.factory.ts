@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { bodyDepthHook } from './common/http/body-depth';
 import { sendError } from './common/http/exception.filter';
-import { unavailableFaultHook } from './common/http/sandbox-fault';
+import { unavailableFaultHook } from './common/context/sandbox-faults';
 import { generateRequestId, RawWithRequestId, resolveRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';

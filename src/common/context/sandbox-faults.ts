@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ClsService } from 'nestjs-cls';
 import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../errors/domain-error';
 
 export const SANDBOX_FAULTS = 'sandbox:faults';
+export const SANDBOX_FAULT_HEADER = 'x-sandbox-fault';
 
 /** Parses `X-Sandbox-Fault: billCycle, after:accountWritten` into its parts. */
 export function parseSandboxFaults(header: string | string[] | undefined): string[] {
@@ -33,4 +35,11 @@ export class SandboxFaults {
   interruptAfter(point: string): void {
     if (this.has(`after:${point}`)) throw new DomainError('DEPENDENCY_UNAVAILABLE');
   }
+}
+
+/** `X-Sandbox-Fault: unavailable` answers 503/503/2 before anything else happens (sandbox only). */
+export function unavailableFaultHook(enabled: boolean) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    if (enabled && parseSandboxFaults(request.headers[SANDBOX_FAULT_HEADER]).includes('unavailable')) throw new DomainError('DEPENDENCY_UNAVAILABLE');
+  };
 }
