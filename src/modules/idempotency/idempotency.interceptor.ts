@@ -75,10 +75,19 @@ interface CallIdentity {
   fingerprint: string;
 }
 
+/** Per request: the replay fast path and the authoritative look-up share one canonicalisation and hash. */
+const identities = new WeakMap<object, CallIdentity | null>();
+
 /** The idempotency key and payload fingerprint of an @Idempotent call, or null when it has no usable requestId. */
 function idempotentCall(context: ExecutionContext, reflector: Reflector): CallIdentity | null {
-  const operation = reflector.get<string | undefined>(IDEMPOTENT_OPERATION, context.getHandler());
   const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+  if (identities.has(request)) return identities.get(request) ?? null;
+  const identity = identify(request, reflector.get<string | undefined>(IDEMPOTENT_OPERATION, context.getHandler()));
+  identities.set(request, identity);
+  return identity;
+}
+
+function identify(request: FastifyRequest & { user?: Principal }, operation: string | undefined): CallIdentity | null {
   const body = request.body as { requestId?: unknown } | undefined;
   const partnerId = request.user?.partner.partnerId;
   if (!operation || !partnerId || !body || typeof body.requestId !== 'string' || !REQUEST_ID_PATTERN.test(body.requestId)) return null;
