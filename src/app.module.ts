@@ -5,7 +5,6 @@ import { LoggerModule } from 'nestjs-pino';
 import { parseSandboxFaults, SANDBOX_FAULT_HEADER, SANDBOX_FAULTS, SandboxFaults } from './common/context/sandbox-faults';
 import { GlobalExceptionFilter } from './common/http/exception.filter';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
-import { JweBodyInterceptor } from './common/http/jwe-body.interceptor';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { CryptoModule } from './infrastructure/crypto/crypto.module';
@@ -20,12 +19,9 @@ import { CareModule } from './modules/care/care.module';
 import { EnrollmentModule } from './modules/enrollment/enrollment.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
-import { IdempotentReplayInterceptor } from './modules/idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { IdentityModule } from './modules/identity/identity.module';
-import { LockInterceptor } from './modules/locking/lock.interceptor';
 import { LockingModule } from './modules/locking/locking.module';
-import { ValidateFirstInterceptor } from './modules/locking/validate-first.interceptor';
 import { UserProfileModule } from './modules/user/user-profile.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
@@ -61,12 +57,8 @@ export class AppModule {
         { provide: Metrics, useValue: metrics },
         SandboxFaults,
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
-        // Global interceptors run in this order, after the guard: envelope, JWE body, validation, stored-answer replay, locks.
+        // The one global interceptor: every route answers the envelope. Locks and idempotency are the CallRunner's.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: JweBodyInterceptor },
-        { provide: APP_INTERCEPTOR, useExisting: ValidateFirstInterceptor },
-        { provide: APP_INTERCEPTOR, useExisting: IdempotentReplayInterceptor },
-        { provide: APP_INTERCEPTOR, useExisting: LockInterceptor },
       ],
       exports: [Metrics, SandboxFaults],
     };

@@ -36,8 +36,10 @@ describe('Enrollment interrupted at each recovery point (e2e)', () => {
     try {
       const partial = await db.query(`select id, status from accounts where request_id = $1`, [request.requestId]);
       expect(partial.rows).toHaveLength(1);
-      const { rows: [key] } = await db.query(`select recovery_point, response_body from idempotency_keys where request_id = $1`, [request.requestId]);
-      expect(key).toMatchObject({ recovery_point: point, response_body: null });
+      const { rows: [progress] } = await db.query(`select recovery_point from enrollments where account_id = $1`, [partial.rows[0].id]);
+      expect(progress).toEqual({ recovery_point: point });
+      const { rows: [key] } = await db.query(`select response_body from idempotency_keys where request_id = $1`, [request.requestId]);
+      expect(key).toEqual({ response_body: null });
 
       const retried = await client.post<EnrollmentBody>(ENROLL, request);
       expect(retried.status).toBe(200);

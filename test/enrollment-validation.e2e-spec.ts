@@ -272,7 +272,7 @@ describe('Enrollment validation (e2e)', () => {
         await expectRejected({ currency: 'MXN' }, 400, 650, 430);
         const after = (await db.query('select count(*)::int as n from accounts')).rows[0].n as number;
         expect(after).toBe(before);
-        const keys = (await db.query(`select count(*)::int as n from idempotency_keys where response_status is null and recovery_point = 'started'`)).rows[0].n as number;
+        const keys = (await db.query(`select count(*)::int as n from idempotency_keys where response_status is null`)).rows[0].n as number;
         expect(keys).toBe(0);
       } finally {
         await db.end();

@@ -31,6 +31,12 @@ export class SandboxFaults {
     return ((this.cls.get(SANDBOX_FAULTS) as string[] | undefined) ?? []).includes(fault);
   }
 
+  /** True when this call asks to be interrupted after some recovery point (so it runs phase by phase). */
+  interrupts(): boolean {
+    if (!this.config.isSandbox || !this.cls.isActive()) return false;
+    return ((this.cls.get(SANDBOX_FAULTS) as string[] | undefined) ?? []).some((fault) => fault.startsWith('after:'));
+  }
+
   /** Call right after a recovery point's transaction committed. */
   interruptAfter(point: string): void {
     if (this.has(`after:${point}`)) throw new DomainError('DEPENDENCY_UNAVAILABLE');

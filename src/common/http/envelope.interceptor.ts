@@ -11,11 +11,13 @@ export const RAW_RESPONSE = Symbol('raw-response');
 /** Marks a handler result that is already a complete body (token endpoint, replays, metrics). */
 export interface RawResponse {
   [RAW_RESPONSE]: true;
+  /** An object, or JSON text sent as it is (a stored answer replayed byte for byte). */
   body: unknown;
+  headers?: Record<string, string>;
 }
 
-export function rawResponse(body: unknown): RawResponse {
-  return { [RAW_RESPONSE]: true, body };
+export function rawResponse(body: unknown, headers?: Record<string, string>): RawResponse {
+  return { [RAW_RESPONSE]: true, body, ...(headers ? { headers } : {}) };
 }
 
 /** Wraps resource data in the success envelope; sets X-Request-Id. */
@@ -32,7 +34,11 @@ export class EnvelopeInterceptor implements NestInterceptor {
     void reply.header('x-request-id', requestId);
     return next.handle().pipe(
       map((data: unknown) => {
-        if (data && typeof data === 'object' && RAW_RESPONSE in data) return (data as RawResponse).body;
+        if (data && typeof data === 'object' && RAW_RESPONSE in data) {
+          const raw = data as RawResponse;
+          if (raw.headers) void reply.headers(raw.headers);
+          return raw.body;
+        }
         return successEnvelope(requestId, (data ?? {}) as object);
       }),
     );

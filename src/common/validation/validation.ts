@@ -69,8 +69,6 @@ export function validationErrorsToDomainError(errors: ValidationError[]): Domain
 /** A JSON body must be an object: an array, string or number is refused as a whole, not field by field. */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    // Already validated ahead of the locks (ValidateFirstInterceptor): not a second time.
-    if (metadata.type === 'body' && metadata.metatype && value instanceof metadata.metatype) return value;
     const present = value !== undefined && value !== null;
     if (metadata.type === 'body' && present && (typeof value !== 'object' || Array.isArray(value))) {
       throw new DomainError('INVALID_FIELD', { property: 'body', field: 'body' });

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { BODY_DECRYPTER } from '../../common/validation/valid-body';
 import { AppConfig } from '../../config/app-config';
 import { BlindIndex, FieldCipher } from './field-cipher';
 import { JweService } from './jwe.service';
@@ -11,7 +12,8 @@ import { KeyStore } from './key-store';
     FieldCipher,
     BlindIndex,
     JweService,
+    { provide: BODY_DECRYPTER, useExisting: JweService },
   ],
-  exports: [KeyStore, FieldCipher, BlindIndex, JweService],
+  exports: [KeyStore, FieldCipher, BlindIndex, JweService, BODY_DECRYPTER],
 })
 export class CryptoModule {}

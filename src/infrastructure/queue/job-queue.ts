@@ -92,6 +92,24 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
     });
   }
 
+  /** Several jobs of one definition in one statement, on the caller's transaction (pg-boss `insert`). */
+  async sendMany<T extends object>(definition: JobDefinition<T>, jobs: ReadonlyArray<{ id: string; data: T }>, manager: EntityManager): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.ensureQueue(definition.name);
+    await this.boss.insert(
+      jobs.map((job) => ({
+        id: job.id,
+        name: definition.name,
+        data: job.data,
+        retryLimit: definition.retryLimit,
+        retryDelay: definition.retryDelaySeconds,
+        retryBackoff: definition.retryBackoff ?? false,
+        expireInSeconds: definition.expireInSeconds,
+      })),
+      { db: transactionDb(manager) },
+    );
+  }
+
   /** Runs `handler` for each job of the definition; a handler that throws fails that job only (retried per definition). */
   async work<T extends object>(definition: JobDefinition<T>, handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
     if (!this.workersEnabled || this.stopped) return;

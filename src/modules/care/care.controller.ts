@@ -6,7 +6,10 @@ import { CurrentPrincipal } from '../../common/auth/principal.decorator';
 import type { Principal } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
 import { AccountView, AccountViewService } from '../accounts/services/account-view.service';
-import { LockOn } from '../locking/lock-on.decorator';
+import { CallRunner } from '../locking/call-runner';
+import { ApiLocked } from '../locking/lock-on.decorator';
+import { LockNames } from '../locking/lock.service';
+import { TransactionRunner } from '../locking/transaction-runner';
 import { CareActionDto, RemoveFraudBlockDto } from './dtos/care-action.dto';
 import { CareActionRunner, CareActor } from './services/care-action-runner';
 import { AuditView, CareAuditService } from './services/care-audit.service';
@@ -23,7 +26,7 @@ const VIEW = 'The envelope with the account\'s current `account`, `user` and `pa
 const CareOperation = (operation: { summary: string; description?: string }, conflict: string) =>
   applyDecorators(
     HttpCode(200),
-    LockOn('accountIdentifier'),
+    ApiLocked('accountIdentifier'),
     ApiOperation(operation),
     ApiOkResponse({ description: VIEW }),
     ApiConflictResponse({ description: conflict }),
@@ -48,6 +51,8 @@ export class CareController {
     private readonly audit: CareAuditService,
     private readonly views: AccountViewService,
     private readonly runner: CareActionRunner,
+    private readonly calls: CallRunner,
+    private readonly tx: TransactionRunner,
   ) {}
 
   @Get()
@@ -128,9 +133,13 @@ export class CareController {
     return this.act(p, r, id, (who) => this.replacement.replace(who, id, paymentIdentifier));
   }
 
-  private async act(principal: Principal, request: FastifyRequest, accountId: string, action: (who: CareActor) => Promise<void>): Promise<AccountView> {
-    await action(actorOf(principal, request.headers['x-care-agent']));
-    return this.views.render(accountId, principal.partner);
+  /** Locked on the account like partner calls on it; the answer is read on the call's connection, before its commit. */
+  private act(principal: Principal, request: FastifyRequest, accountId: string, action: (who: CareActor) => Promise<void>): Promise<AccountView> {
+    const who = actorOf(principal, request.headers['x-care-agent']);
+    return this.calls.locked([LockNames.account(accountId)], async () => {
+      await action(who);
+      return this.tx.read((manager) => this.views.render(accountId, principal.partner, manager));
+    });
   }
 }
 

@@ -5,9 +5,11 @@ import { EnrollmentController } from './controllers/enrollment.controller';
 import { ScanCaptureController } from './controllers/scan-capture.controller';
 import { KYC_PROVIDER } from './kyc/kyc-provider';
 import { SandboxKycProvider } from './kyc/sandbox-kyc.provider';
+import { EnrollmentProgressRepository } from './repositories/enrollment-progress.repository';
 import { Clock } from './services/clock';
 import { EnrollmentCompletionService } from './services/enrollment-completion.service';
 import { EnrollmentRulesService } from './services/enrollment-rules.service';
+import { EnrollmentWriter } from './services/enrollment-writer';
 import { EnrollmentService } from './services/enrollment.service';
 import { ScanCaptureService } from './services/scan-capture.service';
 
@@ -19,6 +21,8 @@ import { ScanCaptureService } from './services/scan-capture.service';
     Clock,
     EnrollmentRulesService,
     EnrollmentService,
+    EnrollmentWriter,
+    EnrollmentProgressRepository,
     EnrollmentCompletionService,
     ScanCaptureService,
     { provide: KYC_PROVIDER, useClass: SandboxKycProvider },

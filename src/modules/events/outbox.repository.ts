@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { OutboundEvent } from './event-types';
 
 export interface OutboxRow {
@@ -41,7 +42,14 @@ const COLUMNS = `id, partner_id as "partnerId", program_code as "programCode", a
 export class OutboxRepository {
   /** A deliverable event is due at once; one without a webhook is stored as not deliverable (dead). */
   async insert(manager: EntityManager, id: string, event: OutboundEvent, deliverable: boolean): Promise<void> {
-    await manager.query(
+    const batch = new WriteBatch();
+    this.stage(batch, id, event, deliverable);
+    await batch.execute(manager);
+  }
+
+  /** The row of `insert`, as a part of the caller's batch. */
+  stage(batch: WriteBatch, id: string, event: OutboundEvent, deliverable: boolean): void {
+    batch.write(
       `insert into outbox_events (id, partner_id, program_code, account_id, event_type, payload, next_attempt_at, dead)
        values ($1, $2, $3, $4, $5, $6::jsonb, case when $7::boolean then now() end, not $7::boolean)`,
       [id, event.partnerId, event.programCode, event.accountId, event.eventType, JSON.stringify(event.data), deliverable],

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { deterministicJobId } from '../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../infrastructure/queue/job-queue';
 import { OutboundEvent } from './event-types';
@@ -35,5 +36,17 @@ export class OutboxService {
     await this.outbox.insert(manager, id, event, deliverable);
     if (deliverable) await this.jobs.send(WEBHOOK_DELIVERY_JOB, { eventId: id }, { id: deliveryJobId(id, 0) }, manager);
     return id;
+  }
+
+  /**
+   * Events of a state change written with a batch of the same transaction: the outbox rows join the
+   * batch's statement, the delivery jobs follow in one more. Returns the eventIds.
+   */
+  stage(batch: WriteBatch, events: readonly OutboundEvent[]): string[] {
+    const staged = events.map((event) => ({ id: randomUUID(), event, deliverable: Boolean(this.config.service.partnerById(event.partnerId)?.webhook) }));
+    for (const { id, event, deliverable } of staged) this.outbox.stage(batch, id, event, deliverable);
+    const jobs = staged.filter((e) => e.deliverable).map((e) => ({ id: deliveryJobId(e.id, 0), data: { eventId: e.id } }));
+    if (jobs.length > 0) batch.afterWrite((manager) => this.jobs.sendMany(WEBHOOK_DELIVERY_JOB, jobs, manager));
+    return staged.map((e) => e.id);
   }
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors/domain-error';
 
@@ -11,9 +10,21 @@ export function lockKey(name: string): string {
 }
 
 /** Keys sorted numerically: every caller takes them in the same order, so none can deadlock. */
-function orderedKeys(names: string[]): string[] {
+function orderedKeys(names: readonly string[]): string[] {
   return [...new Set(names.map(lockKey))].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
 }
+
+/**
+ * Names of the locks of SERVICE.md's "API locking" table, scoped by partner and program where the
+ * value is the partner's; an SSN only ever appears as its blind index.
+ */
+export const LockNames = {
+  requestId: (partnerId: string, programCode: string, requestId: string) => `requestId:${partnerId}:${programCode}:${requestId}`,
+  ssn: (programCode: string, ssnBidx: string) => `ssn:${programCode}:${ssnBidx}`,
+  account: (accountId: string) => `account:${accountId}`,
+  user: (userId: string) => `user:${userId}`,
+  limitKey: (programCode: string, kind: string, bidx: string) => `limit:${programCode}:${kind}:${bidx}`,
+};
 
 const LOCK_NOT_AVAILABLE = '55P03';
 const QUERY_CANCELED = '57014'; // statement_timeout
@@ -24,61 +35,41 @@ function isLockWaitFailure(error: unknown): boolean {
   return code === LOCK_NOT_AVAILABLE || code === QUERY_CANCELED || code === DEADLOCK_DETECTED;
 }
 
-/**
- * Session advisory locks held on one dedicated connection for the length of a call. Work done
- * under them runs on that same connection (see TransactionRunner), never on a second pooled one.
- */
-export class LockLease {
-  private released = false;
-
-  constructor(readonly runner: QueryRunner) {}
-
-  async release(): Promise<void> {
-    if (this.released) return;
-    this.released = true;
-    try {
-      await this.runner.query('select pg_advisory_unlock_all()');
-      await this.runner.release();
-    } catch (error) {
-      // The session is unusable: destroying the connection drops its locks with it.
-      await (this.runner as QueryRunner & { release(err?: unknown): Promise<void> }).release(error).catch(() => undefined);
-    }
-  }
+/** The advisory-lock calls for `names` in one target list (evaluated left to right, so in key order). */
+function lockCalls(fn: string, names: readonly string[]): string {
+  // The keys are integers we computed, so they are written into the text: one simple query.
+  return orderedKeys(names).map((key) => `${fn}(${BigInt(key).toString()})`).join(', ');
 }
 
+/** PostgreSQL advisory locks: they hold across every app instance sharing the database. */
 @Injectable()
 export class LockService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly config: AppConfig) {}
 
   /**
-   * Takes session locks on every name (fixed order), waiting at most LOCK_WAIT_MS in total;
-   * past that the call is answered 503/503/1 and nothing stays locked.
+   * Transaction-scoped locks on every name, taken in one round trip inside the caller's open
+   * transaction; the wait is capped at LOCK_WAIT_MS, past which the call is answered 503/503/1.
    */
-  async acquire(names: string[]): Promise<LockLease> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    const lease = new LockLease(runner);
-    // One round trip: the keys are integers we computed, so they are written into the text; the
-    // statement timeout bounds the whole wait, and the target list is evaluated left to right.
-    const locks = orderedKeys(names).map((key) => `pg_advisory_lock(${BigInt(key).toString()})`).join(', ');
+  async lockInTransaction(manager: EntityManager, names: readonly string[]): Promise<void> {
+    if (names.length === 0) return;
+    const wait = Math.max(1, this.config.env.lockWaitMs);
     try {
-      await runner.query(`set statement_timeout = ${Math.max(1, this.config.env.lockWaitMs)}; select ${locks}; set statement_timeout = 0`);
-      return lease;
+      await manager.query(`set local statement_timeout = ${wait}; select ${lockCalls('pg_advisory_xact_lock', names)}; set local statement_timeout to default`);
     } catch (error) {
-      await runner.query('set statement_timeout = 0').catch(() => undefined);
-      await lease.release();
       if (isLockWaitFailure(error)) throw new DomainError('LOCK_TIMEOUT', { headers: { 'retry-after': '1' } });
       throw error;
     }
   }
 
-  /** Transaction-scoped locks (released at commit or rollback), in the same fixed order. */
-  async xactLock(manager: EntityManager, names: string[]): Promise<void> {
-    for (const key of orderedKeys(names)) {
-      await manager.query('select pg_advisory_xact_lock($1::bigint)', [key]);
-    }
+  /**
+   * The same locks at session level, for work that commits more than once under them; the caller
+   * already holds them in its transaction, so this never waits. Released by `releaseSession`.
+   */
+  async holdForSession(manager: EntityManager, names: readonly string[]): Promise<void> {
+    if (names.length > 0) await manager.query(`select ${lockCalls('pg_advisory_lock', names)}`);
+  }
+
+  async releaseSession(manager: EntityManager): Promise<void> {
+    await manager.query('select pg_advisory_unlock_all()');
   }
 }

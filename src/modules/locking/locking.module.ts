@@ -1,13 +1,12 @@
 import { Global, Module } from '@nestjs/common';
-import { LockInterceptor } from './lock.interceptor';
+import { CallRunner } from './call-runner';
 import { LockService } from './lock.service';
 import { TransactionRunner } from './transaction-runner';
-import { ValidateFirstInterceptor } from './validate-first.interceptor';
 
-/** ValidateFirstInterceptor and LockInterceptor are registered as global interceptors by AppModule, after JWE decryption. */
+/** Advisory locks, the call runner and the transactions of a call. */
 @Global()
 @Module({
-  providers: [LockService, TransactionRunner, LockInterceptor, ValidateFirstInterceptor],
-  exports: [LockService, TransactionRunner, LockInterceptor, ValidateFirstInterceptor],
+  providers: [LockService, TransactionRunner, CallRunner],
+  exports: [LockService, TransactionRunner, CallRunner],
 })
 export class LockingModule {}

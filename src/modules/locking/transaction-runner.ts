@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ClsService } from 'nestjs-cls';
 import { DataSource, EntityManager } from 'typeorm';
-import type { LockLease } from './lock.service';
-
-export const LOCK_LEASE = 'locking:lease';
+import { CallConnection, CURRENT_CALL } from './call-connection';
 
 /**
- * Runs a transaction on the connection that holds the current call's locks (so the work and
- * its locks share one session), or on the pool when the call holds none.
+ * Runs a use case's transactions. Inside a locked call (CallRunner) they run on the call's
+ * connection: work joins the call's open transaction (so the call commits once), or, after the
+ * call committed while keeping its locks, gets a transaction of its own on that connection.
+ * Outside a call (jobs), a pooled transaction.
  */
 @Injectable()
 export class TransactionRunner {
@@ -18,17 +18,18 @@ export class TransactionRunner {
   ) {}
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const lease = this.lease();
-    if (lease) return lease.runner.manager.transaction(work);
+    const call = this.call();
+    if (call?.inTransaction) return work(call.manager);
+    if (call) return call.manager.transaction(work);
     return this.dataSource.transaction(work);
   }
 
-  /** Reads outside a transaction (no BEGIN/COMMIT round trips), on the same connection as `run`. */
+  /** Reads without BEGIN/COMMIT round trips, on the call's connection when there is one. */
   read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return work(this.lease()?.runner.manager ?? this.dataSource.manager);
+    return work(this.call()?.manager ?? this.dataSource.manager);
   }
 
-  private lease(): LockLease | undefined {
-    return this.cls.isActive() ? (this.cls.get(LOCK_LEASE) as LockLease | undefined) : undefined;
+  private call(): CallConnection | undefined {
+    return this.cls.isActive() ? (this.cls.get(CURRENT_CALL) as CallConnection | undefined) : undefined;
   }
 }

@@ -5,7 +5,8 @@ import { ErrorKey } from '../../../common/errors/error-catalogue';
 import { AppConfig } from '../../../config/app-config';
 import { LimitSet } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
-import { LockService } from '../../locking/lock.service';
+import { WriteBatch } from '../../../infrastructure/database/write-batch';
+import { LockNames, LockService } from '../../locking/lock.service';
 import { AccountType } from '../entities/account.entity';
 import { AccountLimitKey, LimitKeyKind } from '../entities/account-limit-key.entity';
 
@@ -57,25 +58,39 @@ export class AccountLimitsService {
     private readonly config: AppConfig,
   ) {}
 
+  /** The lock names of the keys: an enrollment takes them with its other locks, in one round trip. */
+  lockNames(programCode: string, keys: readonly LimitKeyValue[]): string[] {
+    return keys.map((key) => LockNames.limitKey(programCode, key.kind, this.indexOf(key)));
+  }
+
   /**
-   * Takes transaction-scoped advisory locks on every key (fixed order), then counts. The caller
-   * inserts the account and its keys in the same transaction, so no concurrent enrollment can
-   * count before this one commits.
+   * Takes transaction-scoped advisory locks on every key, then counts. The caller inserts the
+   * account and its keys in the same transaction, so no concurrent call can count before it commits.
    */
   async lockAndCheck(manager: EntityManager, check: LimitCheck): Promise<LimitBreach | null> {
+    await this.locks.lockInTransaction(manager, this.lockNames(check.programCode, check.keys));
+    return this.check(manager, check);
+  }
+
+  /** Counts every key in one statement; the caller already holds the keys' locks in its transaction. */
+  async check(manager: EntityManager, check: LimitCheck): Promise<LimitBreach | null> {
+    if (check.keys.length === 0) return null;
     const keys = [...check.keys].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]).map((key) => ({ kind: key.kind, bidx: this.indexOf(key) }));
-    await this.locks.xactLock(manager, keys.map((key) => `limit:${check.programCode}:${key.kind}:${key.bidx}`));
+    const rows = (await manager.query(
+      `select q.kind, q.bidx,
+              count(a.id) filter (where a.status <> 'closed')::int as active,
+              count(a.id) filter (where a.status <> 'closed' or a.activated_at is not null)::int as lifetime,
+              (array_agg(a.id order by a.created_at desc) filter (where a.status <> 'closed'))[1] as recent
+         from unnest($3::text[], $4::text[]) as q(kind, bidx)
+         left join account_limit_keys k
+           on k.program_code = $1 and k.account_type = $2 and k.key_kind = q.kind and k.key_bidx = q.bidx and k.account_id <> $5
+         left join accounts a on a.id = k.account_id
+        group by q.kind, q.bidx`,
+      [check.programCode, check.accountType, keys.map((k) => k.kind), keys.map((k) => k.bidx), check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000'],
+    )) as Array<{ kind: LimitKeyKind; bidx: string; active: number; lifetime: number; recent: string | null }>;
     for (const key of keys) {
+      const counts = rows.find((row) => row.kind === key.kind && row.bidx === key.bidx) ?? { active: 0, lifetime: 0, recent: null };
       const [activeLimit, lifetimeLimit] = check.limits[key.kind];
-      const rows = (await manager.query(
-        `select count(*) filter (where a.status <> 'closed')::int as active,
-                count(*) filter (where a.status <> 'closed' or a.activated_at is not null)::int as lifetime,
-                (array_agg(a.id order by a.created_at desc) filter (where a.status <> 'closed'))[1] as recent
-           from account_limit_keys k join accounts a on a.id = k.account_id
-          where k.program_code = $1 and k.account_type = $2 and k.key_kind = $3 and k.key_bidx = $4 and k.account_id <> $5`,
-        [check.programCode, check.accountType, key.kind, key.bidx, check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000'],
-      )) as Array<{ active: number; lifetime: number; recent: string | null }>;
-      const counts = rows[0] ?? { active: 0, lifetime: 0, recent: null };
       if (counts.active >= activeLimit) {
         return { error: errorFor(key.kind, 'active', check.accountType), kind: key.kind, scope: 'active', mostRecentAccountId: counts.recent };
       }
@@ -84,6 +99,15 @@ export class AccountLimitsService {
       }
     }
     return null;
+  }
+
+  /** The keys of a new account, added to the caller's batch. */
+  stage(batch: WriteBatch, account: { id: string; programCode: string; accountType: AccountType }, keys: readonly LimitKeyValue[]): void {
+    batch.insert(
+      'account_limit_keys',
+      ['account_id', 'key_kind', 'key_bidx', 'program_code', 'account_type'],
+      keys.map((key) => [account.id, key.kind, this.indexOf(key), account.programCode, account.accountType]),
+    );
   }
 
   /**

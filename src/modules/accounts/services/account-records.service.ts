@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import { FieldCipher } from '../../../infrastructure/crypto/field-cipher';
+import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { Account, AccountType, IdentityKind } from '../entities/account.entity';
 import { Purse } from '../entities/purse.entity';
 
@@ -23,6 +24,15 @@ export interface NewAccount {
   currency: string;
   identityKind: IdentityKind;
   requestId: string | null;
+}
+
+/** The state columns of an account, as a new one is written. */
+export type AccountState = Pick<Account, 'status' | 'statusReason' | 'kycPendingGate' | 'accountCycleDay' | 'activatedAt'>;
+
+export interface NewAccountRows {
+  account: Account;
+  purse: Purse;
+  accountData: StoredAccountData;
 }
 
 export type AccountPatch = Partial<Pick<Account, 'status' | 'statusReason' | 'kycPendingGate' | 'accountCycleDay' | 'activatedAt' | 'closedAt'>>;
@@ -57,26 +67,45 @@ export class AccountRecordsService {
     return account;
   }
 
-  /** A new account (status pending until enrollment finishes) with its primary purse and direct-deposit numbers. */
-  async create(manager: EntityManager, input: NewAccount): Promise<{ account: Account; purse: Purse }> {
-    const data: StoredAccountData = {
+  /**
+   * A new account with its primary purse and direct-deposit numbers, built in memory in the state
+   * given (pending until its enrollment completes; a new enrollment that completes at once is
+   * written in its final state). Nothing is read back: the rows are what the answer shows.
+   */
+  build(input: NewAccount, state: AccountState, now: Date): NewAccountRows {
+    const accountData: StoredAccountData = {
       directDeposit: { routingNumber: ROUTING_NUMBER, accountNumber: String(randomInt(1e11, 1e12)) },
     };
-    const account = manager.create(Account, {
+    const account: Account = Object.assign(new Account(), {
       id: randomUUID(),
       ...input,
-      status: 'pending',
-      statusReason: null,
-      kycPendingGate: 'none',
-      accountCycleDay: null,
-      encryptedAccountDataEnc: this.cipher.encryptJson(data, ACCOUNT_DATA_CONTEXT),
-      activatedAt: null,
+      ...state,
+      encryptedAccountDataEnc: this.cipher.encryptJson(accountData, ACCOUNT_DATA_CONTEXT),
+      createdAt: now,
       closedAt: null,
+      updatedAt: now,
+      version: 1,
     });
-    await manager.insert(Account, account);
-    const purse = manager.create(Purse, { id: randomUUID(), accountId: account.id, purseType: 'primary', currency: input.currency });
-    await manager.insert(Purse, purse);
-    return { account: (await manager.findOneOrFail(Account, { where: { id: account.id } })), purse };
+    const purse: Purse = Object.assign(new Purse(), {
+      id: randomUUID(),
+      accountId: account.id,
+      purseType: 'primary' as const,
+      currency: input.currency,
+      availableBalance: '0.00',
+      ledgerBalance: '0.00',
+      createdAt: now,
+    });
+    return { account, purse, accountData };
+  }
+
+  /** Adds the rows of `build` to a batch of the caller's transaction. */
+  stage(batch: WriteBatch, { account: a, purse: p }: NewAccountRows): void {
+    batch.insert(
+      'accounts',
+      ['id', 'partner_id', 'program_code', 'account_type', 'status', 'status_reason', 'kyc_pending_gate', 'account_cycle_day', 'currency', 'identity_kind', 'encrypted_account_data_enc', 'request_id', 'created_at', 'activated_at', 'updated_at'],
+      [[a.id, a.partnerId, a.programCode, a.accountType, a.status, a.statusReason, a.kycPendingGate, a.accountCycleDay, a.currency, a.identityKind, a.encryptedAccountDataEnc, a.requestId, a.createdAt, a.activatedAt, a.updatedAt]],
+    );
+    batch.insert('purses', ['id', 'account_id', 'purse_type', 'currency', 'created_at'], [[p.id, p.accountId, p.purseType, p.currency, p.createdAt]]);
   }
 
   /** Applies the patch, bumps version and updated_at; returns the account as stored. */

@@ -4,11 +4,11 @@ import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { PartnerConfig } from '../../../config/service-config';
 import { User } from '../../user/entities/user.entity';
-import { UserRecordsService } from '../../user/services/user-records.service';
+import { UserDataPlain, UserRecordsService } from '../../user/services/user-records.service';
 import { Account } from '../entities/account.entity';
 import { PaymentInstrument } from '../entities/payment-instrument.entity';
 import { Purse } from '../entities/purse.entity';
-import { AccountRecordsService } from './account-records.service';
+import { AccountRecordsService, StoredAccountData } from './account-records.service';
 import { PartnerViewService } from './partner-view.service';
 import { PaymentInstrumentService } from './payment-instrument.service';
 
@@ -60,7 +60,35 @@ export interface AccountView {
   paymentInstruments: PaymentInstrumentView[];
 }
 
+/** What a new enrollment wrote, as `renderNew` needs it. */
+export interface NewAccountView {
+  account: Account;
+  purse: Purse;
+  accountData: StoredAccountData;
+  user: User;
+  userData: UserDataPlain;
+  cards: PaymentInstrument[];
+}
+
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+function accountDataView(account: Account, purses: Purse[], sealed: Record<string, string>): AccountDataView {
+  return {
+    accountIdentifier: account.id,
+    programCode: account.programCode,
+    accountType: account.accountType,
+    status: account.status,
+    statusReason: account.statusReason,
+    kycPendingGate: account.kycPendingGate,
+    accountCycleDay: account.accountCycleDay,
+    currency: account.currency.trim(),
+    createdDateTime: account.createdAt.toISOString(),
+    activatedDateTime: iso(account.activatedAt),
+    closedDateTime: iso(account.closedAt),
+    purses: purses.map(purseView),
+    ...sealed,
+  };
+}
 
 /** Renders accounts, users and cards for a partner, with the partner view applied to encrypted data. */
 @Injectable()
@@ -95,20 +123,24 @@ export class AccountViewService {
         ...(this.accounts.accountData(account) ?? {}),
       };
     });
+    return accountDataView(account, purses, sealed);
+  }
+
+  /**
+   * The view of an account whose rows were just built in memory (a new enrollment): the same
+   * answer GET account gives, made from the plaintext in hand, with nothing read back or decrypted.
+   */
+  async renderNew(rows: NewAccountView, partner: PartnerConfig): Promise<AccountView> {
+    const { firstName, middleName, lastName } = rows.userData;
+    const sealedAccount = await this.partnerView.seal(partner, 'encryptedAccountData', () => ({
+      accountHolder: { firstName, ...(middleName !== undefined ? { middleName } : {}), lastName },
+      ...rows.accountData,
+    }));
+    const sealedUser = await this.partnerView.seal(partner, 'encryptedUserData', () => rows.userData);
     return {
-      accountIdentifier: account.id,
-      programCode: account.programCode,
-      accountType: account.accountType,
-      status: account.status,
-      statusReason: account.statusReason,
-      kycPendingGate: account.kycPendingGate,
-      accountCycleDay: account.accountCycleDay,
-      currency: account.currency.trim(),
-      createdDateTime: account.createdAt.toISOString(),
-      activatedDateTime: iso(account.activatedAt),
-      closedDateTime: iso(account.closedAt),
-      purses: purses.map(purseView),
-      ...sealed,
+      account: accountDataView(rows.account, [rows.purse], sealedAccount),
+      user: { userIdentifier: rows.user.id, isPrimaryAccountHolder: rows.user.isPrimary, status: rows.user.status, ...sealedUser },
+      paymentInstruments: rows.cards.map(paymentInstrumentView),
     };
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
@@ -18,12 +19,15 @@ export class BusinessProfileService {
     private readonly accounts: AccountRecordsService,
   ) {}
 
-  /** Inside the enrollment transaction: the profile of a new business account. */
-  async createForEnrollment(manager: EntityManager, accountId: string, businessData: BusinessDataDto): Promise<BusinessDataView> {
-    const entity = manager.create(BusinessProfileEntity, { accountId });
-    this.codec.write(entity, businessData);
-    await manager.insert(BusinessProfileEntity, entity);
-    return this.codec.view(entity);
+  /** The profile of a new business account, added to the enrollment's batch. */
+  stageForEnrollment(batch: WriteBatch, accountId: string, businessData: BusinessDataDto): void {
+    const p = Object.assign(new BusinessProfileEntity(), { accountId });
+    this.codec.write(p, businessData);
+    batch.insert(
+      'business_profiles',
+      ['account_id', 'business_name', 'business_type', 'data', 'business_tax_id_enc', 'business_tax_id_last4'],
+      [[p.accountId, p.businessName, p.businessType, JSON.stringify(p.data), p.businessTaxIdEnc ?? null, p.businessTaxIdLast4 ?? null]],
+    );
   }
 
   /** The current business name, printed on the next card issued (replacement included); null without a profile. */

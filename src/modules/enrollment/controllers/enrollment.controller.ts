@@ -1,16 +1,16 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
 import { LIMIT_COUNTING_RULE } from '../../accounts/services/account-limits.service';
 import type { AccountView } from '../../accounts/services/account-view.service';
-import { Idempotent } from '../../idempotency/idempotent.decorator';
-import { CheckBeforeLocks, LockOn } from '../../locking/lock-on.decorator';
+import { ValidBody } from '../../../common/validation/valid-body';
+import type { RawResponse } from '../../../common/http/envelope.interceptor';
+import { ApiLocked } from '../../locking/lock-on.decorator';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
-import { ENROLLMENT_OPERATION } from '../services/enrollment-points';
 import { EnrollmentService } from '../services/enrollment.service';
-import { EnrollmentRulesService } from '../services/enrollment-rules.service';
+import { EnrollmentPlan, EnrollmentRulesService } from '../services/enrollment-rules.service';
 
 const ENROLL_DESCRIPTION = [
   'Creates the user, the account with its primary purse, and the card, in recoverable phases.',
@@ -31,18 +31,17 @@ export class EnrollmentController {
 
   @Post()
   @HttpCode(200)
-  @LockOn('requestId', 'ssn')
-  @CheckBeforeLocks(EnrollmentRulesService)
-  @Idempotent(ENROLLMENT_OPERATION)
+  @ApiLocked('requestId', 'ssn')
+  @ApiHeader({ name: 'Idempotent-Replayed', required: false, description: 'Response header: "true" when the stored answer of this requestId is replayed' })
+  @ApiResponse({ status: 422, description: 'requestId reused with a different payload (code 422, subCode 0)' })
   @ApiOperation({ summary: 'Enroll a user: user, account, primary purse and card in one call', description: ENROLL_DESCRIPTION })
   @ApiOkResponse({ description: '{ requestId, responseDetails, account, user, paymentInstruments }' })
   @ApiBadRequestResponse({ description: 'Every validation row of the enrollment, KYB, currency/terms and user-data tables' })
   async enroll(
     @CurrentPrincipal() principal: Principal,
-    @Param('programCode') programCode: string,
-    @Body() body: CreateEnrollmentDto,
-  ): Promise<AccountView> {
-    return this.enrollments.enroll(principal, programCode, body);
+    @ValidBody(CreateEnrollmentDto, EnrollmentRulesService) plan: EnrollmentPlan,
+  ): Promise<RawResponse> {
+    return this.enrollments.enroll(principal, plan);
   }
 
   @Get('accounts/:accountIdentifier')

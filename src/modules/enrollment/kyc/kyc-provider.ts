@@ -11,6 +11,11 @@ export interface KycSubject {
 
 /** Port to the KYC/OFAC vendor; called outside any transaction (a real vendor is an HTTP call). */
 export interface KycProvider {
+  /**
+   * True when `screen` decides in memory (no network call): a new enrollment is then decided before
+   * its rows are written, in one transaction. A remote vendor is called between transactions.
+   */
+  readonly local: boolean;
   screen(subject: KycSubject): Promise<KycOutcome>;
 }
 

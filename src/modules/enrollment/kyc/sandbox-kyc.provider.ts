@@ -9,6 +9,8 @@ import { KycOutcome, KycProvider, KycSubject } from './kyc-provider';
  */
 @Injectable()
 export class SandboxKycProvider implements KycProvider {
+  readonly local = true;
+
   constructor(private readonly config: AppConfig) {}
 
   async screen(subject: KycSubject): Promise<KycOutcome> {

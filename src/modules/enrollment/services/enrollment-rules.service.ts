@@ -10,7 +10,7 @@ import type { AddressPlain, IdentityPlain, PhonePlain, UserDataPlain } from '../
 import type { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { Clock } from './clock';
 import { AppConfig } from '../../../config/app-config';
-import type { PreLockCheck } from '../../locking/validate-first.interceptor';
+import type { CrossFieldRules } from '../../../common/validation/valid-body';
 
 const TERMS_WINDOW_MS = 720 * 60 * 60 * 1000;
 const USER = 'encryptedUserData';
@@ -18,6 +18,8 @@ const ID = `${USER}.identifyingData`;
 
 /** A request that passed every rule, with defaults resolved; nothing has been looked up yet. */
 export interface EnrollmentPlan {
+  /** The validated request, as the partner sent it (decrypted): its canonical form is the fingerprint. */
+  request: CreateEnrollmentDto;
   program: ProgramConfig;
   accountType: AccountType;
   currency: string;
@@ -32,23 +34,20 @@ export interface EnrollmentPlan {
 }
 
 /**
- * The enrollment rules that span fields or need the program and the clock: evaluated right after
- * the DTO's field rules and before anything is looked up, locked or written (CONTRACT.md section 6).
+ * The enrollment rules that span fields or need the program: run by the body pipe right after the
+ * DTO's field rules, before anything is looked up, locked or written (CONTRACT.md section 6). The
+ * time-dependent terms window is judged apart (`checkTermsWindow`), on a first attempt only.
  */
 @Injectable()
-export class EnrollmentRulesService implements PreLockCheck {
+export class EnrollmentRulesService implements CrossFieldRules<CreateEnrollmentDto, EnrollmentPlan> {
   constructor(
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
 
-  checkBeforeLocks(programCode: string | undefined, body: unknown): void {
+  check({ programCode }: { programCode: string | undefined }, dto: CreateEnrollmentDto): EnrollmentPlan {
     const program = programCode === undefined ? undefined : this.config.service.programs.get(programCode);
     if (!program) throw new DomainError('PROGRAM_NOT_ALLOWED');
-    this.check(program, body as CreateEnrollmentDto);
-  }
-
-  check(program: ProgramConfig, dto: CreateEnrollmentDto): EnrollmentPlan {
     const data = dto.encryptedUserData;
     const accountType: AccountType = dto.accountType ?? 'consumer';
     const identity = this.identity(program, dto);
@@ -59,7 +58,9 @@ export class EnrollmentRulesService implements PreLockCheck {
       throw new DomainError('SSN_REQUIRED', { field: `${ID}.ssn` });
     }
     const currency = this.currency(program, dto.currency);
-    this.terms(dto.termsAcceptanceDateTime);
+    if (Number.isNaN(Date.parse(dto.termsAcceptanceDateTime))) {
+      throw new DomainError('INVALID_FIELD', { field: 'termsAcceptanceDateTime', property: 'termsAcceptanceDateTime' });
+    }
     const user: UserDataPlain = {
       firstName: data.firstName,
       ...(data.middleName != null ? { middleName: data.middleName } : {}),
@@ -70,6 +71,7 @@ export class EnrollmentRulesService implements PreLockCheck {
       ...(data.email ? { email: { emailAddress: data.email.emailAddress } } : {}),
     };
     return {
+      request: dto,
       program,
       accountType,
       currency,
@@ -168,10 +170,9 @@ export class EnrollmentRulesService implements PreLockCheck {
     return currency;
   }
 
-  /** Inclusive window of 720 hours on either side of the time of submission. */
-  private terms(value: string): void {
-    const accepted = Date.parse(value);
-    if (Number.isNaN(accepted)) throw new DomainError('INVALID_FIELD', { field: 'termsAcceptanceDateTime', property: 'termsAcceptanceDateTime' });
+  /** Inclusive window of 720 hours on either side of the time of submission (of the first attempt). */
+  checkTermsWindow(plan: EnrollmentPlan): void {
+    const accepted = Date.parse(plan.request.termsAcceptanceDateTime);
     if (Math.abs(this.clock.now().getTime() - accepted) > TERMS_WINDOW_MS) {
       throw new DomainError('TERMS_OUTSIDE_WINDOW', { field: 'termsAcceptanceDateTime' });
     }

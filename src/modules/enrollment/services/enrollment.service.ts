@@ -1,71 +1,86 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import type { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
-import { AppConfig } from '../../../config/app-config';
+import type { RawResponse } from '../../../common/http/envelope.interceptor';
 import type { PartnerConfig } from '../../../config/service-config';
-import { AccountLimitsService, LimitBreach } from '../../accounts/services/account-limits.service';
+import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
+import { AccountLimitsService, LimitBreach, LimitKeyValue } from '../../accounts/services/account-limits.service';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
 import { AccountView, AccountViewService } from '../../accounts/services/account-view.service';
-import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
-import { IdempotencyCall, IdempotencyContext } from '../../idempotency/idempotency-context';
-import { IdempotencyStore } from '../../idempotency/idempotency.store';
+import type { IdempotencyKey } from '../../idempotency/idempotency.store';
+import type { CallConnection } from '../../locking/call-connection';
+import { CallOutcome, Outcome } from '../../locking/call-outcome';
+import { CallRunner } from '../../locking/call-runner';
+import { LockNames } from '../../locking/lock.service';
 import { TransactionRunner } from '../../locking/transaction-runner';
 import { UserRecordsService } from '../../user/services/user-records.service';
-import type { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
-import { EnrollmentCompletionService } from './enrollment-completion.service';
-import { DECLINED_POINT } from './enrollment-points';
+import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
+import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
+import { Clock } from './clock';
+import { CompletionOutcome, EnrollmentCompletionService } from './enrollment-completion.service';
+import { ENROLLMENT_OPERATION, EnrollmentPoint } from './enrollment-points';
 import { EnrollmentPlan, EnrollmentRulesService } from './enrollment-rules.service';
+import { decide, PENDING_STATE } from './enrollment-state';
+import { EnrollmentWriter } from './enrollment-writer';
 import { ScanCaptureService } from './scan-capture.service';
 
 /**
- * POST enrollments: rules first, then the first phase (user, account, purse, limit keys, business
- * profile, onboardingID claimed) in one transaction under the limit locks, then the remaining
- * phases. A retry with the same requestId resumes after the last recovery point reached.
+ * POST enrollments, through the CallRunner (replay, locks on requestId, SSN and limit keys,
+ * idempotency). A first attempt whose KYC/OFAC decision can be made in memory is one transaction:
+ * limit counts in one statement, every row in one more, the answer built from memory. What cannot
+ * finish at once (a remote KYC vendor, a sandbox interruption) writes the pending account, commits,
+ * and completes phase by phase; the identical retry resumes from the recovery point reached.
  */
 @Injectable()
 export class EnrollmentService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly config: AppConfig,
-    private readonly rules: EnrollmentRulesService,
+    private readonly calls: CallRunner,
     private readonly tx: TransactionRunner,
-    private readonly idempotencyContext: IdempotencyContext,
-    private readonly idempotency: IdempotencyStore,
+    private readonly rules: EnrollmentRulesService,
+    private readonly writer: EnrollmentWriter,
+    private readonly progress: EnrollmentProgressRepository,
     private readonly accounts: AccountRecordsService,
     private readonly users: UserRecordsService,
     private readonly limits: AccountLimitsService,
-    private readonly businessProfiles: BusinessProfileService,
     private readonly scans: ScanCaptureService,
     private readonly completion: EnrollmentCompletionService,
     private readonly views: AccountViewService,
+    private readonly blindIndex: BlindIndex,
     private readonly faults: SandboxFaults,
+    private readonly clock: Clock,
+    @Inject(KYC_PROVIDER) private readonly kyc: KycProvider,
   ) {}
 
-  async enroll(principal: Principal, programCode: string, dto: CreateEnrollmentDto): Promise<AccountView> {
-    const program = this.config.service.programs.get(programCode);
-    if (!program) throw new DomainError('PROGRAM_NOT_ALLOWED');
-    const plan = this.rules.check(program, dto);
-    const call = this.idempotencyContext.current();
-    let accountId = call?.record?.accountId ?? null;
-    let point = call?.record?.recoveryPoint ?? 'started';
-    if (!accountId) {
-      const opened = await this.open(principal.partner, plan, dto, call);
-      if (!('accountId' in opened)) throw await this.decline(principal.partner, plan, opened.breach);
-      accountId = opened.accountId;
-      point = 'accountWritten';
-      this.faults.interruptAfter('accountWritten');
-    }
-    const outcome = await this.completion.continueFrom(accountId, call?.key ?? null, point);
-    // Reads go through the call's locked connection too: waiting callers may hold every pooled one.
-    const id = accountId;
-    const view = await this.tx.read((manager) => this.views.render(id, principal.partner, manager));
-    // Held or short of its bill cycle: not the final answer, so it is not stored for replay.
-    if (outcome !== 'completed' && call) call.incomplete = true;
-    if (outcome === 'held') throw new DomainError('OFAC_HOLD', { payload: { ...view } });
-    return view;
+  enroll(principal: Principal, plan: EnrollmentPlan): Promise<RawResponse> {
+    const { partner } = principal;
+    const programCode = plan.program.programCode;
+    const key: IdempotencyKey = { partnerId: partner.partnerId, programCode, requestId: plan.request.requestId };
+    const limitKeys = this.rules.limitKeys(plan);
+    const ssn = plan.request.encryptedUserData.identifyingData.ssn;
+    return this.calls.idempotent({
+      key,
+      operation: ENROLLMENT_OPERATION,
+      payload: plan.request,
+      // SERVICE.md locks an enrollment on requestId and SSN; the limit keys are locked with them (one round trip).
+      locks: [
+        LockNames.requestId(key.partnerId, programCode, key.requestId),
+        ...(ssn ? [LockNames.ssn(programCode, this.blindIndex.of('ssn', ssn))] : []),
+        ...this.limits.lockNames(programCode, limitKeys),
+      ],
+      firstAttempt: async () => {
+        this.rules.checkTermsWindow(plan);
+        if (plan.onboardingID) await this.scans.checkWindow(plan.onboardingID);
+      },
+      work: async ({ resumed, connection }) => {
+        const started = resumed ? await this.progress.findByRequest(connection.manager, key) : null;
+        if (started) return this.continue(connection, partner, started.accountId, started.point);
+        return this.firstAttempt(connection, partner, plan, limitKeys);
+      },
+    });
   }
 
   async get(principal: Principal, programCode: string, accountIdentifier: string): Promise<AccountView> {
@@ -73,59 +88,62 @@ export class EnrollmentService {
     return this.views.render(account.id, principal.partner);
   }
 
-  /** Phase 1, one transaction: claim the onboardingID, lock and count the limit keys, write the rows. */
-  private open(partner: PartnerConfig, plan: EnrollmentPlan, dto: CreateEnrollmentDto, call: IdempotencyCall | undefined) {
-    return this.tx.run(async (manager): Promise<{ accountId: string } | { breach: LimitBreach }> => {
-      if (call) await this.idempotency.begin(manager, call.key, call.operation, call.fingerprint, dto);
-      const user = { ...plan.user, identifyingData: { ...plan.user.identifyingData } };
-      const claimed = plan.onboardingID
-        ? await this.scans.claim(manager, partner.partnerId, plan.program.programCode, plan.onboardingID, plan.user.identifyingData.matriculaId)
-        : null;
-      if (claimed) user.identifyingData.matriculaId = claimed.idNumber;
-      const keys = this.rules.limitKeys(plan);
-      const breach = await this.limits.lockAndCheck(manager, {
-        programCode: plan.program.programCode,
-        accountType: plan.accountType,
-        limits: plan.program.limits[plan.accountType],
-        keys,
-      });
-      if (breach) {
-        if (call) await this.idempotency.advance(manager, call.key, DECLINED_POINT, { state: { declined: breach.error } });
-        return { breach };
-      }
-      const { account } = await this.accounts.create(manager, {
-        partnerId: partner.partnerId,
-        programCode: plan.program.programCode,
-        accountType: plan.accountType,
-        currency: plan.currency,
-        identityKind: plan.identityKind,
-        requestId: call?.key.requestId ?? dto.requestId,
-      });
-      await this.users.create(manager, account.id, user, 'active');
-      await this.limits.record(manager, account, keys);
-      if (plan.businessData) await this.businessProfiles.createForEnrollment(manager, account.id, plan.businessData);
-      if (claimed) await this.scans.markUsed(manager, claimed.scan.id, account.id);
-      if (call) await this.idempotency.advance(manager, call.key, 'accountWritten', { accountId: account.id });
-      return { accountId: account.id };
+  private async firstAttempt(connection: CallConnection, partner: PartnerConfig, plan: EnrollmentPlan, limitKeys: LimitKeyValue[]): Promise<CallOutcome<AccountView>> {
+    const manager = connection.manager;
+    const programCode = plan.program.programCode;
+    const claimed = plan.onboardingID ? await this.scans.claim(manager, partner.partnerId, programCode, plan.onboardingID, plan.user.identifyingData.matriculaId) : null;
+    const userData = claimed ? { ...plan.user, identifyingData: { ...plan.user.identifyingData, matriculaId: claimed.idNumber } } : plan.user;
+    const breach = await this.limits.check(manager, { programCode, accountType: plan.accountType, limits: plan.program.limits[plan.accountType], keys: limitKeys });
+    if (breach) return this.decline(manager, partner, plan, breach);
+
+    const now = this.clock.now();
+    const enrollment = { partner, plan, userData, limitKeys, scanId: claimed?.scan.id ?? null, now };
+    if (!this.kyc.local || this.faults.interrupts()) {
+      const { account } = await this.writer.write(manager, { ...enrollment, state: PENDING_STATE, issueCard: false, point: 'accountWritten', reason: 'enrollmentStarted' });
+      await connection.commitKeepingLocks();
+      this.faults.interruptAfter('accountWritten');
+      return this.continue(connection, partner, account.id, 'accountWritten');
+    }
+    const kyc = await this.kyc.screen({ programCode, accountType: plan.accountType, user: userData });
+    const decision = decide(kyc, this.faults.has('billCycle'), now);
+    const rows = await this.writer.write(manager, {
+      ...enrollment,
+      state: decision.state,
+      issueCard: decision.issueCard,
+      point: decision.answer === 'completed' ? 'finished' : 'kycDecided',
+      reason: decision.reason,
     });
+    return answerOf(decision.answer, await this.views.renderNew(rows, partner));
+  }
+
+  /** The phased path: every phase after `point`, each committed on the call's connection. */
+  private async continue(connection: CallConnection, partner: PartnerConfig, accountId: string, point: EnrollmentPoint): Promise<CallOutcome<AccountView>> {
+    await connection.commitKeepingLocks();
+    const outcome = await this.completion.continueFrom(accountId, point);
+    return answerOf(outcome, await this.tx.read((manager) => this.views.render(accountId, partner, manager)));
   }
 
   /**
    * A limit decline. For an active-account limit whose most recent enrollment has the same date of
    * birth (and is this partner's), that enrollment is returned beside the decline; otherwise only the error.
    */
-  private decline(partner: PartnerConfig, plan: EnrollmentPlan, breach: LimitBreach): Promise<DomainError> {
-    return this.tx.run((manager) => this.declineWith(manager, partner, plan, breach));
+  private async decline(manager: EntityManager, partner: PartnerConfig, plan: EnrollmentPlan, breach: LimitBreach): Promise<CallOutcome<AccountView>> {
+    const decline = new DomainError(breach.error);
+    if (breach.scope !== 'active' || !breach.mostRecentAccountId) return Outcome.declined(decline);
+    const existing = await this.accounts.findById(manager, breach.mostRecentAccountId);
+    const holder = existing && existing.partnerId === partner.partnerId ? await this.users.primaryOf(manager, existing.id) : null;
+    if (!existing || !holder || this.users.dateOfBirthOf(holder) !== plan.user.identifyingData.dateOfBirth) return Outcome.declined(decline);
+    return Outcome.declined(decline, await this.views.render(existing.id, partner, manager));
   }
+}
 
-  private async declineWith(manager: EntityManager, partner: PartnerConfig, plan: EnrollmentPlan, breach: LimitBreach): Promise<DomainError> {
-    if (breach.scope === 'active' && breach.mostRecentAccountId) {
-      const existing = await this.accounts.findById(manager, breach.mostRecentAccountId);
-      const holder = existing && existing.partnerId === partner.partnerId ? await this.users.primaryOf(manager, existing.id) : null;
-      if (existing && holder && this.users.dateOfBirthOf(holder) === plan.user.identifyingData.dateOfBirth) {
-        return new DomainError(breach.error, { payload: { ...(await this.views.render(existing.id, partner, manager)) } });
-      }
-    }
-    return new DomainError(breach.error);
+function answerOf(outcome: CompletionOutcome, view: AccountView): CallOutcome<AccountView> {
+  switch (outcome) {
+    case 'completed':
+      return Outcome.completed(view);
+    case 'incomplete':
+      return Outcome.incomplete(view);
+    case 'held':
+      return Outcome.held(new DomainError('OFAC_HOLD'), view);
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import type { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AppConfig } from '../../../config/app-config';
@@ -50,9 +51,18 @@ export class ScanCaptureService {
   }
 
   /**
+   * The 24-hour window, judged once, at a first attempt and before any lock (CONTRACT section 6):
+   * an identical retry days later still resumes. An unknown id fails here too; 400/660/0 either way.
+   */
+  async checkWindow(onboardingID: string): Promise<void> {
+    const scan = UUID.test(onboardingID) ? await this.dataSource.manager.findOne(ScanCapture, { where: { id: onboardingID }, select: { id: true, expiresAt: true } }) : null;
+    if (!scan || scan.expiresAt.getTime() <= this.clock.now().getTime()) throw new DomainError('INVALID_ONBOARDING_ID', { field: 'onboardingID' });
+  }
+
+  /**
    * Inside the enrollment transaction: locks the capture and checks it is this partner's and
-   * program's, completed, unused and unexpired, and (when given) of the same number. Returns the
-   * scanned number. Every failure is the same 400/660/0.
+   * program's, completed and unused, and (when given) of the same number (its window was checked
+   * before the locks). Returns the scanned number. Every failure is the same 400/660/0.
    */
   async claim(manager: EntityManager, partnerId: string, programCode: string, onboardingID: string, matriculaId?: string): Promise<{ scan: ScanCapture; idNumber: string }> {
     const scan = UUID.test(onboardingID)
@@ -64,13 +74,13 @@ export class ScanCaptureService {
       scan.programCode === programCode &&
       scan.status === 'completed' &&
       scan.usedAt === null &&
-      scan.expiresAt.getTime() > this.clock.now().getTime() &&
       (matriculaId === undefined || this.blindIndex.of('matricula', matriculaId) === scan.idNumberBidx);
     if (!valid || !scan) throw new DomainError('INVALID_ONBOARDING_ID', { field: 'onboardingID' });
     return { scan, idNumber: this.cipher.decrypt(scan.idNumberEnc, ID_NUMBER_CONTEXT) };
   }
 
-  async markUsed(manager: EntityManager, scanId: string, accountId: string): Promise<void> {
-    await manager.update(ScanCapture, { id: scanId }, { usedAt: this.clock.now(), usedByAccountId: accountId });
+  /** Marks the capture used by the new account, in the enrollment's batch. */
+  stageUsed(batch: WriteBatch, scanId: string, accountId: string): void {
+    batch.write(`update scan_captures set used_at = $1, used_by_account_id = $2 where id = $3`, [this.clock.now(), accountId, scanId]);
   }
 }

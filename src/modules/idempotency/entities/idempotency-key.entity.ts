@@ -8,13 +8,8 @@ export class IdempotencyKeyEntity {
   @Column({ type: 'text' }) operation: string;
   /** sha-256 of the canonical (RFC 8785) decrypted payload. */
   @Column({ type: 'text' }) fingerprint: string;
-  @Column({ name: 'recovery_point', type: 'text' }) recoveryPoint: string;
-  /** The request as first received, encrypted, so a resume can finish it as originally intended. */
-  @Column({ name: 'request_enc', type: 'text', nullable: true }) requestEnc: string | null;
-  @Column({ type: 'jsonb' }) state: Record<string, unknown>;
-  @Column({ name: 'account_id', type: 'uuid', nullable: true }) accountId: string | null;
   @Column({ name: 'response_status', type: 'integer', nullable: true }) responseStatus: number | null;
-  /** The exact response text sent, replayed byte for byte. */
+  /** The exact response text sent, replayed byte for byte; null while the call is not final (held, incomplete). */
   @Column({ name: 'response_body', type: 'text', nullable: true }) responseBody: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;

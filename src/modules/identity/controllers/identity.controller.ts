@@ -4,7 +4,7 @@ import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
 import { UserView } from '../../accounts/services/account-view.service';
-import { LockOn } from '../../locking/lock-on.decorator';
+import { ApiLocked } from '../../locking/lock-on.decorator';
 import { AddIdentityDto } from '../dtos/add-identity.dto';
 import { IdentityService } from '../services/identity.service';
 
@@ -16,7 +16,7 @@ export class IdentityController {
 
   @Post()
   @HttpCode(200)
-  @LockOn('accountIdentifier', 'userIdentifier')
+  @ApiLocked('accountIdentifier', 'userIdentifier')
   @ApiOperation({
     summary: 'Add an ITIN to a user of a Matricula-based enrollment',
     description:

@@ -6,6 +6,8 @@ import { AccountLimitsService } from '../../accounts/services/account-limits.ser
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
 import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
 import { OutboxService } from '../../events/outbox.service';
+import { CallRunner } from '../../locking/call-runner';
+import { LockNames } from '../../locking/lock.service';
 import { TransactionRunner } from '../../locking/transaction-runner';
 import { User } from '../../user/entities/user.entity';
 import { UserRecordsService } from '../../user/services/user-records.service';
@@ -17,6 +19,7 @@ import { UserRecordsService } from '../../user/services/user-records.service';
 @Injectable()
 export class IdentityService {
   constructor(
+    private readonly calls: CallRunner,
     private readonly transactions: TransactionRunner,
     private readonly accounts: AccountRecordsService,
     private readonly users: UserRecordsService,
@@ -26,7 +29,11 @@ export class IdentityService {
   ) {}
 
   /** Returns the user's view, rendered on the call's locked connection (waiting callers may hold every pooled one). */
-  async addItin(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
+  addItin(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
+    return this.calls.locked([LockNames.account(accountId), LockNames.user(userId)], () => this.addItinLocked(principal, accountId, userId, itin));
+  }
+
+  private addItinLocked(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       // No programCode in the path: the account must belong to one of the partner's programs.
       const found = await this.accounts.requireForPartner(manager, principal.partner.partnerId, null, accountId);

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
 import { UserView } from '../../accounts/services/account-view.service';
-import { LockOn } from '../../locking/lock-on.decorator';
+import { ValidBody } from '../../../common/validation/valid-body';
+import { ApiLocked } from '../../locking/lock-on.decorator';
 import { UpdateUserRequestDto } from '../dtos/update-user.dto';
 import { UserProfileService } from '../services/user-profile.service';
 
@@ -18,7 +19,7 @@ export class UserProfileController {
 
   @Put(':userIdentifier')
   @HttpCode(200)
-  @LockOn('accountIdentifier', 'userIdentifier')
+  @ApiLocked('accountIdentifier', 'userIdentifier')
   @ApiOperation({
     summary: 'Update the address, email and/or phone of a user',
     description:
@@ -36,7 +37,7 @@ export class UserProfileController {
     @Param('programCode') programCode: string,
     @Param('accountIdentifier') accountIdentifier: string,
     @Param('userIdentifier') userIdentifier: string,
-    @Body() body: UpdateUserRequestDto,
+    @ValidBody(UpdateUserRequestDto) body: UpdateUserRequestDto,
   ): Promise<{ user: UserView }> {
     return { user: await this.profiles.update(principal, programCode, accountIdentifier, userIdentifier, body.encryptedUserData) };
   }

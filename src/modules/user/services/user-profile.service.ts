@@ -8,6 +8,8 @@ import { AccountRecordsService } from '../../accounts/services/account-records.s
 import { Account } from '../../accounts/entities/account.entity';
 import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
 import { OutboxService } from '../../events/outbox.service';
+import { CallRunner } from '../../locking/call-runner';
+import { LockNames } from '../../locking/lock.service';
 import { TransactionRunner } from '../../locking/transaction-runner';
 import { UpdateUserDataDto } from '../dtos/update-user.dto';
 import { User } from '../entities/user.entity';
@@ -18,6 +20,7 @@ import { UserRecordsService } from './user-records.service';
 @Injectable()
 export class UserProfileService {
   constructor(
+    private readonly calls: CallRunner,
     private readonly transactions: TransactionRunner,
     private readonly accounts: AccountRecordsService,
     private readonly users: UserRecordsService,
@@ -31,7 +34,11 @@ export class UserProfileService {
    * Returns the updated user's view (a locked account is declined with nothing stored). Views are
    * rendered on the call's locked connection: waiting callers may hold every pooled one.
    */
-  async update(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<UserView> {
+  update(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<UserView> {
+    return this.calls.locked([LockNames.account(accountId), LockNames.user(userId)], () => this.updateLocked(principal, programCode, accountId, userId, data));
+  }
+
+  private updateLocked(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       const found = await this.accounts.requireForPartner(manager, principal.partner.partnerId, programCode, accountId);
       const account = await this.accounts.lockForUpdate(manager, found.id);

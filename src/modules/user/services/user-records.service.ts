@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { BlindIndex, FieldCipher } from '../../../infrastructure/crypto/field-cipher';
+import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { AddressType, UserAddress } from '../entities/user-address.entity';
 import { PhoneType, UserPhone } from '../entities/user-phone.entity';
 import { User } from '../entities/user.entity';
@@ -57,6 +58,13 @@ export interface UserDataPlain {
   email?: { emailAddress: string };
 }
 
+/** A new user's rows, as `build` makes them (address and phone rows in `stage`'s column order). */
+export interface NewUserRows {
+  user: User;
+  addresses: unknown[][];
+  phones: unknown[][];
+}
+
 type StoredAddress = Omit<AddressPlain, 'type' | 'isDefault'>;
 
 /**
@@ -70,11 +78,14 @@ export class UserRecordsService {
     private readonly blindIndex: BlindIndex,
   ) {}
 
-  /** Writes the primary user of a new account, with addresses and phones (defaults already resolved). */
-  async create(manager: EntityManager, accountId: string, data: UserDataPlain, status: string): Promise<User> {
+  /**
+   * The rows of the primary user of a new account, with addresses and phones (defaults already
+   * resolved), encrypted and built in memory; `stage` adds them to the caller's batch.
+   */
+  build(accountId: string, data: UserDataPlain, status: string, now: Date): NewUserRows {
     const c = this.cipher;
     const id = data.identifyingData;
-    const user = manager.create(User, {
+    const user: User = Object.assign(new User(), {
       id: randomUUID(),
       accountId,
       isPrimary: true,
@@ -89,13 +100,26 @@ export class UserRecordsService {
       matriculaEnc: c.encryptNullable(id.matriculaId, USER_CIPHER_CONTEXT.matricula),
       emailEnc: c.encryptNullable(data.email?.emailAddress, USER_CIPHER_CONTEXT.email),
       ssnBidx: id.ssn ? this.blindIndex.of('ssn', id.ssn) : null,
-      itinBidx: id.itin ? this.blindIndex.of('itin', id.itin) : null,
+      itinBidx: id.itin ? this.itinIndex(id.itin) : null,
       matriculaBidx: id.matriculaId ? this.blindIndex.of('matricula', id.matriculaId) : null,
+      createdAt: now,
+      updatedAt: now,
     });
-    await manager.insert(User, user);
-    for (const address of data.addresses) await this.insertAddress(manager, user.id, address);
-    for (const phone of data.phoneNumbers) await this.insertPhone(manager, user.id, phone);
-    return user;
+    return {
+      user,
+      addresses: data.addresses.map((address) => [randomUUID(), user.id, address.type, address.isDefault, this.encryptAddress(address)]),
+      phones: data.phoneNumbers.map((phone) => [randomUUID(), user.id, phone.phoneType, phone.isDefault, this.encryptPhone(phone.number), this.phoneIndex(phone.number)]),
+    };
+  }
+
+  stage(batch: WriteBatch, { user: u, addresses, phones }: NewUserRows): void {
+    batch.insert(
+      'users',
+      ['id', 'account_id', 'is_primary', 'status', 'first_name_enc', 'middle_name_enc', 'last_name_enc', 'date_of_birth_enc', 'ssn_enc', 'ssn_suffix_enc', 'itin_enc', 'matricula_enc', 'email_enc', 'ssn_bidx', 'itin_bidx', 'matricula_bidx', 'created_at', 'updated_at'],
+      [[u.id, u.accountId, u.isPrimary, u.status, u.firstNameEnc, u.middleNameEnc, u.lastNameEnc, u.dateOfBirthEnc, u.ssnEnc, u.ssnSuffixEnc, u.itinEnc, u.matriculaEnc, u.emailEnc, u.ssnBidx, u.itinBidx, u.matriculaBidx, u.createdAt, u.updatedAt]],
+    );
+    batch.insert('user_addresses', ['id', 'user_id', 'type', 'is_default', 'address_enc'], addresses);
+    batch.insert('user_phones', ['id', 'user_id', 'phone_type', 'is_default', 'number_enc', 'number_bidx'], phones);
   }
 
   async insertAddress(manager: EntityManager, userId: string, address: AddressPlain): Promise<UserAddress> {

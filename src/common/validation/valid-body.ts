@@ -1,0 +1,82 @@
+import { ArgumentMetadata, createParamDecorator, ExecutionContext, Inject, Injectable, PipeTransform, Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { ApiBody } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../context/request-context';
+import { DomainError } from '../errors/domain-error';
+import { createValidationPipe } from './validation';
+
+/** Opens a partner's JWE compact string (implemented by the crypto module; common/ holds only the port). */
+export interface BodyDecrypter {
+  decryptFromPartner(compact: string): Promise<unknown>;
+}
+export const BODY_DECRYPTER = Symbol('BODY_DECRYPTER');
+
+/** Rules of a body that span fields or need the program's configuration; they return what the use case works from. */
+export interface CrossFieldRules<D, R> {
+  check(context: { programCode: string | undefined }, dto: D): R;
+}
+
+interface BodyParts {
+  body: unknown;
+  programCode: string | undefined;
+  principal: Principal | undefined;
+}
+
+interface ValidBodyOptions {
+  dto: Type<object>;
+  rules?: Type<CrossFieldRules<never, unknown>>;
+}
+
+const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, context: ExecutionContext): BodyParts => {
+  const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+  return { body: request.body, programCode: (request.params as Record<string, string | undefined>)?.programCode, principal: request.user };
+});
+
+/**
+ * The body of a route that carries `encryptedUserData`, made ready in one place and in this order,
+ * before the handler (so before any look-up or lock, CONTRACT section 6): the JWE of an
+ * encryption partner opened → DTO validation (unknown properties, field rules) → the route's
+ * cross-field rules, whose result (e.g. the enrollment plan) is what the handler receives.
+ */
+@Injectable()
+export class ValidBodyPipe implements PipeTransform<BodyParts> {
+  private readonly validation = createValidationPipe();
+
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    @Inject(BODY_DECRYPTER) private readonly decrypter: BodyDecrypter,
+  ) {}
+
+  async transform(parts: BodyParts, metadata: ArgumentMetadata): Promise<unknown> {
+    const { dto, rules } = metadata.data as unknown as ValidBodyOptions;
+    const body = await this.opened(parts);
+    const instance = (await this.validation.transform(body, { type: 'body', metatype: dto })) as never;
+    if (!rules) return instance;
+    return this.moduleRef.get(rules, { strict: false }).check({ programCode: parts.programCode }, instance);
+  }
+
+  /**
+   * A partner configured for encryption may send `encryptedUserData` as a JWE compact string;
+   * anyone else sending a string gets the ordinary validation error for a non-object.
+   */
+  private async opened({ body, principal }: BodyParts): Promise<unknown> {
+    const sealed = body && typeof body === 'object' ? (body as { encryptedUserData?: unknown }).encryptedUserData : undefined;
+    if (typeof sealed !== 'string' || !principal?.partner.encryption) return body;
+    try {
+      const plain = await this.decrypter.decryptFromPartner(sealed);
+      if (!plain || typeof plain !== 'object' || Array.isArray(plain)) throw new Error('not an object');
+      return { ...(body as object), encryptedUserData: plain };
+    } catch {
+      throw new DomainError('INVALID_FIELD', { field: 'encryptedUserData', property: 'encryptedUserData' });
+    }
+  }
+}
+
+/** `@ValidBody(Dto)` or `@ValidBody(Dto, Rules)`: the parameter receives the DTO, or what the rules return. */
+export function ValidBody(dto: Type<object>, rules?: Type<CrossFieldRules<never, unknown>>): ParameterDecorator {
+  return (target, key, index) => {
+    RequestBodyParts({ dto, rules } satisfies ValidBodyOptions, ValidBodyPipe)(target, key, index);
+    if (key !== undefined) ApiBody({ type: dto })(target, key, Object.getOwnPropertyDescriptor(target, key) as PropertyDescriptor);
+  };
+}

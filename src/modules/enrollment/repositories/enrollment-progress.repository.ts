@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { WriteBatch } from '../../../infrastructure/database/write-batch';
+import type { IdempotencyKey } from '../../idempotency/idempotency.store';
+import type { EnrollmentPoint } from '../services/enrollment-points';
+
+/**
+ * `enrollments`: the recovery point of each enrollment, beside its account. Its only writer is the
+ * enrollment module; a retry, the OFAC clearance or a resume continues from the point stored here.
+ */
+@Injectable()
+export class EnrollmentProgressRepository {
+  stage(batch: WriteBatch, accountId: string, programCode: string, point: EnrollmentPoint, now: Date): void {
+    batch.insert('enrollments', ['account_id', 'program_code', 'recovery_point', 'created_at', 'updated_at'], [[accountId, programCode, point, now, now]]);
+  }
+
+  async advance(manager: EntityManager, accountId: string, point: EnrollmentPoint): Promise<void> {
+    await manager.query(`update enrollments set recovery_point = $2, updated_at = now() where account_id = $1`, [accountId, point]);
+  }
+
+  /** The enrollment a requestId started, if its first rows were committed. */
+  async findByRequest(manager: EntityManager, key: IdempotencyKey): Promise<{ accountId: string; point: EnrollmentPoint } | null> {
+    const rows = (await manager.query(
+      `select e.account_id as "accountId", e.recovery_point as point
+         from accounts a join enrollments e on e.account_id = a.id
+        where a.partner_id = $1 and a.program_code = $2 and a.request_id = $3`,
+      [key.partnerId, key.programCode, key.requestId],
+    )) as Array<{ accountId: string; point: EnrollmentPoint }>;
+    return rows[0] ?? null;
+  }
+}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import type { PartnerConfig } from '../../../config/service-config';
+import { WriteBatch } from '../../../infrastructure/database/write-batch';
+import type { LimitKeyValue } from '../../accounts/services/account-limits.service';
+import { AccountLimitsService } from '../../accounts/services/account-limits.service';
+import { AccountRecordsService, AccountState } from '../../accounts/services/account-records.service';
+import type { NewAccountView } from '../../accounts/services/account-view.service';
+import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
+import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
+import type { OutboundEvent } from '../../events/event-types';
+import { OutboxService } from '../../events/outbox.service';
+import type { UserDataPlain } from '../../user/services/user-records.service';
+import { UserRecordsService } from '../../user/services/user-records.service';
+import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
+import type { EnrollmentPoint } from './enrollment-points';
+import type { EnrollmentPlan } from './enrollment-rules.service';
+import { accountUpdated, cardIssued, enrollmentCard, PENDING_STATE } from './enrollment-state';
+import { ScanCaptureService } from './scan-capture.service';
+
+export interface NewEnrollment {
+  partner: PartnerConfig;
+  plan: EnrollmentPlan;
+  /** The user's plaintext, the scanned Matricula number included. */
+  userData: UserDataPlain;
+  limitKeys: LimitKeyValue[];
+  scanId: string | null;
+  now: Date;
+  /** The account as written: pending (to be completed phase by phase) or its final state. */
+  state: AccountState;
+  issueCard: boolean;
+  point: EnrollmentPoint;
+  /** The accountUpdated reason when `state` differs from a plain pending account. */
+  reason: string;
+}
+
+/**
+ * Writes every row of a new enrollment in one statement of the caller's transaction (account,
+ * purse, user, addresses, phones, limit keys, business profile, scan used, card, recovery point,
+ * outbox rows) and returns them as written, for the answer to be built from memory.
+ */
+@Injectable()
+export class EnrollmentWriter {
+  constructor(
+    private readonly accounts: AccountRecordsService,
+    private readonly users: UserRecordsService,
+    private readonly limits: AccountLimitsService,
+    private readonly instruments: PaymentInstrumentService,
+    private readonly businessProfiles: BusinessProfileService,
+    private readonly scans: ScanCaptureService,
+    private readonly progress: EnrollmentProgressRepository,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async write(manager: EntityManager, e: NewEnrollment): Promise<NewAccountView> {
+    const { plan } = e;
+    const batch = new WriteBatch();
+    const accountRows = this.accounts.build(
+      {
+        partnerId: e.partner.partnerId,
+        programCode: plan.program.programCode,
+        accountType: plan.accountType,
+        currency: plan.currency,
+        identityKind: plan.identityKind,
+        requestId: plan.request.requestId,
+      },
+      e.state,
+      e.now,
+    );
+    const { account } = accountRows;
+    this.accounts.stage(batch, accountRows);
+    const userRows = this.users.build(account.id, e.userData, 'active', e.now);
+    this.users.stage(batch, userRows);
+    this.limits.stage(batch, account, e.limitKeys);
+    if (plan.businessData) this.businessProfiles.stageForEnrollment(batch, account.id, plan.businessData);
+    if (e.scanId) this.scans.stageUsed(batch, e.scanId, account.id);
+    const cards = e.issueCard
+      ? [this.instruments.build(enrollmentCard(account, userRows.user.id, e.userData, plan.businessData?.businessName ?? null), e.now)]
+      : [];
+    for (const card of cards) this.instruments.stage(batch, card);
+    this.progress.stage(batch, account.id, plan.program.programCode, e.point, e.now);
+    const changed = accountUpdated(account, PENDING_STATE, e.reason);
+    const events: OutboundEvent[] = [...(changed ? [changed] : []), ...cards.map((card) => cardIssued(account, card))];
+    this.outbox.stage(batch, events);
+    await batch.execute(manager);
+    return { ...accountRows, user: userRows.user, userData: e.userData, cards };
+  }
+}

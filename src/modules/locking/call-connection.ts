@@ -1,0 +1,62 @@
+import type { EntityManager, QueryRunner } from 'typeorm';
+import type { LockService } from './lock.service';
+
+export const CURRENT_CALL = 'call:connection';
+
+/**
+ * The one connection a locked call runs on, from its first statement to its last: its locks, its
+ * transaction and every query of its use case (see TransactionRunner) share one session, so a call
+ * never waits for a second pooled connection while holding locks.
+ */
+export class CallConnection {
+  private sessionLocks = false;
+
+  constructor(
+    private readonly runner: QueryRunner,
+    private readonly locks: LockService,
+    private readonly lockNames: readonly string[],
+  ) {}
+
+  get manager(): EntityManager {
+    return this.runner.manager;
+  }
+
+  get inTransaction(): boolean {
+    return this.runner.isTransactionActive;
+  }
+
+  async begin(): Promise<void> {
+    await this.runner.startTransaction();
+    await this.locks.lockInTransaction(this.runner.manager, this.lockNames);
+  }
+
+  /**
+   * For work that needs several commits under the call's locks (an enrollment resumed, or one
+   * interrupted by a sandbox fault): the locks become session locks and the open transaction
+   * commits. Later TransactionRunner.run calls each commit on this connection.
+   */
+  async commitKeepingLocks(): Promise<void> {
+    if (!this.inTransaction) return;
+    if (!this.sessionLocks) {
+      await this.locks.holdForSession(this.runner.manager, this.lockNames);
+      this.sessionLocks = true;
+    }
+    await this.runner.commitTransaction();
+  }
+
+  async commit(): Promise<void> {
+    if (this.inTransaction) await this.runner.commitTransaction();
+  }
+
+  /** Rolls back what is open, drops session locks, and returns the connection (destroyed if unusable). */
+  async release(failed: boolean): Promise<void> {
+    try {
+      if (failed && this.inTransaction) await this.runner.rollbackTransaction();
+      if (this.sessionLocks) await this.locks.releaseSession(this.runner.manager);
+      await this.runner.release();
+    } catch (error) {
+      // The session is unusable: destroying the connection drops its locks with it.
+      await (this.runner as QueryRunner & { release(err?: unknown): Promise<void> }).release(error).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ClsService } from 'nestjs-cls';
+import { DataSource } from 'typeorm';
+import { DomainError } from '../../common/errors/domain-error';
+import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
+import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
+import { fingerprintOf, IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
+import { CallConnection, CURRENT_CALL } from './call-connection';
+import { CallOutcome, isFinal } from './call-outcome';
+import { LockService } from './lock.service';
+
+export const REPLAYED_HEADER = 'idempotent-replayed';
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/** A state-changing call whose requestId is an idempotency key (per partner and program). */
+export interface IdempotentCall<T extends object> {
+  key: IdempotencyKey;
+  /** Prefixes the fingerprint: the same requestId in another operation is another payload. */
+  operation: string;
+  /** The validated, decrypted payload; its canonical form is the fingerprint. */
+  payload: unknown;
+  /** Lock names (LockNames), taken sorted in one round trip. */
+  locks: readonly string[];
+  /** Time-dependent checks, run only on a first attempt and before any lock (CONTRACT section 6). */
+  firstAttempt?: () => Promise<void> | void;
+  /** The use case, on the call's connection; `resumed` when this requestId was seen before without a final answer. */
+  work: (call: { resumed: boolean; connection: CallConnection }) => Promise<CallOutcome<object>>;
+}
+
+/**
+ * The one place that orders a state-changing call (ARCHITECTURE.md): stored-answer replay (one
+ * read, no lock) → the call's locks (sorted, one round trip, LOCK_WAIT_MS) → authoritative
+ * idempotency check (replay / 422 / resume) → the use case in the call's transaction → the answer
+ * stored when final → one COMMIT. Use cases call it explicitly and declare their locks.
+ */
+@Injectable()
+export class CallRunner {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly locks: LockService,
+    private readonly store: IdempotencyStore,
+    private readonly cls: ClsService,
+  ) {}
+
+  /** A call with locks and no idempotency key (user update, ITIN, care). */
+  locked<T>(lockNames: readonly string[], work: () => Promise<T>): Promise<T> {
+    return this.withConnection(lockNames, work);
+  }
+
+  async idempotent<T extends object>(call: IdempotentCall<T>): Promise<RawResponse> {
+    const fingerprint = fingerprintOf(call.operation, call.payload);
+    const seen = await this.store.find(call.key);
+    const early = seen ? replayOf(seen, fingerprint) : null;
+    if (early) return early;
+    if (!seen) await call.firstAttempt?.();
+    return this.withConnection(call.locks, async (connection) => {
+      const existing = await this.store.claim(connection.manager, call.key, call.operation, fingerprint);
+      const replay = existing ? replayOf(existing, fingerprint) : null;
+      if (replay) return replay;
+      const outcome = await call.work({ resumed: existing !== null, connection });
+      const text = JSON.stringify(render(call.key.requestId, outcome));
+      if (isFinal(outcome)) await this.store.saveAnswer(connection.manager, call.key, 200, text);
+      return rawResponse(text, JSON_HEADERS);
+    });
+  }
+
+  private async withConnection<T>(lockNames: readonly string[], work: (connection: CallConnection) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    const connection = new CallConnection(runner, this.locks, lockNames);
+    let failed = true;
+    try {
+      await connection.begin();
+      this.cls.set(CURRENT_CALL, connection);
+      const result = await work(connection);
+      await connection.commit();
+      failed = false;
+      return result;
+    } finally {
+      this.cls.set(CURRENT_CALL, undefined);
+      await connection.release(failed);
+    }
+  }
+}
+
+/** The stored answer to replay, a 422 for another payload, or null when the call must run. */
+function replayOf(record: IdempotencyRecord, fingerprint: string): RawResponse | null {
+  if (record.fingerprint !== fingerprint) throw new DomainError('IDEMPOTENCY_PAYLOAD_MISMATCH');
+  if (record.responseBody === null) return null;
+  return rawResponse(record.responseBody, { ...JSON_HEADERS, [REPLAYED_HEADER]: 'true' });
+}
+
+function render(requestId: string, outcome: CallOutcome<object>): object {
+  switch (outcome.kind) {
+    case 'completed':
+    case 'incomplete':
+      return successEnvelope(requestId, outcome.data);
+    case 'declined':
+    case 'held':
+      if (outcome.decline.entry.http !== 200) throw new Error(`${outcome.decline.key} is not an HTTP 200 decline`);
+      return errorEnvelope(requestId, outcome.decline.details(), outcome.data);
+  }
+}
