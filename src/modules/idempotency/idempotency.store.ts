@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import canonicalize from 'canonicalize';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { WriteBatch } from '../../infrastructure/database/write-batch';
 
 export interface IdempotencyKey {
   partnerId: string;
@@ -56,9 +57,9 @@ export class IdempotencyStore {
     return rows[0] ?? null;
   }
 
-  /** Stores the final answer once; a later write never replaces it. */
-  async saveAnswer(manager: EntityManager, key: IdempotencyKey, status: number, body: string): Promise<void> {
-    await manager.query(
+  /** Stores the final answer once (a later write never replaces it), with the call's other writes. */
+  stageAnswer(batch: WriteBatch, key: IdempotencyKey, status: number, body: string): void {
+    batch.write(
       `update idempotency_keys set response_status = $4, response_body = $5, updated_at = now()
         where ${KEY_MATCH} and response_body is null`,
       [key.partnerId, key.programCode, key.requestId, status, body],

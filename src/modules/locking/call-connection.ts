@@ -25,9 +25,19 @@ export class CallConnection {
     return this.runner.isTransactionActive;
   }
 
+  /**
+   * BEGIN and the locks in one round trip. The call's own transaction is opened with plain SQL
+   * (TypeORM's startTransaction costs a round trip of its own) and flagged on the query runner, so
+   * TypeORM and the outbox see it as the active transaction.
+   */
   async begin(): Promise<void> {
-    await this.runner.startTransaction();
-    await this.locks.lockInTransaction(this.runner.manager, this.lockNames);
+    this.setActive(true);
+    try {
+      await this.locks.lockInTransaction(this.runner.manager, this.lockNames, 'begin');
+    } catch (error) {
+      await this.rollback().catch(() => undefined);
+      throw error;
+    }
   }
 
   /**
@@ -41,17 +51,28 @@ export class CallConnection {
       await this.locks.holdForSession(this.runner.manager, this.lockNames);
       this.sessionLocks = true;
     }
-    await this.runner.commitTransaction();
+    await this.commit();
   }
 
   async commit(): Promise<void> {
-    if (this.inTransaction) await this.runner.commitTransaction();
+    if (!this.inTransaction) return;
+    await this.runner.query('commit');
+    this.setActive(false);
+  }
+
+  private async rollback(): Promise<void> {
+    this.setActive(false);
+    await this.runner.query('rollback');
+  }
+
+  private setActive(active: boolean): void {
+    (this.runner as { isTransactionActive: boolean }).isTransactionActive = active;
   }
 
   /** Rolls back what is open, drops session locks, and returns the connection (destroyed if unusable). */
   async release(failed: boolean): Promise<void> {
     try {
-      if (failed && this.inTransaction) await this.runner.rollbackTransaction();
+      if (failed && this.inTransaction) await this.rollback();
       if (this.sessionLocks) await this.locks.releaseSession(this.runner.manager);
       await this.runner.release();
     } catch (error) {

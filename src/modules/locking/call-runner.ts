@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../common/errors/domain-error';
+import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
 import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
 import { fingerprintOf, IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
@@ -24,8 +25,11 @@ export interface IdempotentCall<T extends object> {
   locks: readonly string[];
   /** Time-dependent checks, run only on a first attempt and before any lock (CONTRACT section 6). */
   firstAttempt?: () => Promise<void> | void;
-  /** The use case, on the call's connection; `resumed` when this requestId was seen before without a final answer. */
-  work: (call: { resumed: boolean; connection: CallConnection }) => Promise<CallOutcome<object>>;
+  /**
+   * The use case, on the call's connection; `resumed` when this requestId was seen before without
+   * a final answer. Writes it adds to `batch` are sent with the stored answer, in one statement.
+   */
+  work: (call: { resumed: boolean; connection: CallConnection; batch: WriteBatch }) => Promise<CallOutcome<object>>;
 }
 
 /**
@@ -58,9 +62,11 @@ export class CallRunner {
       const existing = await this.store.claim(connection.manager, call.key, call.operation, fingerprint);
       const replay = existing ? replayOf(existing, fingerprint) : null;
       if (replay) return replay;
-      const outcome = await call.work({ resumed: existing !== null, connection });
+      const batch = new WriteBatch();
+      const outcome = await call.work({ resumed: existing !== null, connection, batch });
       const text = JSON.stringify(render(call.key.requestId, outcome));
-      if (isFinal(outcome)) await this.store.saveAnswer(connection.manager, call.key, 200, text);
+      if (isFinal(outcome)) this.store.stageAnswer(batch, call.key, 200, text);
+      await batch.execute(connection.manager);
       return rawResponse(text, JSON_HEADERS);
     });
   }

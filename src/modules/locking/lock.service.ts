@@ -48,13 +48,18 @@ export class LockService {
 
   /**
    * Transaction-scoped locks on every name, taken in one round trip inside the caller's open
-   * transaction; the wait is capped at LOCK_WAIT_MS, past which the call is answered 503/503/1.
+   * transaction (or with the BEGIN that opens it); the wait is capped at LOCK_WAIT_MS, past which
+   * the call is answered 503/503/1.
    */
-  async lockInTransaction(manager: EntityManager, names: readonly string[]): Promise<void> {
-    if (names.length === 0) return;
+  async lockInTransaction(manager: EntityManager, names: readonly string[], prefix?: 'begin'): Promise<void> {
     const wait = Math.max(1, this.config.env.lockWaitMs);
+    const statements: string[] = prefix ? [prefix] : [];
+    if (names.length > 0) {
+      statements.push(`set local statement_timeout = ${wait}`, `select ${lockCalls('pg_advisory_xact_lock', names)}`, 'set local statement_timeout to default');
+    }
+    if (statements.length === 0) return;
     try {
-      await manager.query(`set local statement_timeout = ${wait}; select ${lockCalls('pg_advisory_xact_lock', names)}; set local statement_timeout to default`);
+      await manager.query(statements.join('; '));
     } catch (error) {
       if (isLockWaitFailure(error)) throw new DomainError('LOCK_TIMEOUT', { headers: { 'retry-after': '1' } });
       throw error;

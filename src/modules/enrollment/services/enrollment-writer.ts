@@ -52,9 +52,10 @@ export class EnrollmentWriter {
     private readonly outbox: OutboxService,
   ) {}
 
-  async write(manager: EntityManager, e: NewEnrollment): Promise<NewAccountView> {
+  /** Adds every row to `batch` (the caller sends it), or, without one, writes them at once on `manager`. */
+  async write(manager: EntityManager, e: NewEnrollment, into?: WriteBatch): Promise<NewAccountView> {
     const { plan } = e;
-    const batch = new WriteBatch();
+    const batch = into ?? new WriteBatch();
     const accountRows = this.accounts.build(
       {
         partnerId: e.partner.partnerId,
@@ -82,7 +83,7 @@ export class EnrollmentWriter {
     const changed = accountUpdated(account, PENDING_STATE, e.reason);
     const events: OutboundEvent[] = [...(changed ? [changed] : []), ...cards.map((card) => cardIssued(account, card))];
     this.outbox.stage(batch, events);
-    await batch.execute(manager);
+    if (!into) await batch.execute(manager);
     return { ...accountRows, user: userRows.user, userData: e.userData, cards };
   }
 }

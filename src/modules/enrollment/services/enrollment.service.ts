@@ -7,6 +7,7 @@ import { DomainError } from '../../../common/errors/domain-error';
 import type { RawResponse } from '../../../common/http/envelope.interceptor';
 import type { PartnerConfig } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
+import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { AccountLimitsService, LimitBreach, LimitKeyValue } from '../../accounts/services/account-limits.service';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
 import { AccountView, AccountViewService } from '../../accounts/services/account-view.service';
@@ -75,10 +76,10 @@ export class EnrollmentService {
         this.rules.checkTermsWindow(plan);
         if (plan.onboardingID) await this.scans.checkWindow(plan.onboardingID);
       },
-      work: async ({ resumed, connection }) => {
+      work: async ({ resumed, connection, batch }) => {
         const started = resumed ? await this.progress.findByRequest(connection.manager, key) : null;
         if (started) return this.continue(connection, partner, started.accountId, started.point);
-        return this.firstAttempt(connection, partner, plan, limitKeys);
+        return this.firstAttempt(connection, batch, partner, plan, limitKeys);
       },
     });
   }
@@ -88,7 +89,7 @@ export class EnrollmentService {
     return this.views.render(account.id, principal.partner);
   }
 
-  private async firstAttempt(connection: CallConnection, partner: PartnerConfig, plan: EnrollmentPlan, limitKeys: LimitKeyValue[]): Promise<CallOutcome<AccountView>> {
+  private async firstAttempt(connection: CallConnection, batch: WriteBatch, partner: PartnerConfig, plan: EnrollmentPlan, limitKeys: LimitKeyValue[]): Promise<CallOutcome<AccountView>> {
     const manager = connection.manager;
     const programCode = plan.program.programCode;
     const claimed = plan.onboardingID ? await this.scans.claim(manager, partner.partnerId, programCode, plan.onboardingID, plan.user.identifyingData.matriculaId) : null;
@@ -106,13 +107,12 @@ export class EnrollmentService {
     }
     const kyc = await this.kyc.screen({ programCode, accountType: plan.accountType, user: userData });
     const decision = decide(kyc, this.faults.has('billCycle'), now);
-    const rows = await this.writer.write(manager, {
-      ...enrollment,
-      state: decision.state,
-      issueCard: decision.issueCard,
-      point: decision.answer === 'completed' ? 'finished' : 'kycDecided',
-      reason: decision.reason,
-    });
+    // The rows join the runner's batch: they are sent with the stored answer, in one statement.
+    const rows = await this.writer.write(
+      manager,
+      { ...enrollment, state: decision.state, issueCard: decision.issueCard, point: decision.answer === 'completed' ? 'finished' : 'kycDecided', reason: decision.reason },
+      batch,
+    );
     return answerOf(decision.answer, await this.views.renderNew(rows, partner));
   }
 
