@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { createLocalJWKSet, createRemoteJWKSet, JWTPayload, jwtVerify, JWTVerifyGetKey, SignJWT } from 'jose';
 import { AppConfig } from '../../config/app-config';
 import { PartnerConfig, Scope } from '../../config/service-config';
@@ -28,6 +29,12 @@ export interface IssuedToken {
 /** Client-credentials tokens (RFC 6749 §4.4) as RFC 9068 JWTs signed with the service key. */
 @Injectable()
 export class TokenService {
+  /**
+   * Verified bearer tokens, until their `exp`: the guard then skips the ES256 verification (the
+   * largest CPU cost of a token-guarded call). Only a token that verified is ever cached; a changed
+   * byte is another key, and an entry past `exp` is never served.
+   */
+  private readonly verified = new LRUCache<string, { principal: Principal; expiresAtMs: number }>({ max: 10_000 });
   private readonly localKeys: JWTVerifyGetKey;
   private readonly externalKeys?: JWTVerifyGetKey;
 
@@ -78,8 +85,19 @@ export class TokenService {
 
   /** Verifies a bearer token (ours, or the configured external issuer's) and resolves the partner. */
   async verify(token: string): Promise<Principal | null> {
+    const cached = this.verified.get(token);
+    if (cached && Date.now() < cached.expiresAtMs) return cached.principal;
     const payload = (await this.verifyLocal(token)) ?? (await this.verifyExternal(token));
     if (!payload) return null;
+    const principal = this.principalOf(payload);
+    if (principal && typeof payload.exp === 'number') {
+      const expiresAtMs = payload.exp * 1000;
+      this.verified.set(token, { principal, expiresAtMs }, { ttl: Math.max(1, expiresAtMs - Date.now()) });
+    }
+    return principal;
+  }
+
+  private principalOf(payload: JWTPayload): Principal | null {
     const clientId = typeof payload.client_id === 'string' ? payload.client_id : payload.sub;
     const partner = clientId ? this.config.service.partnerByClientId(clientId) : undefined;
     if (!partner) return null;

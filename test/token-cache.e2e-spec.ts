@@ -1,0 +1,51 @@
+import { PARTNERS, startTestApp, TestApp } from './support/test-app';
+
+const ACCOUNT_PATH = '/v1/programs/sandbox/enrollments/accounts/00000000-0000-4000-8000-000000000000';
+
+async function token(app: TestApp): Promise<string> {
+  const basic = Buffer.from(`acme:${PARTNERS.acme.clientSecret}`).toString('base64');
+  const response = await fetch(`${app.baseUrl}/oauth2/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+async function getWith(app: TestApp, bearer: string) {
+  const response = await fetch(`${app.baseUrl}${ACCOUNT_PATH}`, { headers: { authorization: `Bearer ${bearer}` } });
+  return { status: response.status, body: (await response.json()) as { responseDetails: Array<{ code: number; subCode: number }> }, wwwAuthenticate: response.headers.get('www-authenticate') };
+}
+
+/** The bearer guard caches verified tokens until their exp (RFC 6750 behaviour unchanged). */
+describe('Verified-token cache (e2e)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp('token_cache', { env: { TOKEN_TTL_SECONDS: '2' } });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('a cached token is refused once it expires (401/401/0 with WWW-Authenticate)', async () => {
+    const bearer = await token(app);
+    // Twice: the second call is served from the cache.
+    for (let i = 0; i < 2; i++) expect((await getWith(app, bearer)).status).toBe(404);
+    const { exp } = JSON.parse(Buffer.from(bearer.split('.')[1] as string, 'base64url').toString()) as { exp: number };
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 50));
+    const expired = await getWith(app, bearer);
+    expect(expired.status).toBe(401);
+    expect(expired.body.responseDetails[0]).toMatchObject({ code: 401, subCode: 0 });
+    expect(expired.wwwAuthenticate).toMatch(/^Bearer /);
+  });
+
+  it('a token differing in one signature character is refused even while the genuine one is cached', async () => {
+    const bearer = await token(app);
+    expect((await getWith(app, bearer)).status).toBe(404);
+    const last = bearer.at(-2) === 'A' ? 'B' : 'A';
+    const forged = `${bearer.slice(0, -2)}${last}${bearer.at(-1)}`;
+    expect((await getWith(app, forged)).status).toBe(401);
+  });
+});
