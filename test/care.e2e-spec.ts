@@ -258,6 +258,51 @@ describe('Care operations (e2e)', () => {
     await expectNotApplicable(id, 'kycGate/clear');
   });
 
+  it('SERVICE.md: fraud block removed, account set to healthy and normal — a KYC-referred account is not restored to its state before the block', async () => {
+    const enrolled = await enroll(EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer' } }));
+    const id = enrolled.account.accountIdentifier;
+    expect(enrolled.account).toMatchObject({ status: 'pending', statusReason: 'underReview', kycPendingGate: 'manual' });
+    const blocked = await act(id, 'fraudBlock');
+    expect(blocked.account).toMatchObject({ status: 'locked', statusReason: 'fraudBlock', kycPendingGate: 'manual' });
+    expect(blocked.paymentInstruments.map((c) => c.status)).toEqual(['blocked']);
+
+    const removed = await care().delete<View>(path(id, 'fraudBlock'));
+    expect(removed.status).toBe(200);
+    expect(removed.body.account).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none', accountCycleDay: enrolled.account.accountCycleDay });
+    expect(removed.body.paymentInstruments.map((c) => c.status)).toEqual(['blocked']);
+    // The first unblock attempt succeeds and, with no gate left, makes the card active (not inactive).
+    const view = await waitForView(id, (v) => v.paymentInstruments[0].status !== 'blocked');
+    expect(view.paymentInstruments.map((c) => c.status)).toEqual(['active']);
+    expect(view.account).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none' });
+    await eventWith(id, 'accountUpdated', {
+      status: 'normal',
+      statusReason: null,
+      kycPendingGate: 'none',
+      previous: { status: 'locked', statusReason: 'fraudBlock', kycPendingGate: 'manual' },
+      reason: 'care.fraudBlockRemoved',
+    });
+  });
+
+  it('SERVICE.md: an account must have a bill cycle date to have status normal — fraud block removed from an account without one returns it to pending', async () => {
+    const request = EnrollmentRequestFactory.build();
+    const res = await app.client('acme').post<View>('/v1/programs/sandbox/enrollments', request, { headers: { 'x-sandbox-fault': 'billCycle' } });
+    expect(res.status).toBe(200);
+    expect(res.body.account).toMatchObject({ status: 'pending', accountCycleDay: null });
+    const id = res.body.account.accountIdentifier;
+    await act(id, 'fraudBlock');
+    const removed = await care().delete<View>(path(id, 'fraudBlock'));
+    expect(removed.status).toBe(200);
+    expect(removed.body.account).toMatchObject({ status: 'pending', statusReason: null, kycPendingGate: 'none', accountCycleDay: null });
+    expect(removed.body.paymentInstruments).toEqual([]);
+
+    // Still completed as originally intended by the identical retry.
+    const retry = await app.client('acme').post<View>('/v1/programs/sandbox/enrollments', request);
+    expect(retry.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    expect(retry.body.account).toMatchObject({ accountIdentifier: id, status: 'normal', statusReason: null, kycPendingGate: 'none' });
+    expect(retry.body.account.accountCycleDay).toEqual(expect.any(Number));
+    expect(retry.body.paymentInstruments.map((c) => c.status)).toEqual(['active']);
+  });
+
   it('KYC refer: the gate clears to normal with the card activated', async () => {
     const enrolled = await enroll(EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer' } }));
     const id = enrolled.account.accountIdentifier;

@@ -92,9 +92,12 @@ export class CareController {
 
   @Delete('fraudBlock')
   @CareOperation({
-    summary: 'Remove the fraud block: the account is healthy again at once; the blocked cards are unblocked by retries',
+    summary: 'Remove the fraud block: the account is healthy and normal at once; the blocked cards are unblocked by retries',
     description:
-      'The answer shows the account back to its state before the block and the cards still blocked. Durable jobs then retry the ' +
+      'The account is set healthy and normal (SERVICE.md), whatever it was before the block: status normal, statusReason null, ' +
+      'kycPendingGate none (a KYC referral or gate from before the block is not restored). An account whose enrollment never ' +
+      'completed (no bill cycle day) returns to pending instead, for the identical enrollment retry to complete. ' +
+      'The answer shows the cards still blocked. Durable jobs then retry the ' +
       'unblock once per UNBLOCK_RETRY_DELAYS_MS entry (default 60 s, 240 s, 540 s apart: 3 retries within 15 minutes), each retry ' +
       'emitting cardUpdated on success. If every retry fails: kycPendingGate manual and statusReason underReview (accountUpdated); ' +
       'POST kycGate/clear then unblocks the cards.',
