@@ -303,6 +303,31 @@ describe('Care operations (e2e)', () => {
     expect(retry.body.paymentInstruments.map((c) => c.status)).toEqual(['active']);
   });
 
+  it('SERVICE.md: unblock retried automatically up to 3 times — 2 failures: the third retry unblocks the card; 3 failures: manual gate, underReview, card still blocked, no fourth retry', async () => {
+    const outcome = async (failures: number) => {
+      const enrolled = await enroll();
+      const id = enrolled.account.accountIdentifier;
+      await act(id, 'fraudBlock');
+      const removed = await care().delete<View>(path(id, 'fraudBlock'), { sandboxUnblockFailures: failures });
+      expect(removed.status).toBe(200);
+      const view = await waitForView(id, (v) => v.paymentInstruments[0].status !== 'blocked' || v.account.kycPendingGate === 'manual');
+      // Longer than one more retry delay: a fourth attempt, if scheduled, would be recorded by now.
+      await new Promise((resolve) => setTimeout(resolve, 4 * Math.max(...UNBLOCK_DELAYS)));
+      const attempts = (await auditOf(id)).filter((e) => e.action.startsWith('cardUnblock.')).map((e) => [e.action, e.detail.attempt]);
+      return { view, attempts, final: (await care().get<View>(path(id))).body };
+    };
+
+    const two = await outcome(2);
+    expect(two.attempts).toEqual([['cardUnblock.failed', 1], ['cardUnblock.failed', 2], ['cardUnblock.succeeded', 3]]);
+    expect(two.final.paymentInstruments.map((c) => c.status)).toEqual(['active']);
+    expect(two.final.account).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none' });
+
+    const three = await outcome(3);
+    expect(three.attempts).toEqual([['cardUnblock.failed', 1], ['cardUnblock.failed', 2], ['cardUnblock.exhausted', 3]]);
+    expect(three.final.paymentInstruments.map((c) => c.status)).toEqual(['blocked']);
+    expect(three.final.account).toMatchObject({ status: 'normal', statusReason: 'underReview', kycPendingGate: 'manual' });
+  });
+
   it('KYC refer: the gate clears to normal with the card activated', async () => {
     const enrolled = await enroll(EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer' } }));
     const id = enrolled.account.accountIdentifier;
