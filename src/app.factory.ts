@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { bodyDepthHook } from './common/http/body-depth';
+import { nfcBodyHook } from './common/http/nfc-body';
 import { sendError } from './common/http/exception.filter';
 import { unavailableFaultHook } from './common/context/sandbox-faults';
 import { generateRequestId, RawWithRequestId, resolveRequestId } from './common/http/request-id';
@@ -47,6 +48,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   fastify.addHook('preHandler', unavailableFaultHook(config.isSandbox));
   fastify.addHook('preValidation', bodyDepthHook);
+  fastify.addHook('preValidation', nfcBodyHook);
   app.useGlobalPipes(createValidationPipe());
   setupOpenApi(app, config);
   await app.init();

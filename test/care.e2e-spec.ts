@@ -258,6 +258,76 @@ describe('Care operations (e2e)', () => {
     await expectNotApplicable(id, 'kycGate/clear');
   });
 
+  it('SERVICE.md: fraud block removed, account set to healthy and normal — a KYC-referred account is not restored to its state before the block', async () => {
+    const enrolled = await enroll(EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer' } }));
+    const id = enrolled.account.accountIdentifier;
+    expect(enrolled.account).toMatchObject({ status: 'pending', statusReason: 'underReview', kycPendingGate: 'manual' });
+    const blocked = await act(id, 'fraudBlock');
+    expect(blocked.account).toMatchObject({ status: 'locked', statusReason: 'fraudBlock', kycPendingGate: 'manual' });
+    expect(blocked.paymentInstruments.map((c) => c.status)).toEqual(['blocked']);
+
+    const removed = await care().delete<View>(path(id, 'fraudBlock'));
+    expect(removed.status).toBe(200);
+    expect(removed.body.account).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none', accountCycleDay: enrolled.account.accountCycleDay });
+    expect(removed.body.paymentInstruments.map((c) => c.status)).toEqual(['blocked']);
+    // The first unblock attempt succeeds and, with no gate left, makes the card active (not inactive).
+    const view = await waitForView(id, (v) => v.paymentInstruments[0].status !== 'blocked');
+    expect(view.paymentInstruments.map((c) => c.status)).toEqual(['active']);
+    expect(view.account).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none' });
+    await eventWith(id, 'accountUpdated', {
+      status: 'normal',
+      statusReason: null,
+      kycPendingGate: 'none',
+      previous: { status: 'locked', statusReason: 'fraudBlock', kycPendingGate: 'manual' },
+      reason: 'care.fraudBlockRemoved',
+    });
+  });
+
+  it('SERVICE.md: an account must have a bill cycle date to have status normal — fraud block removed from an account without one returns it to pending', async () => {
+    const request = EnrollmentRequestFactory.build();
+    const res = await app.client('acme').post<View>('/v1/programs/sandbox/enrollments', request, { headers: { 'x-sandbox-fault': 'billCycle' } });
+    expect(res.status).toBe(200);
+    expect(res.body.account).toMatchObject({ status: 'pending', accountCycleDay: null });
+    const id = res.body.account.accountIdentifier;
+    await act(id, 'fraudBlock');
+    const removed = await care().delete<View>(path(id, 'fraudBlock'));
+    expect(removed.status).toBe(200);
+    expect(removed.body.account).toMatchObject({ status: 'pending', statusReason: null, kycPendingGate: 'none', accountCycleDay: null });
+    expect(removed.body.paymentInstruments).toEqual([]);
+
+    // Still completed as originally intended by the identical retry.
+    const retry = await app.client('acme').post<View>('/v1/programs/sandbox/enrollments', request);
+    expect(retry.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    expect(retry.body.account).toMatchObject({ accountIdentifier: id, status: 'normal', statusReason: null, kycPendingGate: 'none' });
+    expect(retry.body.account.accountCycleDay).toEqual(expect.any(Number));
+    expect(retry.body.paymentInstruments.map((c) => c.status)).toEqual(['active']);
+  });
+
+  it('SERVICE.md: unblock retried automatically up to 3 times — 2 failures: the third retry unblocks the card; 3 failures: manual gate, underReview, card still blocked, no fourth retry', async () => {
+    const outcome = async (failures: number) => {
+      const enrolled = await enroll();
+      const id = enrolled.account.accountIdentifier;
+      await act(id, 'fraudBlock');
+      const removed = await care().delete<View>(path(id, 'fraudBlock'), { sandboxUnblockFailures: failures });
+      expect(removed.status).toBe(200);
+      const view = await waitForView(id, (v) => v.paymentInstruments[0].status !== 'blocked' || v.account.kycPendingGate === 'manual');
+      // Longer than one more retry delay: a fourth attempt, if scheduled, would be recorded by now.
+      await new Promise((resolve) => setTimeout(resolve, 4 * Math.max(...UNBLOCK_DELAYS)));
+      const attempts = (await auditOf(id)).filter((e) => e.action.startsWith('cardUnblock.')).map((e) => [e.action, e.detail.attempt]);
+      return { view, attempts, final: (await care().get<View>(path(id))).body };
+    };
+
+    const two = await outcome(2);
+    expect(two.attempts).toEqual([['cardUnblock.failed', 1], ['cardUnblock.failed', 2], ['cardUnblock.succeeded', 3]]);
+    expect(two.final.paymentInstruments.map((c) => c.status)).toEqual(['active']);
+    expect(two.final.account).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none' });
+
+    const three = await outcome(3);
+    expect(three.attempts).toEqual([['cardUnblock.failed', 1], ['cardUnblock.failed', 2], ['cardUnblock.exhausted', 3]]);
+    expect(three.final.paymentInstruments.map((c) => c.status)).toEqual(['blocked']);
+    expect(three.final.account).toMatchObject({ status: 'normal', statusReason: 'underReview', kycPendingGate: 'manual' });
+  });
+
   it('KYC refer: the gate clears to normal with the card activated', async () => {
     const enrolled = await enroll(EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer' } }));
     const id = enrolled.account.accountIdentifier;

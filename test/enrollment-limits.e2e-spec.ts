@@ -164,6 +164,86 @@ describe('Enrollment account limits (e2e)', () => {
     });
   });
 
+  describe('SERVICE.md defaults, on the sandbox program (no override)', () => {
+    const LONG = 240_000;
+    const userPath = (body: ApiBody) =>
+      `/v1/programs/sandbox/accounts/${accountIdOf(body)}/users/${(body.user as { userIdentifier: string }).userIdentifier}`;
+
+    /** Enrolls `count` accounts one after the other (they share a key, so they would only queue on its lock). */
+    async function enrollEach(count: number, build: () => EnrollmentRequest): Promise<string[]> {
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) ids.push(await enrolled(build()));
+      return ids;
+    }
+
+    async function closeAll(ids: string[]): Promise<void> {
+      for (const id of ids) await close(id);
+    }
+
+    async function enrolledBody(request: EnrollmentRequest): Promise<ApiBody> {
+      const res = await app.client().post(SANDBOX, request);
+      expect({ status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0, subCode: 0 } });
+      return res.body;
+    }
+
+    it.each([
+      ['SSN', uniqueSsn],
+      ['ITIN', uniqueItin],
+    ])('accounts per program, small business: same %s 10 active (2/60, most recent returned on a DOB match), 20 lifetime (2/61)', async (_kind, unique) => {
+      const id = unique();
+      const business = () => EnrollmentRequestFactory.business(withSsn(id));
+      const first = await enrollEach(10, business);
+      const eleventh = await app.client().post(SANDBOX, business());
+      expectDecline(eleventh, 60, 'Number of Active Accounts Exceeded');
+      expect(accountIdOf(eleventh.body)).toBe(first[9]);
+      // Business limits are counted apart from consumer ones: a consumer account with the same number is still allowed.
+      await enrolled(EnrollmentRequestFactory.build(withSsn(id)));
+
+      await closeAll(first);
+      const second = await enrollEach(10, business);
+      await closeAll(second);
+      const twentyFirst = await app.client().post(SANDBOX, business());
+      expectDecline(twentyFirst, 61, 'Number of Activated Accounts over Lifetime exceeded');
+      expect(twentyFirst.body).not.toHaveProperty('account');
+    }, LONG);
+
+    it('accounts per program, small business: same phone 10 active (2/63) and 20 lifetime (2/66), on enrollment and on user update, with the business wording', async () => {
+      const phone = uniquePhone();
+      const business = () => EnrollmentRequestFactory.business(withPhone(phone));
+      const other = await enrolledBody(EnrollmentRequestFactory.business(withPhone(uniquePhone())));
+      const update = () => app.client().put(userPath(other), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: phone } } });
+
+      const first = await enrollEach(10, business);
+      const eleventh = await app.client().post(SANDBOX, business());
+      expectDecline(eleventh, 63, 'Maximum number of active accounts with the same phone number');
+      expect(accountIdOf(eleventh.body)).toBe(first[9]);
+      expectDecline(await update(), 63, 'Maximum number of active accounts with the same phone number');
+
+      await closeAll(first);
+      const second = await enrollEach(10, business);
+      await closeAll(second);
+      const twentyFirst = await app.client().post(SANDBOX, business());
+      expectDecline(twentyFirst, 66, 'Maximum number of accounts over a lifetime with the same phone number');
+      expect(twentyFirst.body).not.toHaveProperty('account');
+      const updated = await update();
+      expectDecline(updated, 66, 'Maximum number of accounts over a lifetime with the same phone number');
+      expect(updated.body).not.toHaveProperty('user');
+    }, LONG);
+
+    it('accounts per program, consumer: same phone 10 lifetime — the user update is declined with 2/66 like the enrollment', async () => {
+      const phone = uniquePhone();
+      const other = await enrolledBody(EnrollmentRequestFactory.build(withPhone(uniquePhone())));
+      for (let i = 0; i < 5; i++) await closeAll(await enrollEach(2, () => EnrollmentRequestFactory.build(withPhone(phone))));
+      expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withPhone(phone))), 66, 'Number of Activated Accounts over Lifetime exceeded');
+      const updated = await app.client().put(userPath(other), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: phone } } });
+      expectDecline(updated, 66, 'Number of Activated Accounts over Lifetime exceeded');
+      expect(updated.body).not.toHaveProperty('user');
+      // Nothing stored: the account still counts under its own phone, which a new default phone can still take.
+      const own = await app.client().put(userPath(other), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: uniquePhone() } } });
+      expect(own.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    }, LONG);
+  });
+
   it('the DOB-match answer never shows another partner\'s account', async () => {
     const ssn = uniqueSsn();
     await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)), SANDBOX, 'globex');

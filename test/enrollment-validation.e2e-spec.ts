@@ -1,6 +1,7 @@
+import { compactDecrypt, importJWK, KeyLike } from 'jose';
 import type { ApiResponse } from '../client/enrollment-client';
-import { EnrollmentRequest, EnrollmentRequestFactory, validBusinessData } from './support/enrollment-factory';
-import { startTestApp, TestApp } from './support/test-app';
+import { EnrollmentRequest, EnrollmentRequestFactory, merge, validBusinessData } from './support/enrollment-factory';
+import { encryptionPartnerKeys, startTestApp, TestApp } from './support/test-app';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
 const HOURS = 60 * 60 * 1000;
@@ -244,6 +245,54 @@ describe('Enrollment validation (e2e)', () => {
 
     it('a business enrollment without businessData: 400/200/0', async () => {
       await expectRejected({ accountType: 'business' }, 400, 200, 0, 'businessData is required');
+    });
+  });
+
+  describe('CONTRACT section 6: names and address text are normalised to Unicode NFC before validation, fingerprinting and storage', () => {
+    const nfd = (text: string) => text.normalize('NFD');
+    const spanish = { firstName: 'José', middleName: 'Ángel', lastName: 'Núñez', city: 'San José', addressLine1: '5 Calle Peña', addressLine2: 'Edificio Ñandú' };
+    const written = (form: (text: string) => string) =>
+      user({
+        firstName: form(spanish.firstName),
+        middleName: form(spanish.middleName),
+        lastName: form(spanish.lastName),
+        addresses: [home({ city: form(spanish.city), addressLine1: form(spanish.addressLine1), addressLine2: form(spanish.addressLine2) })],
+      });
+
+    it('a decomposed José is accepted, stored and embossed as the precomposed one; the identical retry in precomposed form replays', async () => {
+      expect(nfd(spanish.firstName)).not.toBe(spanish.firstName);
+      const request = EnrollmentRequestFactory.build(written(nfd));
+      const first = await app.client('secure').post(ENROLL, request);
+      expect({ status: first.status, first: first.body.responseDetails[0] }).toEqual({ status: 200, first: { code: 0, subCode: 0, description: 'Success' } });
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(first.body.paymentInstruments).toEqual([expect.objectContaining({ embossedName: 'JOSE NUNEZ' })]);
+
+      const partnerKey = (await importJWK((await encryptionPartnerKeys()).privateJwk, 'ECDH-ES')) as KeyLike;
+      const sealed = (first.body.user as { encryptedUserData: string }).encryptedUserData;
+      const stored = JSON.parse(new TextDecoder().decode((await compactDecrypt(sealed, partnerKey)).plaintext)) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      expect(stored).toMatchObject({ firstName: spanish.firstName, middleName: spanish.middleName, lastName: spanish.lastName });
+      expect(stored.addresses[0]).toMatchObject({ city: spanish.city, addressLine1: spanish.addressLine1, addressLine2: spanish.addressLine2 });
+
+      const precomposed = merge(request, written((text) => text)) as EnrollmentRequest;
+      expect(precomposed.requestId).toBe(request.requestId);
+      expect(precomposed.encryptedUserData.firstName).toBe('José');
+      const retry = await app.client('secure').post(ENROLL, precomposed);
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.body).toEqual(first.body);
+    });
+
+    it('lengths count composed characters: a 35-letter firstName with one decomposed letter is 35, not 36', async () => {
+      const firstName = nfd(`${name(34)}é`);
+      expect(firstName).toHaveLength(36);
+      await expectOk(user({ firstName }));
+    });
+
+    it('a combining mark that makes no Spanish letter is still an invalid character (640)', async () => {
+      await expectRejected(user({ firstName: 'Jose\u0300' }), 400, 640, 501, undefined, 'encryptedUserData.firstName');
+      await expectRejected(user({ lastName: 'Nun\u0303o\u0303' }), 400, 640, 502, undefined, 'encryptedUserData.lastName');
+      await expectRejected(user({ middleName: 'X\u0301' }), 400, 640, 503);
+      await expectRejected(address({ city: 'Pa\u0308rnu' }), 400, 640, 504);
     });
   });
 

@@ -148,6 +148,70 @@ describe('Enrollment (e2e)', () => {
     expect(await count('select count(*)::int as n from payment_instruments where account_id = $1', [held.accountIdentifier])).toBe(1);
   });
 
+  it('SERVICE.md KYC refer, in full: pending, kycPendingGate manual, statusReason underReview, activated with a cycle day and an inactive card; care clears the gate to normal with the same card active', async () => {
+    const res = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer' } }));
+    expect(res.status).toBe(200);
+    expect(res.body.responseDetails).toEqual([{ code: 0, subCode: 0, description: 'Success' }]);
+    const referred = accountOf(res.body);
+    expect(referred).toMatchObject({ status: 'pending', kycPendingGate: 'manual', statusReason: 'underReview', accountCycleDay: cycleDayToday() });
+    expect(referred.activatedDateTime).toMatch(/Z$/);
+    expect(res.body.user).toMatchObject({ isPrimaryAccountHolder: true });
+    expect(cardsOf(res.body)).toEqual([expect.objectContaining({ status: 'inactive', embossedName: 'JOSE KYCREFER' })]);
+    const card = cardsOf(res.body)[0].paymentIdentifier;
+
+    const got = await app.client().get(`${ENROLL}/accounts/${referred.accountIdentifier}`);
+    expect(got.body.account).toEqual(referred);
+    expect(got.body.paymentInstruments).toEqual(res.body.paymentInstruments);
+
+    const cleared = await app.client('care').post(`/v1/care/accounts/${referred.accountIdentifier}/kycGate/clear`, {});
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.responseDetails).toEqual([{ code: 0, subCode: 0, description: 'Success' }]);
+    const after = await app.client().get(`${ENROLL}/accounts/${referred.accountIdentifier}`);
+    expect(accountOf(after.body)).toMatchObject({
+      status: 'normal',
+      kycPendingGate: 'none',
+      statusReason: null,
+      accountCycleDay: referred.accountCycleDay,
+      activatedDateTime: referred.activatedDateTime,
+    });
+    expect(cardsOf(after.body)).toEqual([expect.objectContaining({ paymentIdentifier: card, status: 'active' })]);
+    const again = await app.client('care').post(`/v1/care/accounts/${referred.accountIdentifier}/kycGate/clear`, {});
+    expect(again.status).toBe(409);
+    expect(again.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 390 });
+  });
+
+  it('CONTRACT section 6 OFAC hold answer: HTTP 200, 5/370 first, account pending/ofacReview with no cycle day, user, no card; the identical retry while still held gets the same answer and creates nothing', async () => {
+    const request = EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } });
+    const res = await app.client().post(ENROLL, request);
+    expect(res.status).toBe(200);
+    expect(res.body.requestId).toBe(request.requestId);
+    expect(res.body.responseDetails).toEqual([{ code: 5, subCode: 370, description: 'Enrollment is held for OFAC review' }]);
+    const held = accountOf(res.body);
+    expect(held).toMatchObject({
+      programCode: 'sandbox',
+      accountType: 'consumer',
+      status: 'pending',
+      statusReason: 'ofacReview',
+      kycPendingGate: 'none',
+      accountCycleDay: null,
+      activatedDateTime: null,
+      currency: 'USD',
+    });
+    expect(held.createdDateTime).toMatch(/Z$/);
+    expect(held.purses).toEqual([expect.objectContaining({ purseType: 'primary', currency: 'USD' })]);
+    expect(res.body.user).toMatchObject({ userIdentifier: expect.any(String), isPrimaryAccountHolder: true });
+    expect(res.body.paymentInstruments).toEqual([]);
+
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const retry = await app.client().post(ENROLL, request);
+      expect(retry.status).toBe(200);
+      expect(retry.body).toEqual(res.body);
+    }
+    expect(await count('select count(*)::int as n from accounts where request_id = $1', [request.requestId])).toBe(1);
+    expect(await count('select count(*)::int as n from users where account_id = $1', [held.accountIdentifier])).toBe(1);
+    expect(await count('select count(*)::int as n from payment_instruments where account_id = $1', [held.accountIdentifier])).toBe(0);
+  });
+
   it('bill-cycle failure leaves the account pending without card; the identical retry completes it with no duplicates', async () => {
     const request = EnrollmentRequestFactory.build();
     const failed = await app.client().post(ENROLL, request, { headers: { 'x-sandbox-fault': 'billCycle' } });

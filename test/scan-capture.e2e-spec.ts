@@ -131,6 +131,15 @@ describe('Scan capture and Matricula enrollment (e2e)', () => {
       expectInvalidOnboarding(await app.client().post(ENROLL, matriculaEnrollment(expiring.onboardingID)));
     });
 
+    it('CONTRACT section 6: an onboardingID on a program without matriculaEnabled is an invalid onboardingID (400/660/0), and is not used up', async () => {
+      const { onboardingID } = await scan();
+      const lite = await app.client().post('/v1/programs/lite/enrollments', matriculaEnrollment(onboardingID));
+      expectInvalidOnboarding(lite);
+      expect(lite.body.responseDetails[0]).toMatchObject({ field: 'onboardingID' });
+      const ok = await app.client().post(ENROLL, matriculaEnrollment(onboardingID));
+      expect(ok.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    });
+
     it('a matriculaId needs an onboardingID (400/200/0); field rules come before the onboardingID look-up', async () => {
       const noScan = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn: undefined, matriculaId: 'MX123456' } } }));
       expect(noScan.status).toBe(400);

@@ -46,6 +46,22 @@ function intList(name: string, raw: string | undefined, fallback: number[]): num
   return values;
 }
 
+/** SERVICE.md: the card unblock is retried up to 3 times, all within 15 minutes of the fraud block's removal. */
+export const UNBLOCK_RETRY_MAX_ENTRIES = 3;
+export const UNBLOCK_RETRY_WINDOW_MS = 15 * 60 * 1000;
+
+function unblockRetryDelays(raw: string | undefined): number[] {
+  const delays = intList('UNBLOCK_RETRY_DELAYS_MS', raw, [60_000, 240_000, 540_000]);
+  const total = delays.reduce((sum, delay) => sum + delay, 0);
+  if (delays.length > UNBLOCK_RETRY_MAX_ENTRIES || total > UNBLOCK_RETRY_WINDOW_MS) {
+    throw new EnvError(
+      `UNBLOCK_RETRY_DELAYS_MS must list at most ${UNBLOCK_RETRY_MAX_ENTRIES} delays summing to at most ${UNBLOCK_RETRY_WINDOW_MS} ms ` +
+        `(SERVICE.md: up to 3 retries, all within 15 minutes), got "${raw}" (${delays.length} entries, ${total} ms)`,
+    );
+  }
+  return delays;
+}
+
 function schemaName(raw: string | undefined): string {
   const value = raw || 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(value)) throw new EnvError(`DB_SCHEMA must match [a-z_][a-z0-9_]*, got "${value}"`);
@@ -81,8 +97,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', source.TOKEN_TTL_SECONDS, 3600, 1),
     idempotencyRetentionDays: int('IDEMPOTENCY_RETENTION_DAYS', source.IDEMPOTENCY_RETENTION_DAYS, 7, 1),
-    // Three retries spread inside SERVICE.md's 15-minute window.
-    unblockRetryDelaysMs: intList('UNBLOCK_RETRY_DELAYS_MS', source.UNBLOCK_RETRY_DELAYS_MS, [60_000, 240_000, 540_000]),
+    // Three retries spread inside SERVICE.md's 15-minute window (1 + 4 + 9 minutes).
+    unblockRetryDelaysMs: unblockRetryDelays(source.UNBLOCK_RETRY_DELAYS_MS),
     // Exponential backoff reaching past 24 hours in total.
     webhookRetryDelaysMs: intList('WEBHOOK_RETRY_DELAYS_MS', source.WEBHOOK_RETRY_DELAYS_MS, [
       10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 43_200_000,

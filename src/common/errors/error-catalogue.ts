@@ -1,8 +1,8 @@
 /**
  * The one catalogue of every code the service answers with: SERVICE.md's error tables and
- * CONTRACT.md section 9, plus the few transport rows the contract implies (unknown route,
- * unsupported media type). Nothing else in the code defines an HTTP status, code or subCode:
- * services throw `DomainError('<key>')`, and a key without a row here does not compile.
+ * CONTRACT.md sections 9 and 13, plus the unknown-route row the contract implies. Nothing else in
+ * the code defines an HTTP status, code or subCode: services throw `DomainError('<key>')`, and a
+ * key without a row here does not compile.
  */
 export interface CatalogueEntry {
   readonly http: number;
@@ -26,7 +26,9 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: row(415, 100, 4, 'Unsupported content type; send application/json'),
   ROUTE_NOT_FOUND: row(404, 404, 0, 'Resource not found'),
   REQUIRED_FIELD_MISSING: row(400, 200, 0, '<property name> is required'),
+  // A value outside its allowed set where no table row applies (two default phones, ssnSuffix ≠ last4SSN, …).
   INVALID_FIELD: row(400, 100, 5, '<property name> has an invalid value or type'),
+  BAD_CURSOR_OR_LIMIT: row(400, 100, 6, 'Invalid cursor or limit'),
 
   // Authentication and tenancy (contract section 3)
   UNAUTHORIZED: row(401, 401, 0, 'Missing, invalid or expired access token'),
@@ -102,12 +104,14 @@ export const ERROR_CATALOGUE = {
   // User update
   ACCOUNT_LOCKED: row(200, 5, 362, 'A user profile cannot be updated for a locked account'),
 
-  // Business declines, idempotency, locking, availability (contract section 9)
+  // Business declines, idempotency, locking, availability and rate limits (contract sections 9 and 13)
   OFAC_HOLD: row(200, 5, 370, 'Enrollment is held for OFAC review'),
   CARE_NOT_APPLICABLE: row(409, 5, 390, 'The care operation does not apply to the account in its current state'),
   IDEMPOTENCY_PAYLOAD_MISMATCH: row(422, 422, 0, 'requestId was already used with a different payload'),
   LOCK_TIMEOUT: row(503, 503, 1, 'Another call holding the same lock is still in progress; retry later'),
   DEPENDENCY_UNAVAILABLE: row(503, 503, 2, 'Service temporarily unavailable; retry later'),
+  PARTNER_IN_FLIGHT_LIMIT: row(503, 503, 3, 'Too many calls of this partner in flight; retry later'),
+  TOO_MANY_TOKEN_REQUESTS: row(429, 429, 0, 'Too many token requests; retry later'),
   UNEXPECTED: row(500, 500, 0, 'Unexpected error'),
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -97,12 +97,15 @@ export class CareController {
 
   @Delete('fraudBlock')
   @CareOperation({
-    summary: 'Remove the fraud block: the account is healthy again at once; the blocked cards are unblocked by retries',
+    summary: 'Remove the fraud block: the account is healthy and normal at once; the blocked cards are unblocked by retries',
     description:
-      'The answer shows the account back to its state before the block and the cards still blocked. Durable jobs then retry the ' +
-      'unblock once per UNBLOCK_RETRY_DELAYS_MS entry (default 60 s, 240 s, 540 s apart: 3 retries within 15 minutes), each retry ' +
-      'emitting cardUpdated on success. If every retry fails: kycPendingGate manual and statusReason underReview (accountUpdated); ' +
-      'POST kycGate/clear then unblocks the cards.',
+      'The account is set healthy and normal (SERVICE.md), whatever it was before the block: status normal, statusReason null, ' +
+      'kycPendingGate none (a KYC referral or gate from before the block is not restored). An account whose enrollment never ' +
+      'completed (no bill cycle day) returns to pending instead, for the identical enrollment retry to complete. The answer shows ' +
+      'the cards still blocked. Durable jobs then retry the unblock once per UNBLOCK_RETRY_DELAYS_MS entry (default 60 s, 240 s, ' +
+      '540 s apart; the service refuses to start with more than 3 entries or more than 15 minutes in all), each retry emitting ' +
+      'cardUpdated on success. If every retry fails: kycPendingGate manual and statusReason underReview, status unchanged ' +
+      '(accountUpdated); POST kycGate/clear then unblocks the cards.',
   }, 'Not fraud-blocked (409/5/390)')
   removeFraudBlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() body: RemoveFraudBlockDto) {
     return this.act(p, r, id, (who) => this.unblock.removeFraudBlock(who, id, body?.sandboxUnblockFailures ?? 0));

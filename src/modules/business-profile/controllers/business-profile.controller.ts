@@ -36,7 +36,8 @@ export class BusinessProfileController {
     description:
       'Any subset of the enrollment businessData fields, each validated with its enrollment rule; omitted fields are untouched, ' +
       'optional fields sent as null are cleared. The profile must exist: PUT does not create one. ' +
-      'A changed businessName is printed on the next card issued by a replacement; the current card keeps its name.',
+      'A changed businessName is printed on the next card issued by a replacement; the current card keeps its name. ' +
+      'Decision where SERVICE.md is silent: locked and closed accounts accept the update (5/362 is a user-profile rule).',
   })
   @ApiOkResponse({ description: '{ requestId, responseDetails, businessData } after the update' })
   @ApiBadRequestResponse({ description: 'Enrollment KYB rules; businessType outside the list: 400/600/0 "Invalid businessType"' })

@@ -10,7 +10,7 @@ import { Account } from '../../accounts/entities/account.entity';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
 import { CareActionRunner, CareActor } from './care-action-runner';
 import { CareAuditService } from './care-audit.service';
-import { CARE_REASON, CareOperationsService } from './care-operations.service';
+import { CARE_REASON, restingStatus } from './care-operations.service';
 import { CareStateWriter } from './care-state-writer';
 import { CardProcessor } from './card-processor';
 
@@ -33,10 +33,12 @@ const SYSTEM_ACTOR = 'system:card-unblock';
 const ATTEMPT_ACTIONS = ['cardUnblock.succeeded', 'cardUnblock.failed', 'cardUnblock.exhausted'];
 
 /**
- * SERVICE.md's state table: when the fraud block is removed the account is healthy again but the
- * card is still blocked; the unblock is retried by durable jobs, once per UNBLOCK_RETRY_DELAYS_MS
- * entry (default 1, 4 and 9 minutes apart: all within 15 minutes). If the last retry fails the
- * account gets kycPendingGate manual and statusReason underReview, for care to finish by hand.
+ * SERVICE.md's state table: when the fraud block is removed the account is healthy and normal
+ * (status normal, statusReason null, kycPendingGate none; pending when its enrollment never
+ * completed) but the card is still blocked; the unblock is retried by durable jobs, once per
+ * UNBLOCK_RETRY_DELAYS_MS entry (default 1, 4 and 9 minutes apart: all within 15 minutes). If the
+ * last retry fails the account gets kycPendingGate manual and statusReason underReview, for care
+ * to finish by hand.
  */
 @Injectable()
 export class CardUnblockService implements OnApplicationBootstrap {
@@ -45,7 +47,6 @@ export class CardUnblockService implements OnApplicationBootstrap {
     private readonly config: AppConfig,
     private readonly jobs: JobQueue,
     private readonly runner: CareActionRunner,
-    private readonly operations: CareOperationsService,
     private readonly accounts: AccountRecordsService,
     private readonly writer: CareStateWriter,
     private readonly audit: CareAuditService,
@@ -62,7 +63,8 @@ export class CardUnblockService implements OnApplicationBootstrap {
     }
     return this.runner.run(who, accountId, 'fraudBlock.remove', async (manager, account) => {
       if (account.status !== 'locked' || account.statusReason !== CARE_REASON.fraudBlock) throw new DomainError('CARE_NOT_APPLICABLE');
-      await this.writer.updateAccount(manager, account, await this.operations.stateBefore(manager, account, 'fraudBlock'), 'care.fraudBlockRemoved');
+      // SERVICE.md: "healthy and normal", whatever the account was before the block (CONTRACT section 8).
+      await this.writer.updateAccount(manager, account, { status: restingStatus(account), statusReason: null, kycPendingGate: 'none' }, 'care.fraudBlockRemoved');
       const runId = randomUUID();
       const delays = this.config.env.unblockRetryDelaysMs;
       await this.schedule(manager, { accountId: account.id, runId, attempt: 1, sandboxFailures }, delays[0] ?? 0);

@@ -12,14 +12,23 @@ import { CareStateWriter } from './care-state-writer';
 /** statusReason values care sets (SERVICE.md names only underReview; the contract leaves the rest to us). */
 export const CARE_REASON = { lock: 'careLock', fraudBlock: 'fraudBlock', ofacReview: 'ofacReview', underReview: 'underReview' } as const;
 
+/**
+ * The status an account rests in once nothing holds it: normal needs a bill cycle day (SERVICE.md)
+ * and a completed enrollment; anything short of that is pending, for the identical retry to complete.
+ */
+export function restingStatus(account: Account): AccountStatus {
+  return account.accountCycleDay !== null && account.activatedAt !== null ? 'normal' : 'pending';
+}
+
 /** Accounts care may lock or block: live ones, not those still held for OFAC review (no card, no activation yet). */
 export function isLockable(account: Account): boolean {
   return (account.status === 'normal' || account.status === 'pending') && account.statusReason !== CARE_REASON.ofacReview;
 }
 
 /**
- * Account-level care operations of CONTRACT section 8. A lock or fraud block remembers nothing on
- * the account row: the audit entry of the lock holds the state before it, which unlock restores.
+ * Account-level care operations of CONTRACT section 8. A care lock remembers nothing on the
+ * account row: the audit entry of the lock holds the state before it, which unlock restores. A fraud
+ * block restores nothing: its removal (CardUnblockService) sets the account healthy and normal.
  */
 @Injectable()
 export class CareOperationsService {
@@ -71,8 +80,7 @@ export class CareOperationsService {
   clearKycGate(who: CareActor, accountId: string): Promise<void> {
     return this.runner.run(who, accountId, 'kycGate.clear', async (manager, account) => {
       if (account.kycPendingGate !== 'manual' || !isLockable(account)) throw new DomainError('CARE_NOT_APPLICABLE');
-      // SERVICE.md: status normal needs a bill cycle date; an enrollment not yet complete stays pending.
-      const status: AccountStatus = account.accountCycleDay !== null && account.activatedAt !== null ? 'normal' : 'pending';
+      const status = restingStatus(account);
       const cleared = await this.writer.updateAccount(manager, account, { kycPendingGate: 'none', statusReason: null, status }, 'care.kycGateClear');
       if (status !== 'normal') return;
       for (const card of await this.writer.cards(manager, account.id)) {
@@ -98,8 +106,8 @@ export class CareOperationsService {
     });
   }
 
-  /** The status and reason recorded before the latest `action` (lock or fraud block) of the account. */
-  async stateBefore(manager: EntityManager, account: Account, action: string): Promise<AccountPatch> {
+  /** The status and reason recorded before the latest `action` (a care lock) of the account. */
+  private async stateBefore(manager: EntityManager, account: Account, action: string): Promise<AccountPatch> {
     const entry = await this.audit.latest(manager, account.id, [action]);
     if (entry) return { status: entry.before.status as AccountStatus, statusReason: entry.before.statusReason };
     // No record (a lock set outside care): derive the resting state from the account itself.

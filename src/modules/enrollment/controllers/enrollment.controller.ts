@@ -21,6 +21,16 @@ const ENROLL_DESCRIPTION = [
   `Limits: ${LIMIT_COUNTING_RULE}`,
   'Defaults: accountType consumer; currency the program\'s first currency; the home address is the default address and the first phone the default phone when none is marked.',
   'The user status is "active" at enrollment; the account status carries KYC and OFAC outcomes.',
+  'Names and address text are normalised to Unicode NFC before validation, the idempotency comparison and storage: a decomposed "José" (e + U+0301) is the same name.',
+  'Decisions where SERVICE.md is silent (README, Decisions):',
+  '(1) limits are counted per account type: consumer and small-business accounts of one SSN, ITIN or phone never use each other\'s slots;',
+  '(2) the enrollment returned beside an active-limit decline is only ever the calling partner\'s: when the most recent active account of the key belongs to another partner, the decline comes alone;',
+  '(3) a Matricula enrollment counts under its default phone only, until an ITIN is added to it (POST identity);',
+  '(4) duplicate phone types answer 400/1020 like duplicate address types;',
+  '(5) two default phones, ssnSuffix different from last4SSN, accountType business on a program without KYB and a termsAcceptanceDateTime that is not ISO 8601 answer 400/100/5 naming the field;',
+  '(6) a date of birth in the future answers 400/700;',
+  '(7) an onboardingID on a program without Matricula enrollment answers 400/660/0;',
+  '(8) sandbox only: the last name Kycrefer refers KYC on programs without kycRequired too.',
 ].join(' ');
 
 @ApiTags('enrollments')
@@ -45,7 +55,12 @@ export class EnrollmentController {
   }
 
   @Get('accounts/:accountIdentifier')
-  @ApiOperation({ summary: 'The account, its primary user and its cards, as the enrollment answered (current state)' })
+  @ApiOperation({
+    summary: 'The account, its primary user and its cards, as the enrollment answered (current state)',
+    description:
+      'accountCycleDay (1 to 28) is null only while the account was never activated (OFAC hold, bill cycle missing). ' +
+      'Decision where SERVICE.md is silent: it stays shown on locked and closed accounts (the day the account was given does not change).',
+  })
   @ApiOkResponse({ description: '{ requestId, responseDetails, account, user, paymentInstruments }' })
   @ApiNotFoundResponse({ description: '404/10/0 for an unknown or malformed id, or an account of another partner or program' })
   async get(

@@ -18,7 +18,8 @@ export class ScanCaptureController {
     summary: 'Scan a Matricula Consular ID before a Matricula enrollment',
     description:
       'Yields an onboardingID usable by one enrollment of the same partner and program within 24 hours. ' +
-      'programCode must be one of the partner\'s programs (403/403/2) with Matricula enrollment enabled. Images are checked, not kept.',
+      'programCode must be one of the partner\'s programs (403/403/2) with Matricula enrollment enabled (else 400/100/5 naming ' +
+      'programCode: a value outside its allowed set). Images are checked, not kept.',
   })
   @ApiOkResponse({ description: '{ requestId, responseDetails, onboardingID, status: "completed" }' })
   @ApiBadRequestResponse({ description: 'Malformed fields (100/5), missing fields (200/0)' })

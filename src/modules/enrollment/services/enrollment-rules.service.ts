@@ -104,7 +104,7 @@ export class EnrollmentRulesService implements CrossFieldRules<CreateEnrollmentD
     }
     if (matricula) {
       if (dto.onboardingID == null) throw new DomainError('REQUIRED_FIELD_MISSING', { field: 'onboardingID', property: 'onboardingID' });
-      if (!program.matriculaEnabled) throw new DomainError('INVALID_FIELD', { field: 'onboardingID', property: 'onboardingID' });
+      if (!program.matriculaEnabled) throw new DomainError('INVALID_ONBOARDING_ID', { field: 'onboardingID' });
       return { kind: 'matricula', plain: id.matriculaId != null ? { matriculaId: id.matriculaId } : {}, key: null };
     }
     if (id.ssn != null) {

@@ -24,7 +24,9 @@ export class IdentityController {
       '1 active and 3 lifetime accounts per consumer program with the same ITIN (HTTP 200, 2/60 and 2/61; a business account uses the ' +
       "program's business ITIN limits), counted like enrollment limits and under the same lock. " +
       'Sending the ITIN the user already has changes nothing and answers success; a different ITIN once one was added is declined ' +
-      '(HTTP 200, 5/381). A locked account is declined like a user update (HTTP 200, 5/362). Emits userUpdated.',
+      '(HTTP 200, 5/381). A locked account is declined like a user update (HTTP 200, 5/362). ' +
+      'Decisions where SERVICE.md is silent: a closed account accepts the ITIN (it then counts toward the lifetime limit only); ' +
+      'until an ITIN is added a Matricula enrollment counts under no SSN/ITIN limit. Emits userUpdated.',
   })
   @ApiOkResponse({ description: '{ requestId, responseDetails, user } (user.encryptedUserData: JWE for encryption partners, omitted otherwise)' })
   @ApiBadRequestResponse({ description: 'Not 9 digits, non-numeric or not starting with 9: 400/761/0 Invalid ITIN' })

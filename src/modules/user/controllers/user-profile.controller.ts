@@ -27,7 +27,9 @@ export class UserProfileController {
       'Address: the address of the same type is replaced, a new type is added; isDefault true makes it the default (home or business only, else 400/1040). ' +
       'Phone: with one stored phone it is updated in place (type included); with several, the phone of the same type is updated and a new type is added; ' +
       'isDefault true makes it the default. A new default phone number is checked against the phone limits (HTTP 200, code 2, subCode 63 or 66; nothing stored). ' +
-      'Pending accounts can be updated; a locked account is declined with HTTP 200, code 5, subCode 362 and nothing stored. Emits userUpdated.',
+      'Pending accounts can be updated; a locked account is declined with HTTP 200, code 5, subCode 362 and nothing stored. ' +
+      'Decision where SERVICE.md is silent: a closed account can be updated (only a locked one is declined). ' +
+      'Address text is normalised to Unicode NFC before validation and storage. Emits userUpdated.',
   })
   @ApiOkResponse({ description: '{ requestId, responseDetails, user } (user.encryptedUserData: JWE for encryption partners, omitted otherwise)' })
   @ApiBadRequestResponse({ description: 'Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350' })

@@ -1,0 +1,39 @@
+import type { FastifyRequest } from 'fastify';
+
+type Container = Record<string, unknown> | unknown[];
+
+/**
+ * A copy of a JSON value with every string in Unicode NFC (keys as sent; the input is left alone).
+ * CONTRACT section 6: a decomposed `José` (e + U+0301) is the same name as the precomposed one, so
+ * validation, the idempotency fingerprint and storage must all see one form. Iterative, so a deep
+ * value cannot overflow the stack.
+ */
+export function nfcStrings<T>(value: T): T {
+  if (typeof value === 'string') return value.normalize('NFC') as T;
+  if (value === null || typeof value !== 'object') return value;
+  const root: Container = Array.isArray(value) ? [] : {};
+  const stack: Array<[object, Container]> = [[value, root]];
+  while (stack.length > 0) {
+    const [source, target] = stack.pop() as [object, Container];
+    for (const [key, child] of Object.entries(source)) {
+      let copy: unknown = child;
+      if (typeof child === 'string') copy = child.normalize('NFC');
+      else if (child !== null && typeof child === 'object') {
+        copy = Array.isArray(child) ? [] : {};
+        stack.push([child, copy as Container]);
+      }
+      // defineProperty: a key named __proto__ stays an own property, never a prototype.
+      Object.defineProperty(target, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return root as T;
+}
+
+/**
+ * Puts the parsed JSON body of every /v1 call in NFC before validation (Fastify preValidation).
+ * Outside /v1 bodies are left as sent: the token endpoint compares client secrets byte for byte.
+ */
+export async function nfcBodyHook(request: FastifyRequest): Promise<void> {
+  if (!request.url.startsWith('/v1/') || request.body === null || typeof request.body !== 'object') return;
+  request.body = nfcStrings(request.body);
+}

@@ -1,0 +1,31 @@
+import { AppConfig } from './app-config';
+import { EnvError, loadEnv, UNBLOCK_RETRY_WINDOW_MS } from './env';
+
+describe(loadEnv.name, () => {
+  describe('UNBLOCK_RETRY_DELAYS_MS (SERVICE.md: up to 3 unblock retries, all within 15 minutes)', () => {
+    it('defaults to 3 delays inside the 15-minute window', () => {
+      const sut = loadEnv({});
+      expect(sut.unblockRetryDelaysMs).toHaveLength(3);
+      expect(sut.unblockRetryDelaysMs.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(UNBLOCK_RETRY_WINDOW_MS);
+    });
+
+    it.each(['150,150,150', '300000,300000,300000', '900000', '0'])('accepts %s', (raw) => {
+      expect(loadEnv({ UNBLOCK_RETRY_DELAYS_MS: raw }).unblockRetryDelaysMs).toEqual(raw.split(',').map(Number));
+    });
+
+    it.each([
+      ['four entries', '1,1,1,1'],
+      ['a sum past 15 minutes', '300000,300000,300001'],
+      ['one delay past 15 minutes', '900001'],
+      ['a non-integer', '60000,abc'],
+      ['a negative delay', '-1'],
+    ])('refuses %s with a message naming the variable', (_case, raw) => {
+      expect(() => loadEnv({ UNBLOCK_RETRY_DELAYS_MS: raw })).toThrow(EnvError);
+      expect(() => loadEnv({ UNBLOCK_RETRY_DELAYS_MS: raw })).toThrow(/^UNBLOCK_RETRY_DELAYS_MS /);
+    });
+
+    it('stops the start: AppConfig.load (the first thing main does) throws before anything else is read', () => {
+      expect(() => AppConfig.load({ UNBLOCK_RETRY_DELAYS_MS: '60000,240000,540000,60000' })).toThrow(/UNBLOCK_RETRY_DELAYS_MS must list at most 3 delays/);
+    });
+  });
+});
