@@ -62,6 +62,20 @@ describe('Enrollment encrypted data (e2e)', () => {
     expect(await open(accountOf(got.body).encryptedAccountData)).toEqual(account);
   });
 
+  it('CONTRACT section 6: a JWE plaintext is NFC-normalised too: decomposed José sealed, then the precomposed plain retry replays', async () => {
+    const request = EnrollmentRequestFactory.build();
+    const userData = request.encryptedUserData as Record<string, unknown>;
+    const decomposed = { ...userData, firstName: 'Jose\u0301', lastName: 'Nu\u0301n\u0303ez' };
+    const sealedCall = await app.client('secure').post(ENROLL, { ...request, encryptedUserData: await seal(decomposed) });
+    expect(sealedCall.status).toBe(200);
+    expect(sealedCall.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    const user = await open<Record<string, unknown>>(userOf(sealedCall.body).encryptedUserData);
+    expect(user).toMatchObject({ firstName: 'José', lastName: 'Núñez' });
+    const retry = await app.client('secure').post(ENROLL, { ...request, encryptedUserData: { ...userData, firstName: 'José', lastName: 'Núñez' } });
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(sealedCall.body);
+  });
+
   it('an encryption partner may also send plain JSON; other partners get neither property', async () => {
     const secure = await app.client('secure').post(ENROLL, EnrollmentRequestFactory.build());
     expect(typeof userOf(secure.body).encryptedUserData).toBe('string');

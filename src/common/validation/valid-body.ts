@@ -4,6 +4,7 @@ import { ApiBody } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../context/request-context';
 import { DomainError } from '../errors/domain-error';
+import { nfcStrings } from '../http/nfc-body';
 import { createValidationPipe } from './validation';
 
 /** Opens a partner's JWE compact string (implemented by the crypto module; common/ holds only the port). */
@@ -36,7 +37,7 @@ const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, conte
 /**
  * The body of a route that carries `encryptedUserData`, made ready in one place and in this order,
  * before the handler (so before any look-up or lock, CONTRACT section 6): the JWE of an
- * encryption partner opened → DTO validation (unknown properties, field rules) → the route's
+ * encryption partner opened (and NFC-normalised) → DTO validation (unknown properties, field rules) → the route's
  * cross-field rules, whose result (e.g. the enrollment plan) is what the handler receives.
  */
 @Injectable()
@@ -66,7 +67,8 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
     try {
       const plain = await this.decrypter.decryptFromPartner(sealed);
       if (!plain || typeof plain !== 'object' || Array.isArray(plain)) throw new Error('not an object');
-      return { ...(body as object), encryptedUserData: plain };
+      // The rest of the body was normalised to NFC by the body hook; the sealed part only now can be.
+      return { ...(body as object), encryptedUserData: nfcStrings(plain) };
     } catch {
       throw new DomainError('INVALID_FIELD', { field: 'encryptedUserData', property: 'encryptedUserData' });
     }
