@@ -13,7 +13,7 @@ import { EnrollmentService } from '../services/enrollment.service';
 import { EnrollmentPlan, EnrollmentRulesService } from '../services/enrollment-rules.service';
 
 const ENROLL_DESCRIPTION = [
-  'Creates the user, the account with its primary purse, and the card, in recoverable phases.',
+  'Creates the user, the account with its primary purse, and the card, in one transaction (an interrupted or held enrollment completes on the identical retry).',
   'HTTP 200 answers: success (account normal; or pending with kycPendingGate manual and an inactive card when KYC refers);',
   'an OFAC hold (5/370 first, account pending/ofacReview, paymentInstruments []); an account-limit decline (code 2, subCodes 60/61/63/66),',
   'with the most recent active enrollment of that key when its date of birth matches.',
