@@ -1,12 +1,17 @@
 /**
- * The two baselines, in their own process like the service: a bare Fastify app whose
- * `/sql/:plan` route replays a statement plan (see sql-plan.ts) with `pg` directly against the
- * same database (baseline a), and whose `/const` route answers a constant (baseline b). Both
- * accept any method and parse a JSON or form body like the service does, then ignore it.
- * Started by run.ts with DATABASE_URL, BENCH_BASELINE_SCHEMA and DB_POOL_SIZE; reports its port over IPC.
+ * The baselines, in their own process like the service: a bare Fastify app whose `/sql/:plan`
+ * route replays a statement plan (see sql-plan.ts) with `pg` directly against the same database
+ * (baseline a), whose `/const` route answers a constant (baseline b), and whose
+ * `/handwritten/v1/programs/:programCode/enrollments` route does a new enrollment by hand in one
+ * transaction on the service's own tables (baseline c, handwritten-enrollment.ts; counters at
+ * GET `/handwritten/stats`). (a) and (b) accept any method and parse a JSON or form body like the
+ * service does, then ignore it. Started by run.ts with DATABASE_URL, BENCH_BASELINE_SCHEMA,
+ * DB_POOL_SIZE and BENCH_PARTNER_ID; reports its port over IPC.
  */
 import Fastify from 'fastify';
 import { Pool, PoolClient } from 'pg';
+import { runMigrations } from '../src/infrastructure/database/migrate';
+import { generateKeys, HandwrittenEnrollment } from './handwritten-enrollment';
 import { KIND_LETTERS } from './sql-plan';
 
 const SEED_ROWS = 1000;
@@ -61,6 +66,9 @@ async function main(): Promise<void> {
     options: `-c search_path=${schema}`,
   });
   await prepare(pool, schema);
+  // Baseline (c) writes the service's tables: the service's own migrations, in the baseline's schema.
+  await runMigrations(process.env.DATABASE_URL ?? '', schema);
+  const handwritten = new HandwrittenEnrollment(pool, generateKeys(), process.env.BENCH_PARTNER_ID ?? 'bench-partner');
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -89,6 +97,18 @@ async function main(): Promise<void> {
       return reply.header('content-type', 'application/json').send(CONSTANT);
     },
   });
+  let handwrittenFailures = 0;
+  app.post('/handwritten/v1/programs/:programCode/enrollments', async (request, reply) => {
+    try {
+      const answer = await handwritten.enroll((request.params as { programCode: string }).programCode, request.body, request.id);
+      return reply.code(answer.status).header('content-type', 'application/json').send(answer.body);
+    } catch (error) {
+      // A schema change the hand-written SQL does not follow shows here (stderr goes to baseline.log).
+      if (handwrittenFailures++ < 5) process.stderr.write(`baseline (c) failed: ${(error as Error).stack ?? String(error)}\n`);
+      throw error;
+    }
+  });
+  app.get('/handwritten/stats', async () => handwritten.stats);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   process.send?.({ baseline: 'ready', port });

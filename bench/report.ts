@@ -26,6 +26,16 @@ export interface ScenarioResult {
   baselineConstant?: LoadFigures;
   ratioPg?: number;
   ratioConstant?: number;
+  /** Baseline (c), enrollment scenario only: a new enrollment by hand with `pg` in one transaction. */
+  handwritten?: {
+    figures: LoadFigures;
+    /** Counted by the baseline server over the measured run (warm-up included). */
+    statementsPerRequest: number;
+    commitsPerRequest: number;
+    /** What one new enrollment of (c) sends, in order (handwritten-enrollment.ts). */
+    statements: string[];
+  };
+  ratioHandwritten?: number;
 }
 
 export interface BenchRun {
@@ -44,7 +54,13 @@ export const METHOD_NOTE =
   'sequential calibration before the load (the probe is idle while measuring). Baseline (a): a bare Fastify route that ' +
   'replays the same statement sequence (BEGIN/COMMIT, SELECT by key, INSERT, UPDATE) with `pg` against the same database, ' +
   'pool of the same size. Baseline (b): the same Fastify route answering a constant. Both baselines receive the same ' +
-  'method, headers and body as the scenario. Ratio = service req/s ÷ baseline req/s.';
+  'method, headers and body as the scenario. Baseline (c), enrollment only, measured right after the service at the same ' +
+  'connections and duration: a bare Fastify route in the baseline server doing a new consumer enrollment by hand with `pg` ' +
+  "on the service's own tables (its migrations, in the baseline's schema), in one transaction on one pooled connection: " +
+  'advisory xact locks in one statement, idempotency row, all limit counts in one statement, account in its final state ' +
+  'with purse and limit keys, user with addresses and phones, card with outbox events (writable CTEs, multi-row inserts), ' +
+  'the stored answer built in memory; AES-256-GCM field encryption and HMAC blind indexes as the service does. It does ' +
+  'not verify the bearer token or run the DTO validation. Ratio = service req/s ÷ baseline req/s.';
 
 function ms(value: number | undefined): string {
   return value === undefined ? '-' : String(round(value, 1));
@@ -56,12 +72,16 @@ function pct(ratio: number | undefined): string {
 
 export function markdownTable(run: BenchRun): string {
   const header =
-    '| scenario | req/s | p50 ms | p99 ms | errors | SQL/req | (a) pg-only req/s | vs (a) | (b) constant req/s | vs (b) |\n' +
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+    '| scenario | req/s | p50 ms | p99 ms | errors | SQL/req | (a) pg-only req/s | vs (a) | (b) constant req/s | vs (b) | (c) hand-written req/s | vs (c) |\n' +
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
   const rows = run.scenarios.map((s) => {
-    if (s.status === 'skipped') return `| ${s.name} | skipped (${s.reason}) | | | | | | | | |`;
+    if (s.status === 'skipped') return `| ${s.name} | skipped (${s.reason}) | | | | | | | | | | |`;
     const svc = s.service as LoadFigures;
-    return `| ${s.name} | ${svc.requestsPerSecond} | ${ms(svc.p50Ms)} | ${ms(svc.p99Ms)} | ${svc.errors} | ${s.sql?.statementsPerRequest ?? '-'} | ${s.baselinePg?.requestsPerSecond ?? '-'} | ${pct(s.ratioPg)} | ${s.baselineConstant?.requestsPerSecond ?? '-'} | ${pct(s.ratioConstant)} |`;
+    return (
+      `| ${s.name} | ${svc.requestsPerSecond} | ${ms(svc.p50Ms)} | ${ms(svc.p99Ms)} | ${svc.errors} | ${s.sql?.statementsPerRequest ?? '-'} | ` +
+      `${s.baselinePg?.requestsPerSecond ?? '-'} | ${pct(s.ratioPg)} | ${s.baselineConstant?.requestsPerSecond ?? '-'} | ${pct(s.ratioConstant)} | ` +
+      `${s.handwritten?.figures.requestsPerSecond ?? '-'} | ${pct(s.ratioHandwritten)} |`
+    );
   });
   return [header, ...rows].join('\n');
 }
@@ -70,6 +90,15 @@ export function markdownReport(run: BenchRun): string {
   const plans = run.scenarios
     .filter((s) => s.sql)
     .map((s) => `- ${s.name}: ${s.sql?.statementsPerRequest} statements on ${s.sql?.connectionsPerRequest} connection(s): ${describePlan(s.sql?.plan ?? '')}`);
+  const handwritten = run.scenarios
+    .filter((s) => s.handwritten)
+    .map((s) => {
+      const c = s.handwritten as NonNullable<ScenarioResult['handwritten']>;
+      return (
+        `Baseline (c) for ${s.name}: ${c.figures.requestsPerSecond} req/s, p50 ${ms(c.figures.p50Ms)} ms, p99 ${ms(c.figures.p99Ms)} ms, ` +
+        `errors ${c.figures.errors}; ${c.statementsPerRequest} statements and ${c.commitsPerRequest} commit(s) per request: ${c.statements.join('; ')}.`
+      );
+    });
   return [
     `# Bench results`,
     '',
@@ -83,6 +112,7 @@ export function markdownReport(run: BenchRun): string {
     'SQL per request (dominant sequence during calibration; B begin, C commit, S select, I insert, U update, D delete, O other):',
     ...plans,
     '',
+    ...(handwritten.length ? [...handwritten, ''] : []),
     METHOD_NOTE,
     '',
   ].join('\n');

@@ -1,20 +1,23 @@
 /**
  * `npm run bench`: the service from dist on the embedded PostgreSQL, five scenarios at 50
- * connections, each against two baselines measured in the same run (see report.ts METHOD_NOTE).
+ * connections, each against two baselines measured in the same run, and the enrollment scenario
+ * also against a hand-written enrollment in one transaction, baseline (c) (see report.ts METHOD_NOTE).
  * Settings (env): BENCH_DURATION (s, 10), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (50),
  * BENCH_SCENARIOS (comma list), BENCH_BASELINES=0 (skip them), BENCH_CPU_PROF=1 (profile the
  * service), BENCH_OUT (results folder, bench/results), BENCH_KEEP=1 (keep the work folder).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { drive, LoadFigures, round } from './load';
+import { HANDWRITTEN_STATEMENTS, HandwrittenStats } from './handwritten-enrollment';
+import { drive, LoadFigures, LoadOptions, round } from './load';
 import { BaselineProcess, ROOT, ServiceProcess, startBaseline, startService } from './processes';
 import { formatSummary, summariseProfile } from './profile-summary';
 import { BenchRun, machineInfo, markdownTable, METHOD_NOTE, ScenarioResult, writeResults } from './report';
+import { enrolledFrom } from './requests';
 import { BenchRequest, buildScenarios, Scenario, ScenarioContext } from './scenarios';
 import { dominantPlan } from './sql-plan';
 import { ProbeReport } from './sql-probe';
-import { BENCH_PARTNER, createWorkspace } from './workspace';
+import { BENCH_PARTNER, BENCH_PROGRAM, createWorkspace } from './workspace';
 
 const settings = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
@@ -93,10 +96,39 @@ async function calibrate(service: ServiceProcess, scenario: Scenario): Promise<S
   };
 }
 
-async function measure(baseUrl: string, scenario: Scenario, pathOverride?: string): Promise<LoadFigures> {
+/**
+ * Drives the scenario's requests at baseUrl (to pathOverride when given). Answers are judged by the
+ * scenario itself against the service, by `accept` when given, and not at all for (a) and (b).
+ */
+async function measure(baseUrl: string, scenario: Scenario, pathOverride?: string, accept?: LoadOptions['accept']): Promise<LoadFigures> {
   const common = { baseUrl, connections: settings.connections, next: () => scenario.next(), pathOverride };
   if (settings.warmupSeconds > 0) await drive({ ...common, durationSeconds: settings.warmupSeconds });
-  return drive({ ...common, durationSeconds: settings.durationSeconds, accept: pathOverride ? undefined : (s, t, r) => scenario.accept(s, t, r) });
+  return drive({ ...common, durationSeconds: settings.durationSeconds, accept: accept ?? (pathOverride ? undefined : (s, t, r) => scenario.accept(s, t, r)) });
+}
+
+async function handwrittenStats(baseline: BaselineProcess): Promise<HandwrittenStats> {
+  return (await (await fetch(`${baseline.baseUrl}/handwritten/stats`)).json()) as HandwrittenStats;
+}
+
+/**
+ * Baseline (c), right after the service's enrollment run, same connections and duration: a new
+ * enrollment by hand in one transaction (handwritten-enrollment.ts). Its answers are judged like the
+ * service's (200, code 0, account and user identifiers) but never recorded as seed accounts, since
+ * they live in the baseline's schema, not the service's.
+ */
+async function measureHandwritten(baseline: BaselineProcess, scenario: Scenario): Promise<NonNullable<ScenarioResult['handwritten']>> {
+  const before = await handwrittenStats(baseline);
+  const figures = await measure(baseline.baseUrl, scenario, `/handwritten/v1/programs/${BENCH_PROGRAM}/enrollments`, (status, text, request) =>
+    enrolledFrom(status, text, request.body ?? '') !== undefined,
+  );
+  const after = await handwrittenStats(baseline);
+  const requests = after.requests - before.requests;
+  return {
+    figures,
+    statementsPerRequest: requests ? round((after.statements - before.statements) / requests, 1) : 0,
+    commitsPerRequest: requests ? round((after.commits - before.commits) / requests, 2) : 0,
+    statements: [...HANDWRITTEN_STATEMENTS],
+  };
 }
 
 async function runScenario(service: ServiceProcess, baseline: BaselineProcess | undefined, scenario: Scenario, context: ScenarioContext, all: Scenario[]): Promise<ScenarioResult> {
@@ -120,13 +152,21 @@ async function runScenario(service: ServiceProcess, baseline: BaselineProcess | 
   const pg = await measure(baseline.baseUrl, scenario, `/sql/${sql.plan || '-'}`);
   const constant = await measure(baseline.baseUrl, scenario, '/const');
   log(`  ${scenario.name}: baseline (a) ${pg.requestsPerSecond} req/s, (b) ${constant.requestsPerSecond} req/s`);
-  return {
+  const withBaselines: ScenarioResult = {
     ...measured,
     baselinePg: pg,
     baselineConstant: constant,
     ratioPg: round(serviceFigures.requestsPerSecond / pg.requestsPerSecond, 3),
     ratioConstant: round(serviceFigures.requestsPerSecond / constant.requestsPerSecond, 3),
   };
+  if (scenario.name !== 'enrollment') return withBaselines;
+  const handwritten = await measureHandwritten(baseline, scenario);
+  const c = handwritten.figures;
+  log(
+    `  ${scenario.name}: baseline (c) ${c.requestsPerSecond} req/s, p50 ${c.p50Ms} ms, p99 ${c.p99Ms} ms, errors ${c.errors} ${JSON.stringify(c.statusCodes)}, ` +
+      `${handwritten.statementsPerRequest} statements and ${handwritten.commitsPerRequest} commit(s) per request`,
+  );
+  return { ...withBaselines, handwritten, ratioHandwritten: round(serviceFigures.requestsPerSecond / c.requestsPerSecond, 3) };
 }
 
 async function main(): Promise<void> {
@@ -149,7 +189,10 @@ async function main(): Promise<void> {
       cpuProfDir: settings.cpuProfile ? profileDir : undefined,
     });
     if (settings.baselines) {
-      baseline = await startBaseline({ DATABASE_URL: workspace.databaseUrl, BENCH_BASELINE_SCHEMA: `bench_baseline_${process.pid}`, DB_POOL_SIZE: '20' }, path.join(settings.out, 'baseline.log'));
+      baseline = await startBaseline(
+        { DATABASE_URL: workspace.databaseUrl, BENCH_BASELINE_SCHEMA: `bench_baseline_${process.pid}`, DB_POOL_SIZE: '20', BENCH_PARTNER_ID: BENCH_PARTNER.clientId },
+        path.join(settings.out, 'baseline.log'),
+      );
     }
     const context: ScenarioContext = { token: await token(service), enrolled: [] };
     const all = buildScenarios(context);
