@@ -90,7 +90,9 @@ const STATEMENTS = {
       insert into purses (id, account_id, purse_type, currency, created_at) select $10, id, 'primary', $6, $9 from account),
     limit_keys as (
       insert into account_limit_keys (account_id, key_kind, key_bidx, program_code, account_type)
-      select account.id, k.kind, k.bidx, $3, $4 from account, unnest($11::text[], $12::text[]) as k(kind, bidx))
+      select account.id, k.kind, k.bidx, $3, $4 from account, unnest($11::text[], $12::text[]) as k(kind, bidx)),
+    progress as (
+      insert into enrollments (account_id, program_code, recovery_point, created_at, updated_at) select id, $3, 'finished', $9, $9 from account)
     select id from account`,
   user: `with app_user as (
       insert into users (id, account_id, is_primary, status, first_name_enc, middle_name_enc, last_name_enc, date_of_birth_enc,
