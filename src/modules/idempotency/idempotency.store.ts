@@ -41,9 +41,9 @@ export class IdempotencyStore {
   }
 
   /**
-   * In the call's transaction, under its requestId lock: records the request when it is new, or
-   * returns the record that already exists (one statement; the outer select does not see the
-   * insert of its own CTE, so `existing` is null exactly when the row was created here).
+   * In the call's transaction, under its requestId lock, one statement: records the request when it
+   * is new (null), or returns the record that already existed (the outer select does not see the
+   * insert of its own CTE, so it finds a row only when the insert did nothing).
    */
   async claim(manager: EntityManager, key: IdempotencyKey, operation: string, fingerprint: string): Promise<IdempotencyRecord | null> {
     const rows = (await manager.query(

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ClsService } from 'nestjs-cls';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../common/errors/domain-error';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
@@ -23,8 +23,8 @@ export interface IdempotentCall<T extends object> {
   payload: unknown;
   /** Lock names (LockNames), taken sorted in one round trip. */
   locks: readonly string[];
-  /** Time-dependent checks, run only on a first attempt and before any lock (CONTRACT section 6). */
-  firstAttempt?: () => Promise<void> | void;
+  /** Time-dependent checks, run only on a first attempt and before any lock (CONTRACT section 6), on the call's connection. */
+  firstAttempt?: (manager: EntityManager) => Promise<void> | void;
   /**
    * The use case, on the call's connection; `resumed` when this requestId was seen before without
    * a final answer. Writes it adds to `batch` are sent with the stored answer, in one statement.
@@ -49,16 +49,18 @@ export class CallRunner {
 
   /** A call with locks and no idempotency key (user update, ITIN, care). */
   locked<T>(lockNames: readonly string[], work: () => Promise<T>): Promise<T> {
-    return this.withConnection(lockNames, work);
+    return this.withConnection(lockNames, async () => null, work);
   }
 
   async idempotent<T extends object>(call: IdempotentCall<T>): Promise<RawResponse> {
     const fingerprint = fingerprintOf(call.operation, call.payload);
-    const seen = await this.store.find(call.key);
-    const early = seen ? replayOf(seen, fingerprint) : null;
-    if (early) return early;
-    if (!seen) await call.firstAttempt?.();
-    return this.withConnection(call.locks, async (connection) => {
+    const beforeLocks = async (manager: EntityManager): Promise<RawResponse | null> => {
+      const seen = await this.store.find(call.key, manager);
+      if (seen) return replayOf(seen, fingerprint);
+      await call.firstAttempt?.(manager);
+      return null;
+    };
+    return this.withConnection(call.locks, beforeLocks, async (connection) => {
       const existing = await this.store.claim(connection.manager, call.key, call.operation, fingerprint);
       const replay = existing ? replayOf(existing, fingerprint) : null;
       if (replay) return replay;
@@ -71,12 +73,26 @@ export class CallRunner {
     });
   }
 
-  private async withConnection<T>(lockNames: readonly string[], work: (connection: CallConnection) => Promise<T>): Promise<T> {
+  /**
+   * One pooled connection for the whole call (a call never holds one while queueing for another):
+   * `beforeLocks` reads on it without a transaction and may answer at once (a replay); otherwise
+   * BEGIN and the locks, the work, COMMIT.
+   */
+  private async withConnection<T>(
+    lockNames: readonly string[],
+    beforeLocks: (manager: EntityManager) => Promise<T | null>,
+    work: (connection: CallConnection) => Promise<T>,
+  ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     const connection = new CallConnection(runner, this.locks, lockNames);
     let failed = true;
     try {
+      const early = await beforeLocks(connection.manager);
+      if (early !== null) {
+        failed = false;
+        return early;
+      }
       await connection.begin();
       this.cls.set(CURRENT_CALL, connection);
       const result = await work(connection);

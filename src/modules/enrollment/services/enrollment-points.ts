@@ -1,17 +1,15 @@
 /**
- * Recovery points of an enrollment (ARCHITECTURE.md), in order. Each is committed with the rows
- * of its phase; a retry or an OFAC clearance continues after the last one reached.
+ * Recovery points of an enrollment (ARCHITECTURE.md), in order, kept in `enrollments`. A new
+ * enrollment decided at once is written at `finished` (or `kycDecided` when held or short of its
+ * bill cycle); the phased path commits each point with the rows of its phase, and a retry or an
+ * OFAC clearance continues after the last one reached.
  */
-export const ENROLLMENT_POINTS = ['started', 'accountWritten', 'kycDecided', 'billCycleAssigned', 'instrumentIssued', 'finished'] as const;
+export const ENROLLMENT_POINTS = ['accountWritten', 'kycDecided', 'billCycleAssigned', 'instrumentIssued', 'finished'] as const;
 export type EnrollmentPoint = (typeof ENROLLMENT_POINTS)[number];
-
-/** A limit decline recorded before any account row exists: the retry evaluates afresh if no answer was stored. */
-export const DECLINED_POINT = 'declined';
 
 export const ENROLLMENT_OPERATION = 'enrollment';
 
 /** True when `point` has not been reached yet from `current`. */
-export function isAhead(point: EnrollmentPoint, current: string): boolean {
-  const at = ENROLLMENT_POINTS.indexOf(current as EnrollmentPoint);
-  return ENROLLMENT_POINTS.indexOf(point) > (at < 0 ? 0 : at);
+export function isAhead(point: EnrollmentPoint, current: EnrollmentPoint): boolean {
+  return ENROLLMENT_POINTS.indexOf(point) > ENROLLMENT_POINTS.indexOf(current);
 }

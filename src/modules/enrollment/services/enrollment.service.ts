@@ -72,9 +72,9 @@ export class EnrollmentService {
         ...(ssn ? [LockNames.ssn(programCode, this.blindIndex.of('ssn', ssn))] : []),
         ...this.limits.lockNames(programCode, limitKeys),
       ],
-      firstAttempt: async () => {
+      firstAttempt: async (manager) => {
         this.rules.checkTermsWindow(plan);
-        if (plan.onboardingID) await this.scans.checkWindow(plan.onboardingID);
+        if (plan.onboardingID) await this.scans.checkWindow(manager, plan.onboardingID);
       },
       work: async ({ resumed, connection, batch }) => {
         const started = resumed ? await this.progress.findByRequest(connection.manager, key) : null;

@@ -54,8 +54,8 @@ export class ScanCaptureService {
    * The 24-hour window, judged once, at a first attempt and before any lock (CONTRACT section 6):
    * an identical retry days later still resumes. An unknown id fails here too; 400/660/0 either way.
    */
-  async checkWindow(onboardingID: string): Promise<void> {
-    const scan = UUID.test(onboardingID) ? await this.dataSource.manager.findOne(ScanCapture, { where: { id: onboardingID }, select: { id: true, expiresAt: true } }) : null;
+  async checkWindow(manager: EntityManager, onboardingID: string): Promise<void> {
+    const scan = UUID.test(onboardingID) ? await manager.findOne(ScanCapture, { where: { id: onboardingID }, select: { id: true, expiresAt: true } }) : null;
     if (!scan || scan.expiresAt.getTime() <= this.clock.now().getTime()) throw new DomainError('INVALID_ONBOARDING_ID', { field: 'onboardingID' });
   }
 
