@@ -89,16 +89,66 @@ describe('Enrollment account limits (e2e)', () => {
       expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(itin))), 61, 'Number of Activated Accounts over Lifetime exceeded');
     });
 
-    it('an enrollment held for OFAC review or short of its bill cycle counts as active', async () => {
-      const held = uniqueSsn();
-      const hold = await app.client().post(SANDBOX, EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold', identifyingData: { ssn: held } } }));
-      expect(hold.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
-      expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(held, { dateOfBirth: '1960-02-02' }))), 60, 'Number of Active Accounts Exceeded');
+    describe('CONTRACT section 6: active means activated and normal or KYC-gated; lifetime means ever activated', () => {
+      it('an enrollment held for OFAC review counts toward neither; cleared after the key filled up, it ends with 2/60 and its account closed', async () => {
+        const ssn = uniqueSsn();
+        const heldRequest = EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold', identifyingData: { ssn } } });
+        const hold = await app.client().post(SANDBOX, heldRequest);
+        expect(hold.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+        const heldId = accountIdOf(hold.body);
+        const other = await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)));
 
-      const incomplete = uniqueSsn();
-      const pending = await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(incomplete)), { headers: { 'x-sandbox-fault': 'billCycle' } });
-      expect(pending.body.account).toMatchObject({ status: 'pending' });
-      expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(incomplete, { dateOfBirth: '1960-02-02' }))), 60, 'Number of Active Accounts Exceeded');
+        const cleared = await app.client('care').post(`/v1/care/accounts/${heldId}/ofacClear`, {});
+        expect(cleared.status).toBe(200);
+        expect(cleared.body.account).toMatchObject({ status: 'closed', statusReason: 'limitExceeded', activatedDateTime: null });
+        expect(cleared.body.paymentInstruments).toEqual([]);
+
+        const retry = await app.client().post(SANDBOX, heldRequest);
+        expectDecline(retry, 60, 'Number of Active Accounts Exceeded');
+        expect(accountIdOf(retry.body)).toBe(other);
+        const again = await app.client().post(SANDBOX, heldRequest);
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(again.body).toEqual(retry.body);
+      });
+
+      it('an enrollment short of its bill cycle counts toward neither; retried after the key filled up, it is declined 2/60, closed, and the decline replays', async () => {
+        const ssn = uniqueSsn();
+        const pendingRequest = EnrollmentRequestFactory.build(withSsn(ssn, { dateOfBirth: '1960-02-02' }));
+        const pending = await app.client().post(SANDBOX, pendingRequest, { headers: { 'x-sandbox-fault': 'billCycle' } });
+        expect(pending.body.account).toMatchObject({ status: 'pending', accountCycleDay: null });
+        await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)));
+
+        const retry = await app.client().post(SANDBOX, pendingRequest);
+        expectDecline(retry, 60, 'Number of Active Accounts Exceeded');
+        expect(retry.body).not.toHaveProperty('account'); // another date of birth: only the error
+        const replay = await app.client().post(SANDBOX, pendingRequest);
+        expect(replay.headers.get('idempotent-replayed')).toBe('true');
+        const db = await app.db();
+        try {
+          const { rows } = await db.query(`select status, status_reason, activated_at from accounts where id = $1`, [accountIdOf(pending.body)]);
+          expect(rows).toEqual([{ status: 'closed', status_reason: 'limitExceeded', activated_at: null }]);
+        } finally {
+          await db.end();
+        }
+      });
+
+      it('a KYC-referred account (pending, gate manual) is active: the next enrollment is 2/60', async () => {
+        const ssn = uniqueSsn();
+        const referred = await app.client().post(SANDBOX, EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer', identifyingData: { ssn } } }));
+        expect(referred.body.account).toMatchObject({ status: 'pending', kycPendingGate: 'manual' });
+        expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn, { dateOfBirth: '1960-02-02' }))), 60, 'Number of Active Accounts Exceeded');
+      });
+
+      it('a care-locked account (gate none) is not active, yet still counts for the lifetime limit', async () => {
+        const ssn = uniqueSsn();
+        const first = await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)));
+        const locked = await app.client('care').post(`/v1/care/accounts/${first}/lock`, {});
+        expect((locked.body.account as { status: string }).status).toBe('locked');
+        const second = await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)));
+        await close(second);
+        await close(await enrolled(EnrollmentRequestFactory.build(withSsn(ssn))));
+        expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn))), 61, 'Number of Activated Accounts over Lifetime exceeded');
+      });
     });
 
     it('limits are per program and account type, and overridable per program', async () => {

@@ -36,17 +36,19 @@ export interface LimitCheck {
 /**
  * SERVICE.md's account limits, per program and account type, on SSN, ITIN and default phone.
  *
- * Which accounts count (decided here, published in OpenAPI):
- * - active: every account of the key that is not closed. That is wider than SERVICE.md's
- *   "active" (activated, and normal or gated) on purpose: an enrollment held for OFAC review or
- *   waiting for its bill cycle is still a live claim on the key, so it cannot be doubled while
- *   it is pending.
- * - lifetime: every account that was ever activated, plus every account not closed (in flight).
- *   A closed account that never activated does not use up the lifetime allowance.
+ * Which accounts count, exactly as SERVICE.md and CONTRACT section 6 define them:
+ * - active: activated (its enrollment completed) and either normal or with a KYC gate open;
+ * - lifetime: ever activated, closed ones included.
+ * An enrollment held for OFAC review or short of its bill cycle counts toward neither; it is
+ * counted again, under the keys' locks, when it completes (`recheckAccount`).
  */
 export const LIMIT_COUNTING_RULE =
-  'Active limits count every account of the key that is not closed (pending ones included, so a held or incomplete enrollment cannot be doubled); ' +
-  'lifetime limits count every account ever activated plus every account not closed.';
+  'Active limits count the activated accounts of the key that are normal or have a KYC gate open; lifetime limits count every account ever activated, closed ones included. ' +
+  'An enrollment held for OFAC review or short of its bill cycle counts toward neither until it completes, and is counted again when it does: ' +
+  'if the key is full by then, the enrollment ends with the limit decline and its account is closed.';
+
+const ACTIVE = `a.activated_at is not null and (a.status = 'normal' or a.kyc_pending_gate <> 'none')`;
+const EVER_ACTIVATED = 'a.activated_at is not null';
 
 const ORDER: Record<LimitKeyKind, number> = { ssn: 0, itin: 1, phone: 2 };
 
@@ -73,14 +75,36 @@ export class AccountLimitsService {
   }
 
   /** Counts every key in one statement; the caller already holds the keys' locks in its transaction. */
-  async check(manager: EntityManager, check: LimitCheck): Promise<LimitBreach | null> {
-    if (check.keys.length === 0) return null;
-    const keys = [...check.keys].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]).map((key) => ({ kind: key.kind, bidx: this.indexOf(key) }));
+  check(manager: EntityManager, check: LimitCheck): Promise<LimitBreach | null> {
+    return this.count(manager, check, check.keys.map((key) => ({ kind: key.kind, bidx: this.indexOf(key) })));
+  }
+
+  /**
+   * An enrollment that completes after it was written (OFAC cleared, bill cycle retried) is counted
+   * again: its own keys, locked in the caller's transaction, the account itself excluded.
+   */
+  async recheckAccount(manager: EntityManager, account: { id: string; programCode: string; accountType: AccountType }): Promise<LimitBreach | null> {
+    const keys = await this.lockKeysOf(manager, account);
+    const program = this.config.service.programs.get(account.programCode);
+    if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
+    return this.count(manager, { programCode: account.programCode, accountType: account.accountType, limits: program.limits[account.accountType], keys: [], excludeAccountId: account.id }, keys);
+  }
+
+  /** Locks an account's recorded keys (take them before the account row, as enrollments do). */
+  async lockKeysOf(manager: EntityManager, account: { id: string; programCode: string }): Promise<Array<{ kind: LimitKeyKind; bidx: string }>> {
+    const keys = (await manager.query(`select key_kind as kind, key_bidx as bidx from account_limit_keys where account_id = $1`, [account.id])) as Array<{ kind: LimitKeyKind; bidx: string }>;
+    await this.locks.lockInTransaction(manager, keys.map((key) => LockNames.limitKey(account.programCode, key.kind, key.bidx)));
+    return keys;
+  }
+
+  private async count(manager: EntityManager, check: LimitCheck, hashed: Array<{ kind: LimitKeyKind; bidx: string }>): Promise<LimitBreach | null> {
+    if (hashed.length === 0) return null;
+    const keys = [...hashed].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]);
     const rows = (await manager.query(
       `select q.kind, q.bidx,
-              count(a.id) filter (where a.status <> 'closed')::int as active,
-              count(a.id) filter (where a.status <> 'closed' or a.activated_at is not null)::int as lifetime,
-              (array_agg(a.id order by a.created_at desc) filter (where a.status <> 'closed'))[1] as recent
+              count(a.id) filter (where ${ACTIVE})::int as active,
+              count(a.id) filter (where ${EVER_ACTIVATED})::int as lifetime,
+              (array_agg(a.id order by a.created_at desc) filter (where ${ACTIVE}))[1] as recent
          from unnest($3::text[], $4::text[]) as q(kind, bidx)
          left join account_limit_keys k
            on k.program_code = $1 and k.account_type = $2 and k.key_kind = q.kind and k.key_bidx = q.bidx and k.account_id <> $5

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import { DomainError } from '../../../common/errors/domain-error';
 import { Account } from '../../accounts/entities/account.entity';
+import { AccountLimitsService, LimitBreach } from '../../accounts/services/account-limits.service';
 import { AccountPatch, AccountRecordsService } from '../../accounts/services/account-records.service';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
@@ -15,8 +16,11 @@ import { Clock } from './clock';
 import { EnrollmentPoint, isAhead } from './enrollment-points';
 import { accountUpdated, activatedStatus, cardIssued, cycleDayOf, enrollmentCard, KYC_PATCH, OFAC_REVIEW } from './enrollment-state';
 
-/** Where a continued enrollment stopped: done, held for OFAC review, or short of its bill cycle. */
-export type CompletionOutcome = 'completed' | 'held' | 'incomplete';
+/**
+ * Where a continued enrollment stopped: done, held for OFAC review, short of its bill cycle, or
+ * declined because a limit filled up while it was pending.
+ */
+export type CompletionOutcome = 'completed' | 'held' | 'incomplete' | { declined: LimitBreach };
 
 /**
  * The phases after the account is written, for what cannot finish in one transaction: KYC/OFAC
@@ -29,6 +33,7 @@ export class EnrollmentCompletionService {
   constructor(
     private readonly tx: TransactionRunner,
     private readonly accounts: AccountRecordsService,
+    private readonly limits: AccountLimitsService,
     private readonly users: UserRecordsService,
     private readonly instruments: PaymentInstrumentService,
     private readonly businessProfiles: BusinessProfileService,
@@ -43,9 +48,15 @@ export class EnrollmentCompletionService {
   async continueFrom(accountId: string, point: EnrollmentPoint): Promise<CompletionOutcome> {
     if (isAhead('kycDecided', point)) await this.decideKyc(accountId);
     const account = await this.tx.read((manager) => this.accounts.findById(manager, accountId));
-    if (account?.statusReason === OFAC_REVIEW) return 'held';
+    if (!account) throw new DomainError('ACCOUNT_NOT_FOUND');
+    if (account.statusReason === OFAC_REVIEW) return 'held';
+    if (isAhead('billCycleAssigned', point) && this.faults.has('billCycle')) return 'incomplete';
+    if (account.activatedAt === null) {
+      // Not counted while pending: counted now, under the keys' locks, before it activates.
+      const breach = await this.tx.run((manager) => this.limits.recheckAccount(manager, account));
+      if (breach) return this.decline(accountId, breach);
+    }
     if (isAhead('billCycleAssigned', point)) {
-      if (this.faults.has('billCycle')) return 'incomplete';
       await this.phase(accountId, 'billCycleAssigned', async (manager, current) => {
         if (current.accountCycleDay === null) await this.change(manager, current, { accountCycleDay: cycleDayOf(this.clock.now()) }, 'billCycleAssigned');
       });
@@ -69,12 +80,26 @@ export class EnrollmentCompletionService {
    */
   async completeAfterOfacClearance(accountId: string): Promise<CompletionOutcome> {
     await this.tx.run(async (manager) => {
+      const found = await this.accounts.findById(manager, accountId);
+      if (!found) throw new DomainError('ACCOUNT_NOT_FOUND');
+      // The limit keys before the account row, in the order an enrollment takes them (no deadlock with its retry).
+      await this.limits.lockKeysOf(manager, found);
       const account = await this.accounts.lockForUpdate(manager, accountId);
       if (account.status !== 'pending' || account.statusReason !== OFAC_REVIEW) throw new DomainError('CARE_NOT_APPLICABLE');
       await this.change(manager, account, { statusReason: null }, 'ofacCleared');
       await this.progress.advance(manager, accountId, 'kycDecided');
     });
     return this.continueFrom(accountId, 'kycDecided');
+  }
+
+  /** The key filled up while the enrollment was pending: it ends with the limit's decline, its account closed (never activated). */
+  private async decline(accountId: string, breach: LimitBreach): Promise<CompletionOutcome> {
+    await this.tx.run(async (manager) => {
+      const account = await this.accounts.lockForUpdate(manager, accountId);
+      await this.change(manager, account, { status: 'closed', statusReason: 'limitExceeded', closedAt: this.clock.now() }, 'enrollmentDeclined');
+      await this.progress.advance(manager, accountId, 'finished');
+    });
+    return { declined: breach };
   }
 
   /** KYC/OFAC screening happens outside any transaction (a vendor call); its outcome is written with the point. */

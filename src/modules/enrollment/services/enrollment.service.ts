@@ -78,7 +78,7 @@ export class EnrollmentService {
       },
       work: async ({ resumed, connection, batch }) => {
         const started = resumed ? await this.progress.findByRequest(connection.manager, key) : null;
-        if (started) return this.continue(connection, partner, started.accountId, started.point);
+        if (started) return this.continue(connection, partner, plan, started.accountId, started.point);
         return this.firstAttempt(connection, batch, partner, plan, limitKeys);
       },
     });
@@ -103,7 +103,7 @@ export class EnrollmentService {
       const { account } = await this.writer.write(manager, { ...enrollment, state: PENDING_STATE, issueCard: false, point: 'accountWritten', reason: 'enrollmentStarted' });
       await connection.commitKeepingLocks();
       this.faults.interruptAfter('accountWritten');
-      return this.continue(connection, partner, account.id, 'accountWritten');
+      return this.continue(connection, partner, plan, account.id, 'accountWritten');
     }
     const kyc = await this.kyc.screen({ programCode, accountType: plan.accountType, user: userData });
     const decision = decide(kyc, this.faults.has('billCycle'), now);
@@ -117,9 +117,10 @@ export class EnrollmentService {
   }
 
   /** The phased path: every phase after `point`, each committed on the call's connection. */
-  private async continue(connection: CallConnection, partner: PartnerConfig, accountId: string, point: EnrollmentPoint): Promise<CallOutcome<AccountView>> {
+  private async continue(connection: CallConnection, partner: PartnerConfig, plan: EnrollmentPlan, accountId: string, point: EnrollmentPoint): Promise<CallOutcome<AccountView>> {
     await connection.commitKeepingLocks();
     const outcome = await this.completion.continueFrom(accountId, point);
+    if (typeof outcome === 'object') return this.tx.read((manager) => this.decline(manager, partner, plan, outcome.declined));
     return answerOf(outcome, await this.tx.read((manager) => this.views.render(accountId, partner, manager)));
   }
 
@@ -137,7 +138,7 @@ export class EnrollmentService {
   }
 }
 
-function answerOf(outcome: CompletionOutcome, view: AccountView): CallOutcome<AccountView> {
+function answerOf(outcome: Exclude<CompletionOutcome, object>, view: AccountView): CallOutcome<AccountView> {
   switch (outcome) {
     case 'completed':
       return Outcome.completed(view);
