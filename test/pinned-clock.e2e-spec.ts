@@ -12,18 +12,20 @@ interface EnrollmentBody {
 }
 
 /**
- * SERVICE.md: "Same requestId with the same payload yields the same result each time… An
- * incomplete operation is completed as originally intended when the identical call is repeated."
- * CONTRACT section 6: the 720-hour terms window and the 24-hour onboardingID window are judged at
- * the first attempt; an identical retry days later replays or completes. The Clock is pinned.
+ * Time-dependent rules, with the service's Clock pinned (moved by `offsetMs`):
+ * - SERVICE.md: "Same requestId with the same payload yields the same result each time… An
+ *   incomplete operation is completed as originally intended when the identical call is repeated."
+ *   CONTRACT section 6: the 720-hour terms window and the 24-hour onboardingID window are judged at
+ *   the first attempt; an identical retry days later replays or completes.
+ * - SERVICE.md: accountCycleDay is 1 to 28 (the UTC day of completion, capped at 28).
  */
-describe('Identical retries are judged at the first attempt\'s time (e2e, pinned clock)', () => {
+describe('Time-dependent rules under a pinned Clock (e2e)', () => {
   let app: TestApp;
   let clock: Clock;
   let offsetMs = 0;
 
   beforeAll(async () => {
-    app = await startTestApp('replay_before_time');
+    app = await startTestApp('pinned_clock');
     clock = app.app.get(Clock, { strict: false });
     const realNow = clock.now.bind(clock);
     jest.spyOn(clock, 'now').mockImplementation(() => new Date(realNow().getTime() + offsetMs));
@@ -88,6 +90,21 @@ describe('Identical retries are judged at the first attempt\'s time (e2e, pinned
     expect(late.status).toBe(400);
     expect(late.body.responseDetails[0]).toMatchObject({ code: 620, subCode: 0 });
     expect(await accountsOf(request.requestId)).toBe(0);
+  });
+
+  it.each([
+    ['2027-01-29T08:00:00Z', 28],
+    ['2027-01-30T23:59:59Z', 28],
+    ['2027-03-31T00:00:00Z', 28],
+    ['2027-02-28T12:00:00Z', 28],
+    ['2027-03-01T00:00:01Z', 1],
+    ['2027-03-27T12:00:00Z', 27],
+  ])('SERVICE.md accountCycleDay 1 to 28: completed at %s UTC, the cycle day is %i', async (at, day) => {
+    offsetMs = Date.parse(at) - Date.now();
+    const request = EnrollmentRequestFactory.build({ termsAcceptanceDateTime: at });
+    const res = await app.client().post<EnrollmentBody>(ENROLL, request);
+    expect(res.status).toBe(200);
+    expect(res.body.account).toMatchObject({ status: 'normal', accountCycleDay: day });
   });
 
   it('a Matricula enrollment left pending completes on the identical retry after the 24-hour onboardingID window', async () => {
