@@ -24,6 +24,8 @@ export interface Env {
   readonly serviceKeys: string | undefined;
   readonly oauth: { issuer?: string; audience?: string; jwksUri?: string };
   readonly jobsEnabled: boolean;
+  /** SDN list folder (`sdn.csv`, `alt.csv`; unset: no screening) and the score that counts as a match. */
+  readonly ofac: { listDir: string | undefined; matchThreshold: number };
 }
 
 export class EnvError extends Error {}
@@ -44,6 +46,13 @@ function intList(name: string, raw: string | undefined, fallback: number[]): num
     throw new EnvError(`${name} must be a comma-separated list of non-negative integers, got "${raw}"`);
   }
   return values;
+}
+
+function fraction(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1) throw new EnvError(`${name} must be a number in (0, 1], got "${raw}"`);
+  return value;
 }
 
 function schemaName(raw: string | undefined): string {
@@ -95,5 +104,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       jwksUri: source.OAUTH_JWKS_URI || undefined,
     },
     jobsEnabled: (source.JOBS_ENABLED ?? 'true') !== 'false',
+    ofac: {
+      listDir: source.OFAC_LIST_DIR ? path.resolve(source.OFAC_LIST_DIR) : undefined,
+      matchThreshold: fraction('OFAC_MATCH_THRESHOLD', source.OFAC_MATCH_THRESHOLD, 0.92),
+    },
   };
 }
