@@ -58,10 +58,11 @@ describe(OfacIndex.name, () => {
       return reversed ? tokens.reverse() : tokens;
     });
 
-    it('for names edited from list names (typos, omissions, swaps, token order)', () => {
+    it('for names edited from list names (typos, omissions, swaps, token order), with and without a dropped token', () => {
       fc.assert(
-        fc.property(variant, fc.double({ min: 0.5, max: 1, noNaN: true }), (tokens, threshold) => {
-          expect(sut.search([tokens], threshold)).toEqual(sut.scan([tokens], threshold));
+        fc.property(variant, fc.double({ min: 0.5, max: 1, noNaN: true }), fc.nat(3), (tokens, threshold, drop) => {
+          const variants = drop < tokens.length && tokens.length > 1 ? [tokens, tokens.filter((_, i) => i !== drop)] : [tokens];
+          expect(sut.search(variants, threshold)).toEqual(sut.scan(variants, threshold));
         }),
         { numRuns: 2000 },
       );

@@ -1,6 +1,6 @@
 import { bestPairsScore, firstSound, lengthBound, pairSimilarity, PROFILE_SIZE, similarityUpperBound, writeLetterProfile } from './jaro-winkler';
-import { sdnNameTokens } from './name-normalizer';
-import { OfacMatch, OfacNameKind } from './ofac-match';
+import { OfacMatch } from './ofac-match';
+import { IndexBuilder, IndexedName, Vocabulary } from './ofac-vocabulary';
 import { AltRecord, SdnRecord } from './sdn-csv.parser';
 
 /** Distinct search tokens whose pair scores are memoised per screening (names rarely have more). */
@@ -8,17 +8,10 @@ const MEMO_WIDTH = 8;
 const UNSET = 0;
 const BOUND = 1;
 const EXACT = 2;
+/** Candidate names few enough that looking for a more selective search token would cost more than scoring them. */
+const FEW_NAMES = 64;
 /** Float slack for the bounds, so a rounding error never skips a name the full score would find. */
 const EPSILON = 1e-9;
-
-interface IndexedName {
-  readonly entNum: number;
-  readonly name: string;
-  readonly kind: OfacNameKind;
-  readonly tokens: Int32Array;
-  readonly lengths: Int32Array;
-  readonly longest: number;
-}
 
 export interface OfacListStats {
   /** SDN entries of type individual: the only ones screened. */
@@ -43,20 +36,22 @@ interface Query {
 }
 
 /**
- * The individuals of one SDN list, indexed so a screening scores few names yet finds exactly what
- * scoring every name would. A name's score is a length-weighted average of its token pairs' scores,
- * scaled down, so it never exceeds its best pair: a name holding no token that scores the threshold
- * against a search token cannot match. Tokens are bucketed by first sound (tokens of different
- * sounds are never paired) and length (a length ratio caps the score); within a bucket a letter-count
- * bound rules most tokens out before Jaro-Winkler runs. The names holding a qualifying token are then
- * bounded again by their own tokens, and only those still able to reach the threshold are scored.
+ * The individuals of one SDN list, indexed so that a screening scores few names yet answers exactly
+ * what scoring every name would (the property spec and the bench check it against `scan`). The
+ * score is a length-weighted average of token-pair scores, so bounds on pair scores bound it:
+ * - tokens of different first sounds are never paired, and a length ratio caps a pair's score, so
+ *   the list tokens that can pair well with a search token lie in a few (sound, length) buckets,
+ *   where a letter-count bound rules most out before Jaro-Winkler runs;
+ * - a search token too long to be left unpaired must pair with a list token close enough to it for
+ *   the other search tokens, even perfectly paired, to make up the difference: the names holding
+ *   such a token are the only candidates (canReach gives the sum);
+ * - each candidate is bounded again with its own tokens, and only those left are scored.
  * Immutable once built, apart from per-screening scratch: a reload builds a new index and swaps it.
  */
 export class OfacIndex {
   private readonly memoScore: Float64Array;
   private readonly memoKind: Uint8Array;
   private readonly memoStamp: Uint32Array;
-  private readonly tokenStamp: Uint32Array;
   private readonly nameStamp: Uint32Array;
   private generation = 0;
 
@@ -69,7 +64,6 @@ export class OfacIndex {
     this.memoScore = new Float64Array(size * MEMO_WIDTH);
     this.memoKind = new Uint8Array(size * MEMO_WIDTH);
     this.memoStamp = new Uint32Array(size * MEMO_WIDTH);
-    this.tokenStamp = new Uint32Array(size);
     this.nameStamp = new Uint32Array(names.length);
   }
 
@@ -129,28 +123,80 @@ export class OfacIndex {
     };
   }
 
-  /** The names holding a token that scores at least the threshold against some search token. */
+  /**
+   * The names that may reach the threshold under some variant of the search name. A search token
+   * whose unpaired term in canReach's sum (-threshold x its length) is more than the other tokens'
+   * surplusCaps can make up is required, and only names holding one of its near tokens can match.
+   * Without a required token, a name needs a token pair at the threshold (its best pair bounds it).
+   */
   private candidates(query: Query, threshold: number): number[] {
-    const { byLength } = this.vocabulary;
     const found: number[] = [];
-    query.tokens.forEach((token, q) => {
-      const buckets = byLength.get(query.sounds[q]);
-      if (!buckets) return;
-      for (let length = 1; length < buckets.length; length++) {
-        if (lengthBound(token.length, length) < threshold - EPSILON) continue;
-        for (const t of buckets[length]) {
-          if (this.tokenStamp[t] === this.generation || this.upperBound(query, q, t) < threshold - EPSILON) continue;
-          if (this.pairExact(query, q, t) < threshold) continue;
-          this.tokenStamp[t] = this.generation;
-          for (const n of this.vocabulary.postings[t]) {
-            if (this.nameStamp[n] === this.generation) continue;
-            this.nameStamp[n] = this.generation;
-            found.push(n);
-          }
+    query.variants.forEach((variant, v) => {
+      const lengths = query.variantLengths[v];
+      const caps = Float64Array.from(lengths, (length) => this.surplusCap(length, threshold));
+      const total = caps.reduce((sum, cap) => sum + cap, 0);
+      // Any required token gives all the candidates. Try the rarest as spelled first, and the next
+      // ones while the names found are many (its close tokens may be common ones).
+      const required = [...variant.keys()]
+        .filter((s) => threshold * lengths[s] > total - caps[s] + EPSILON)
+        .sort((a, b) => this.spelledCount(query.tokens[variant[a]]) - this.spelledCount(query.tokens[variant[b]]) || lengths[b] - lengths[a]);
+      let near: number[] | undefined;
+      let names = Infinity;
+      for (const s of required) {
+        if (names <= FEW_NAMES) break;
+        const tokens = this.nearTokens(query, variant[s], threshold, total - caps[s]);
+        const count = tokens.reduce((sum, t) => sum + this.vocabulary.postings[t].length, 0);
+        if (count < names) [near, names] = [tokens, count];
+      }
+      for (const t of near ?? [...variant].flatMap((q) => this.nearTokens(query, q, threshold, 0))) {
+        for (const n of this.vocabulary.postings[t]) {
+          if (this.nameStamp[n] === this.generation) continue;
+          this.nameStamp[n] = this.generation;
+          found.push(n);
         }
       }
     });
     return found;
+  }
+
+  /**
+   * The list tokens t with (score(q, t) - threshold) x (length of q + length of t) >= -slack, from
+   * a scan of the buckets of q's first sound and of the lengths that can score that much.
+   */
+  private nearTokens(query: Query, q: number, threshold: number, slack: number): number[] {
+    const near: number[] = [];
+    const { tokens, counts, masks, byLength } = this.vocabulary;
+    const buckets = byLength.get(query.sounds[q]);
+    if (!buckets) return near;
+    const token = query.tokens[q];
+    const offset = q * PROFILE_SIZE;
+    const mask = query.masks[q];
+    for (let other = 1; other < buckets.length; other++) {
+      const floor = threshold - slack / (token.length + other) - EPSILON;
+      if (lengthBound(token.length, other) < floor) continue;
+      const bucket = buckets[other];
+      for (let i = 0; i < bucket.length; i++) {
+        const t = bucket[i];
+        const bound = similarityUpperBound(token, query.counts, offset, mask, tokens[t], counts, t * PROFILE_SIZE, masks[t]);
+        if (bound >= floor && this.pairExact(query, q, t) >= floor) near.push(t);
+      }
+    }
+    return near;
+  }
+
+  /** How many list names hold the token as spelled. */
+  private spelledCount(token: string): number {
+    const t = this.vocabulary.tokenIds.get(token);
+    return t === undefined ? 0 : this.vocabulary.postings[t].length;
+  }
+
+  /** The most a search token of this length can add to canReach's sum: its best pair, at the best length. */
+  private surplusCap(length: number, threshold: number): number {
+    let cap = 0;
+    for (let other = 1; other <= this.vocabulary.longest; other++) {
+      cap = Math.max(cap, (lengthBound(length, other) - threshold) * (length + other));
+    }
+    return cap;
   }
 
   private best(candidates: Iterable<number>, query: Query, threshold: number, prune: boolean): OfacMatch | null {
@@ -214,15 +260,13 @@ export class OfacIndex {
   private pairBound(query: Query, q: number, t: number): number {
     const key = t * MEMO_WIDTH + q;
     if (q < MEMO_WIDTH && this.memoStamp[key] === this.generation && this.memoKind[key] !== UNSET) return this.memoScore[key];
-    const bound = this.vocabulary.sounds[t] !== query.sounds[q] ? -1 : this.upperBound(query, q, t);
+    const { tokens, sounds, counts, masks } = this.vocabulary;
+    const bound =
+      sounds[t] !== query.sounds[q]
+        ? -1
+        : similarityUpperBound(query.tokens[q], query.counts, q * PROFILE_SIZE, query.masks[q], tokens[t], counts, t * PROFILE_SIZE, masks[t]);
     if (q < MEMO_WIDTH) this.remember(key, bound, BOUND);
     return bound;
-  }
-
-  /** similarityUpperBound of two tokens of the same first sound, not memoised: most are looked at once. */
-  private upperBound(query: Query, q: number, t: number): number {
-    const { tokens, counts, masks } = this.vocabulary;
-    return similarityUpperBound(query.tokens[q], query.counts, q * PROFILE_SIZE, query.masks[q], tokens[t], counts, t * PROFILE_SIZE, masks[t]);
   }
 
   private remember(key: number, score: number, kind: number): void {
@@ -234,7 +278,6 @@ export class OfacIndex {
   private nextGeneration(): void {
     if (this.generation === 0xffffffff) {
       this.memoStamp.fill(0);
-      this.tokenStamp.fill(0);
       this.nameStamp.fill(0);
       this.generation = 0;
     }
@@ -246,63 +289,4 @@ function isBetter(name: IndexedName, score: number, best: IndexedName | undefine
   if (!best || score !== bestScore) return !best || score > bestScore;
   if (name.kind !== best.kind) return name.kind === 'primary';
   return name.entNum < best.entNum;
-}
-
-/** The distinct tokens of the list's names, with what the bounds need, and the names holding each. */
-interface Vocabulary {
-  readonly tokens: readonly string[];
-  readonly sounds: Int32Array;
-  readonly counts: Uint16Array;
-  readonly masks: Int32Array;
-  readonly postings: readonly Int32Array[];
-  /** Token ids by first sound, then by length. */
-  readonly byLength: ReadonlyMap<number, readonly Int32Array[]>;
-}
-
-class IndexBuilder {
-  private readonly names: IndexedName[] = [];
-  private readonly tokens: string[] = [];
-  private readonly tokenIds = new Map<string, number>();
-  private readonly postings: number[][] = [];
-
-  /** Adds a name unless the entry already has one with the same tokens; false when skipped. */
-  add(entNum: number, name: string, kind: OfacNameKind, seen: Set<string>): boolean {
-    const words = sdnNameTokens(name);
-    const key = [...words].sort().join(' ');
-    if (words.length === 0 || seen.has(key)) return false;
-    seen.add(key);
-    const n = this.names.length;
-    const tokens = Int32Array.from(words, (word) => this.tokenId(word));
-    for (const t of new Set(tokens)) this.postings[t].push(n);
-    const lengths = Int32Array.from(words, (word) => word.length);
-    this.names.push({ entNum, name, kind, tokens, lengths, longest: Math.max(...lengths) });
-    return true;
-  }
-
-  finish(): { names: IndexedName[]; vocabulary: Vocabulary } {
-    const tokens = this.tokens;
-    const counts = new Uint16Array(tokens.length * PROFILE_SIZE);
-    const masks = Int32Array.from(tokens, (token, t) => writeLetterProfile(token, counts, t * PROFILE_SIZE));
-    const sounds = Int32Array.from(tokens, firstSound);
-    const grouped = new Map<number, number[][]>();
-    tokens.forEach((token, t) => {
-      const byLength = grouped.get(sounds[t]) ?? [];
-      grouped.set(sounds[t], byLength);
-      while (byLength.length <= token.length) byLength.push([]);
-      byLength[token.length].push(t);
-    });
-    const byLength = new Map([...grouped].map(([sound, lists]) => [sound, lists.map((list) => Int32Array.from(list))]));
-    const postings = this.postings.map((list) => Int32Array.from(list));
-    return { names: this.names, vocabulary: { tokens, sounds, counts, masks, postings, byLength } };
-  }
-
-  private tokenId(token: string): number {
-    let id = this.tokenIds.get(token);
-    if (id === undefined) {
-      id = this.tokens.push(token) - 1;
-      this.tokenIds.set(token, id);
-      this.postings.push([]);
-    }
-    return id;
-  }
 }
