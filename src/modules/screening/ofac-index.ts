@@ -124,31 +124,37 @@ export class OfacIndex {
   }
 
   /**
-   * The names that may reach the threshold under some variant of the search name. A search token
-   * whose unpaired term in canReach's sum (-threshold x its length) is more than the other tokens'
-   * surplusCaps can make up is required, and only names holding one of its near tokens can match.
-   * Without a required token, a name needs a token pair at the threshold (its best pair bounds it).
+   * The names that may reach the threshold under some variant of the search name. In canReach's
+   * sum a search token adds at most its surplus: its best (pair score - threshold) x (pair length)
+   * over the list tokens at the threshold, 0 without one. A search token whose unpaired term
+   * (-threshold x its length) is more than the others' surplus can make up is required, and only
+   * names holding one of its near tokens can match. Without a required token, a name needs a
+   * token pair at the threshold (its best pair bounds its score).
    */
   private candidates(query: Query, threshold: number): number[] {
+    const atThreshold = query.tokens.map((_, q) => this.nearTokens(query, q, threshold, 0));
+    const surplus = atThreshold.map((near, q) =>
+      near.reduce((max, t) => Math.max(max, (this.pairExact(query, q, t) - threshold) * (query.tokens[q].length + this.vocabulary.tokens[t].length)), 0),
+    );
     const found: number[] = [];
     query.variants.forEach((variant, v) => {
       const lengths = query.variantLengths[v];
-      const caps = Float64Array.from(lengths, (length) => this.surplusCap(length, threshold));
-      const total = caps.reduce((sum, cap) => sum + cap, 0);
+      const total = variant.reduce((sum, q) => sum + surplus[q], 0);
       // Any required token gives all the candidates. Try the rarest as spelled first, and the next
       // ones while the names found are many (its close tokens may be common ones).
       const required = [...variant.keys()]
-        .filter((s) => threshold * lengths[s] > total - caps[s] + EPSILON)
+        .filter((s) => threshold * lengths[s] > total - surplus[variant[s]] + EPSILON)
         .sort((a, b) => this.spelledCount(query.tokens[variant[a]]) - this.spelledCount(query.tokens[variant[b]]) || lengths[b] - lengths[a]);
       let near: number[] | undefined;
       let names = Infinity;
       for (const s of required) {
         if (names <= FEW_NAMES) break;
-        const tokens = this.nearTokens(query, variant[s], threshold, total - caps[s]);
+        const slack = total - surplus[variant[s]];
+        const tokens = slack === 0 ? atThreshold[variant[s]] : this.nearTokens(query, variant[s], threshold, slack);
         const count = tokens.reduce((sum, t) => sum + this.vocabulary.postings[t].length, 0);
         if (count < names) [near, names] = [tokens, count];
       }
-      for (const t of near ?? [...variant].flatMap((q) => this.nearTokens(query, q, threshold, 0))) {
+      for (const t of near ?? [...variant].flatMap((q) => atThreshold[q])) {
         for (const n of this.vocabulary.postings[t]) {
           if (this.nameStamp[n] === this.generation) continue;
           this.nameStamp[n] = this.generation;
@@ -188,15 +194,6 @@ export class OfacIndex {
   private spelledCount(token: string): number {
     const t = this.vocabulary.tokenIds.get(token);
     return t === undefined ? 0 : this.vocabulary.postings[t].length;
-  }
-
-  /** The most a search token of this length can add to canReach's sum: its best pair, at the best length. */
-  private surplusCap(length: number, threshold: number): number {
-    let cap = 0;
-    for (let other = 1; other <= this.vocabulary.longest; other++) {
-      cap = Math.max(cap, (lengthBound(length, other) - threshold) * (length + other));
-    }
-    return cap;
   }
 
   private best(candidates: Iterable<number>, query: Query, threshold: number, prune: boolean): OfacMatch | null {

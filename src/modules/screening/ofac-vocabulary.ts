@@ -22,7 +22,6 @@ export interface Vocabulary {
   readonly postings: readonly Int32Array[];
   /** Token ids by first sound, then by length. */
   readonly byLength: ReadonlyMap<number, readonly Int32Array[]>;
-  readonly longest: number;
 }
 
 /** Collects names and their tokens, then freezes them into typed arrays. */
@@ -60,8 +59,7 @@ export class IndexBuilder {
     });
     const byLength = new Map([...grouped].map(([sound, lists]) => [sound, lists.map((list) => Int32Array.from(list))]));
     const postings = this.postings.map((list) => Int32Array.from(list));
-    const longest = tokens.reduce((max, token) => Math.max(max, token.length), 0);
-    return { names: this.names, vocabulary: { tokens, tokenIds: this.tokenIds, sounds, counts, masks, postings, byLength, longest } };
+    return { names: this.names, vocabulary: { tokens, tokenIds: this.tokenIds, sounds, counts, masks, postings, byLength } };
   }
 
   private tokenId(token: string): number {
