@@ -27,6 +27,40 @@ describe(jaro.name, () => {
   });
 });
 
+/** Jaro as textbooks write it (smetrics' whole transpositions), to check the fast paths against. */
+function referenceJaro(a: string, b: string): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  const window = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
+  const takenA: boolean[] = [];
+  const takenB: boolean[] = [];
+  let matches = 0;
+  for (let i = 0; i < a.length; i++) {
+    for (let j = Math.max(0, i - window); j <= Math.min(b.length - 1, i + window); j++) {
+      if (!takenB[j] && a[i] === b[j]) {
+        takenA[i] = takenB[j] = true;
+        matches++;
+        break;
+      }
+    }
+  }
+  if (matches === 0) return 0;
+  const fromB = [...b].filter((_, j) => takenB[j]);
+  const unaligned = [...a].filter((_, i) => takenA[i]).filter((letter, k) => letter !== fromB[k]).length;
+  return (matches / a.length + matches / b.length + (matches - Math.floor(unaligned / 2)) / matches) / 3;
+}
+
+describe('jaro against the textbook', () => {
+  it('agrees for short and long, ASCII and accented tokens', () => {
+    const token = fc.oneof(fc.stringOf(fc.constantFrom(...'abcdeé'), { maxLength: 12 }), fc.stringOf(fc.constantFrom(...'ab'), { minLength: 28, maxLength: 40 }));
+    fc.assert(
+      fc.property(token, token, (a, b) => {
+        expect(jaro(a, b)).toBeCloseTo(referenceJaro(a, b), 12);
+      }),
+      { numRuns: 20000 },
+    );
+  });
+});
+
 describe(jaroWinkler.name, () => {
   it.each([
     ['martha', 'marhta', 0.9611],

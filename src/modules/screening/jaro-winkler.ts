@@ -21,11 +21,66 @@ const UNMATCHED_INDEX_PENALTY_WEIGHT = 0.15;
 let matchedA = new Uint8Array(32);
 let matchedB = new Uint8Array(32);
 
+/** Per ASCII letter, the positions of `b` holding it, as bits; cleared after each use. */
+const positions = new Int32Array(128);
+
 export function jaro(a: string, b: string): number {
   const la = a.length;
   const lb = b.length;
   if (la === 0 && lb === 0) return 1;
   if (la === 0 || lb === 0) return 0;
+  const fast = la < 32 && lb < 32 ? bitParallelJaro(a, b) : -1;
+  return fast >= 0 ? fast : scanningJaro(a, b);
+}
+
+/**
+ * Jaro with the positions of `b` as bit masks, for the usual name token (ASCII, under 32 letters):
+ * each letter of `a` takes the lowest free position of its letter in its window, as the scan does.
+ * -1 when `b` is not ASCII, for the scan to answer.
+ */
+function bitParallelJaro(a: string, b: string): number {
+  const la = a.length;
+  const lb = b.length;
+  for (let j = 0; j < lb; j++) {
+    const code = b.charCodeAt(j);
+    if (code >= 128) {
+      for (let k = 0; k < j; k++) positions[b.charCodeAt(k)] = 0;
+      return -1;
+    }
+    positions[code] |= 1 << j;
+  }
+  const window = Math.max(0, (Math.max(la, lb) >> 1) - 1);
+  let takenA = 0;
+  let takenB = 0;
+  let matches = 0;
+  for (let i = 0; i < la; i++) {
+    const code = a.charCodeAt(i);
+    if (code >= 128) continue;
+    const low = Math.max(0, i - window);
+    const high = Math.min(lb - 1, i + window);
+    const inWindow = ((1 << (high + 1)) - 1) & ~((1 << low) - 1);
+    const free = positions[code] & inWindow & ~takenB;
+    if (free !== 0) {
+      takenB |= free & -free;
+      takenA |= 1 << i;
+      matches++;
+    }
+  }
+  let unaligned = 0;
+  for (let rest = takenB, i = 0; rest !== 0; i++) {
+    if ((takenA & (1 << i)) === 0) continue;
+    const j = 31 - Math.clz32(rest & -rest);
+    rest &= rest - 1;
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) unaligned++;
+  }
+  for (let j = 0; j < lb; j++) positions[b.charCodeAt(j)] = 0;
+  if (matches === 0) return 0;
+  return (matches / la + matches / lb + (matches - (unaligned >> 1)) / matches) / 3;
+}
+
+function scanningJaro(a: string, b: string): number {
+  const la = a.length;
+  const lb = b.length;
   if (la > matchedA.length) matchedA = new Uint8Array(la * 2);
   if (lb > matchedB.length) matchedB = new Uint8Array(lb * 2);
   matchedA.fill(0, 0, la);
