@@ -43,8 +43,8 @@ interface Query {
  *   the list tokens that can pair well with a search token lie in a few (sound, length) buckets,
  *   where a letter-count bound rules most out before Jaro-Winkler runs;
  * - a search token too long to be left unpaired must pair with a list token close enough to it for
- *   the other search tokens, even perfectly paired, to make up the difference: the names holding
- *   such a token are the only candidates (canReach gives the sum);
+ *   the other search tokens, with the best pairs the list has for them, to make up the difference:
+ *   the names holding such a token are the only candidates (canReach gives the sum);
  * - each candidate is bounded again with its own tokens, and only those left are scored.
  * Immutable once built, apart from per-screening scratch: a reload builds a new index and swaps it.
  */
