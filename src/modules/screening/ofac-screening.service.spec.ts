@@ -15,6 +15,11 @@ const EMPTY_COLUMNS = ',-0- '.repeat(9);
 const ADDED = `9100,"LINDQVIST-ABARCA, Pernilla",individual${EMPTY_COLUMNS}\r\n`;
 
 const person = (firstName: string, lastName: string, middleName?: string): ScreenedName => ({ firstName, middleName, lastName });
+const copies: string[] = [];
+
+afterAll(() => {
+  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe(OfacScreeningService.name, () => {
   let sut: OfacScreeningService;
@@ -215,6 +220,7 @@ function addIndividual(dir: string): void {
 
 function listCopy(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ofac-list-'));
+  copies.push(dir);
   for (const file of ['sdn.csv', 'alt.csv']) fs.copyFileSync(path.join(FIXTURE, file), path.join(dir, file));
   return dir;
 }
