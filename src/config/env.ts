@@ -24,6 +24,8 @@ export interface Env {
   readonly serviceKeys: string | undefined;
   readonly oauth: { issuer?: string; audience?: string; jwksUri?: string };
   readonly jobsEnabled: boolean;
+  /** SDN list folder (`sdn.csv`, `alt.csv`; unset: no screening) and the score that counts as a match. */
+  readonly ofac: { listDir: string | undefined; matchThreshold: number };
 }
 
 export class EnvError extends Error {}
@@ -60,6 +62,13 @@ function unblockRetryDelays(raw: string | undefined): number[] {
     );
   }
   return delays;
+}
+
+function fraction(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1) throw new EnvError(`${name} must be a number in (0, 1], got "${raw}"`);
+  return value;
 }
 
 function schemaName(raw: string | undefined): string {
@@ -111,5 +120,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       jwksUri: source.OAUTH_JWKS_URI || undefined,
     },
     jobsEnabled: (source.JOBS_ENABLED ?? 'true') !== 'false',
+    ofac: {
+      listDir: source.OFAC_LIST_DIR ? path.resolve(source.OFAC_LIST_DIR) : undefined,
+      matchThreshold: fraction('OFAC_MATCH_THRESHOLD', source.OFAC_MATCH_THRESHOLD, 0.92),
+    },
   };
 }
