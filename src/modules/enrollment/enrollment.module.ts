@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BusinessProfileModule } from '../business-profile/business-profile.module';
+import { ScreeningModule } from '../screening/screening.module';
 import { UserModule } from '../user/user.module';
 import { EnrollmentController } from './controllers/enrollment.controller';
 import { ScanCaptureController } from './controllers/scan-capture.controller';
@@ -15,7 +16,7 @@ import { ScanCaptureService } from './services/scan-capture.service';
 
 /** Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment. */
 @Module({
-  imports: [UserModule, BusinessProfileModule],
+  imports: [UserModule, BusinessProfileModule, ScreeningModule],
   controllers: [EnrollmentController, ScanCaptureController],
   providers: [
     Clock,
