@@ -4,11 +4,13 @@ import { OfacScreeningService } from '../../screening/ofac-screening.service';
 import { KycOutcome, KycProvider, KycSubject } from './kyc-provider';
 
 /**
- * The sandbox vendor: last name `Kycrefer` refers KYC, `Ofachold` is a potential OFAC match,
- * everyone else passes. The triggers are test controls, so production mode ignores them. When an
- * SDN list is configured (OFAC_LIST_DIR), the enrollee's name is screened against it too, in
- * memory, in every mode (CONTRACT section 12): a match holds the enrollment like `Ofachold`.
- * A real KYC vendor adapter replaces this class behind KYC_PROVIDER.
+ * The KYC/OFAC decision when no KYC vendor is configured. When an SDN list is configured
+ * (OFAC_LIST_DIR; production requires one), the enrollee's name is screened against it in memory:
+ * a match holds the enrollment (CONTRACT section 12). Then:
+ * - sandbox: last name `Kycrefer` refers KYC, `Ofachold` is a potential OFAC match, everyone else passes;
+ * - production: those test controls are ignored, and every enrollment of a `kycRequired` program is
+ *   referred for manual review: production never passes KYC silently. A vendor adapter replaces
+ *   this class behind KYC_PROVIDER.
  */
 @Injectable()
 export class SandboxKycProvider implements KycProvider {
@@ -22,7 +24,7 @@ export class SandboxKycProvider implements KycProvider {
   async screen(subject: KycSubject): Promise<KycOutcome> {
     const { firstName, middleName, lastName } = subject.user;
     if (this.ofac.screen({ firstName, ...(middleName !== undefined ? { middleName } : {}), lastName })) return 'ofacHold';
-    if (!this.config.isSandbox) return 'pass';
+    if (this.config.isProduction) return this.config.service.programs.get(subject.programCode)?.kycRequired ? 'refer' : 'pass';
     const magic = lastName.toLowerCase();
     if (magic === 'kycrefer') return 'refer';
     if (magic === 'ofachold') return 'ofacHold';

@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { generateKeyMaterial } from '../src/infrastructure/crypto/key-store';
+import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { BASE_PROGRAMS, PARTNERS, startTestApp, TestApp } from './support/test-app';
+
+const ROOT = path.resolve(__dirname, '..');
+const ENROLL = '/v1/programs/sandbox/enrollments';
+const OFAC_FIXTURE = path.join(__dirname, 'fixtures', 'ofac');
+
+/** Starts `src/main.ts` (what `npm start` runs, unbuilt) and returns how it ended. */
+function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.spec.json'), APP_MODE: 'production', LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+/** A production SERVICE_CONFIG: every secret an env: reference. */
+function writeProductionConfig(file: string, literalSecret = false): void {
+  const programs = BASE_PROGRAMS.map((program) => program.programCode);
+  const scopes = ['enrollments', 'users', 'business_profiles', 'identity', 'webhooks'];
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      programs: BASE_PROGRAMS,
+      partners: [
+        { partnerId: 'acme', clientId: 'acme', clientSecret: literalSecret ? 'plain-secret' : 'env:PROD_ACME_SECRET', programs, scopes },
+        { partnerId: 'care', clientId: 'care', clientSecret: 'env:PROD_CARE_SECRET', programs, scopes: ['care'] },
+      ],
+    }),
+  );
+}
+
+/** CONTRACT section 12: APP_MODE=production is safe by default. */
+describe('Production mode (e2e)', () => {
+  const runDir = () => process.env.TEST_RUN_DIR as string;
+
+  describe('start refusal: one line naming what is missing', () => {
+    it('with nothing configured, every gap is named and the process exits 1', async () => {
+      const { code, stderr } = await start({});
+      expect(code).toBe(1);
+      const lines = stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^enrollment-service failed to start: APP_MODE=production refuses to start: /);
+      for (const name of ['SERVICE_CONFIG', 'SERVICE_KEYS', 'DATABASE_URL', 'PUBLIC_URL must be an https URL', 'OFAC_LIST_DIR']) expect(lines[0]).toContain(name);
+    });
+
+    it('an http PUBLIC_URL is refused, and a literal secret in SERVICE_CONFIG', async () => {
+      const config = path.join(runDir(), 'production-literal.json');
+      writeProductionConfig(config, true);
+      const base = { SERVICE_CONFIG: config, SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()), DATABASE_URL: process.env.DATABASE_URL as string, OFAC_LIST_DIR: OFAC_FIXTURE, PROD_CARE_SECRET: 'x' };
+      const http = await start({ ...base, PUBLIC_URL: 'http://enrollment.test' });
+      expect(http.code).toBe(1);
+      expect(http.stderr.trim()).toBe('enrollment-service failed to start: APP_MODE=production refuses to start: PUBLIC_URL must be an https URL');
+      const literal = await start({ ...base, PUBLIC_URL: 'https://enrollment.test' });
+      expect(literal.code).toBe(1);
+      expect(literal.stderr).toMatch(/clientSecret: APP_MODE=production refuses literal secrets/);
+      expect(literal.stderr.trim().split('\n')).toHaveLength(1);
+    });
+  });
+
+  describe('serving', () => {
+    let app: TestApp;
+
+    beforeAll(async () => {
+      const config = path.join(runDir(), 'production.json');
+      writeProductionConfig(config);
+      app = await startTestApp('production', {
+        env: {
+          APP_MODE: 'production',
+          SERVICE_CONFIG: config,
+          SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()),
+          PUBLIC_URL: 'https://enrollment.test',
+          OFAC_LIST_DIR: OFAC_FIXTURE,
+          PROD_ACME_SECRET: PARTNERS.acme.clientSecret,
+          PROD_CARE_SECRET: PARTNERS.care.clientSecret,
+        },
+      });
+    });
+
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('without a KYC vendor, an enrollment of a kycRequired program is referred for manual review, never passed silently', async () => {
+      const res = await app.client().post(ENROLL, EnrollmentRequestFactory.build());
+      expect(res.status).toBe(200);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+      expect(res.body.account).toMatchObject({ status: 'pending', kycPendingGate: 'manual', statusReason: 'underReview', accountCycleDay: expect.any(Number) });
+      expect(res.body.paymentInstruments).toEqual([expect.objectContaining({ status: 'inactive' })]);
+
+      const id = (res.body.account as { accountIdentifier: string }).accountIdentifier;
+      const cleared = await app.client('care').post(`/v1/care/accounts/${id}/kycGate/clear`, {});
+      expect(cleared.body.account).toMatchObject({ status: 'normal', kycPendingGate: 'none' });
+      expect(cleared.body.paymentInstruments).toEqual([expect.objectContaining({ status: 'active' })]);
+    });
+
+    it('a program without kycRequired completes normally', async () => {
+      const res = await app.client().post('/v1/programs/lite/enrollments', EnrollmentRequestFactory.build());
+      expect(res.body.account).toMatchObject({ status: 'normal', kycPendingGate: 'none' });
+    });
+
+    it('sandbox controls are accepted and ignored: magic last names, X-Sandbox-Fault', async () => {
+      const magic = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } }));
+      expect(magic.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+      expect(magic.body.account).toMatchObject({ kycPendingGate: 'manual', statusReason: 'underReview' });
+      for (const fault of ['billCycle', 'unavailable', 'after:accountWritten']) {
+        const res = await app.client().post(ENROLL, EnrollmentRequestFactory.build(), { headers: { 'x-sandbox-fault': fault }, noRetry: true });
+        expect({ fault, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ fault, status: 200, detail: { code: 0, subCode: 0 } });
+        expect(res.body.account).toMatchObject({ accountCycleDay: expect.any(Number) });
+      }
+    });
+
+    it('a name on the SDN list is held for OFAC review (5/370)', async () => {
+      const res = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { firstName: 'Ignatius', lastName: 'Thornwick' } }));
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+      expect(res.body.account).toMatchObject({ status: 'pending', statusReason: 'ofacReview' });
+    });
+  });
+});
