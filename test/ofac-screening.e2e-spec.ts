@@ -48,6 +48,32 @@ describe('OFAC screening against an SDN list (e2e)', () => {
     expect(res.body.account).toMatchObject({ status: 'normal' });
   });
 
+  async function auditOf(accountId: string): Promise<Array<{ action: string; actor: string; detail: Record<string, unknown> }>> {
+    const res = await app.client('care').get(`/v1/care/accounts/${accountId}/audit`);
+    expect(res.status).toBe(200);
+    return res.body.auditTrail as Array<{ action: string; actor: string; detail: Record<string, unknown> }>;
+  }
+
+  it('the care audit trail records the SDN entry number, the score and the kind of name matched (never the listed name)', async () => {
+    const held = await enroll('Ignatius', 'Thornwick');
+    const trail = await auditOf((held.body.account as { accountIdentifier: string }).accountIdentifier);
+    expect(trail).toEqual([
+      expect.objectContaining({ action: 'ofacHold', actor: 'ofac-screening', detail: { sdnEntNum: 9002, matchKind: 'alias', score: expect.any(Number) } }),
+    ]);
+    expect(trail[0]?.detail.score as number).toBeGreaterThanOrEqual(0.92);
+    expect(JSON.stringify(trail)).not.toMatch(/thornwick|quillfeather/i);
+  });
+
+  it('the same record when the enrollment runs phase by phase (sandbox after:accountWritten, then the identical retry)', async () => {
+    const request = EnrollmentRequestFactory.build({ encryptedUserData: { firstName: 'Bartholomew', middleName: 'Ignatius', lastName: 'Quillfeather' } });
+    const interrupted = await app.client().post(ENROLL, request, { headers: { 'x-sandbox-fault': 'after:accountWritten' }, noRetry: true });
+    expect(interrupted.status).toBe(503);
+    const retry = await app.client().post(ENROLL, request);
+    expect(retry.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+    const trail = await auditOf((retry.body.account as { accountIdentifier: string }).accountIdentifier);
+    expect(trail).toEqual([expect.objectContaining({ action: 'ofacHold', detail: expect.objectContaining({ sdnEntNum: 9002, matchKind: 'primary' }) })]);
+  });
+
   it('a held enrollment is completed by care ofacClear', async () => {
     const held = await enroll('Soren', 'Osterhagen', 'Grunewald');
     expect(held.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });

@@ -12,7 +12,7 @@ import { LockNames } from '../locking/lock.service';
 import { TransactionRunner } from '../locking/transaction-runner';
 import { CareActionDto, RemoveFraudBlockDto } from './dtos/care-action.dto';
 import { CareActionRunner, CareActor } from './services/care-action-runner';
-import { AuditView, CareAuditService } from './services/care-audit.service';
+import { AuditView, CareAuditService } from '../audit/care-audit.service';
 import { CareOperationsService } from './services/care-operations.service';
 import { CardReplacementService } from './services/card-replacement.service';
 import { CardUnblockService } from './services/card-unblock.service';

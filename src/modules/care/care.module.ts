@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { BusinessProfileModule } from '../business-profile/business-profile.module';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { UserModule } from '../user/user.module';
@@ -7,16 +8,14 @@ import { CardProcessor, SandboxCardProcessor } from './services/card-processor';
 import { CardReplacementService } from './services/card-replacement.service';
 import { CardUnblockService } from './services/card-unblock.service';
 import { CareActionRunner } from './services/care-action-runner';
-import { CareAuditService } from './services/care-audit.service';
 import { CareOperationsService } from './services/care-operations.service';
 import { CareStateWriter } from './services/care-state-writer';
 
 /** Care operations of CONTRACT section 8 (scope care), their audit trail and the durable card-unblock retries. */
 @Module({
-  imports: [EnrollmentModule, BusinessProfileModule, UserModule],
+  imports: [AuditModule, EnrollmentModule, BusinessProfileModule, UserModule],
   controllers: [CareController],
   providers: [
-    CareAuditService,
     CareStateWriter,
     CareActionRunner,
     CareOperationsService,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { BusinessProfileModule } from '../business-profile/business-profile.module';
 import { ScreeningModule } from '../screening/screening.module';
 import { UserModule } from '../user/user.module';
@@ -16,7 +17,7 @@ import { ScanCaptureService } from './services/scan-capture.service';
 
 /** Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment. */
 @Module({
-  imports: [UserModule, BusinessProfileModule, ScreeningModule],
+  imports: [AuditModule, UserModule, BusinessProfileModule, ScreeningModule],
   controllers: [EnrollmentController, ScanCaptureController],
   providers: [
     Clock,

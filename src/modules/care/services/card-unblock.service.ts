@@ -9,7 +9,7 @@ import { JobQueue } from '../../../infrastructure/queue/job-queue';
 import { Account } from '../../accounts/entities/account.entity';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
 import { CareActionRunner, CareActor } from './care-action-runner';
-import { CareAuditService } from './care-audit.service';
+import { CareAuditService } from '../../audit/care-audit.service';
 import { CARE_REASON, restingStatus } from './care-operations.service';
 import { CareStateWriter } from './care-state-writer';
 import { CardProcessor } from './card-processor';

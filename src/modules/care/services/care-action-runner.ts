@@ -5,7 +5,7 @@ import { DomainError } from '../../../common/errors/domain-error';
 import { Account } from '../../accounts/entities/account.entity';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
 import { TransactionRunner } from '../../locking/transaction-runner';
-import { CareAuditService } from './care-audit.service';
+import { CareAuditService } from '../../audit/care-audit.service';
 import { CareStateWriter } from './care-state-writer';
 
 /** Who acts: recorded in the audit trail; `programs` bounds which accounts the care client reaches. */

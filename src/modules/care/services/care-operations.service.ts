@@ -6,7 +6,7 @@ import { AccountPatch } from '../../accounts/services/account-records.service';
 import { EnrollmentCompletionService } from '../../enrollment/services/enrollment-completion.service';
 import { TransactionRunner } from '../../locking/transaction-runner';
 import { CareActionRunner, CareActor } from './care-action-runner';
-import { CareAuditService } from './care-audit.service';
+import { CareAuditService } from '../../audit/care-audit.service';
 import { CareStateWriter } from './care-state-writer';
 
 /** statusReason values care sets (SERVICE.md names only underReview; the contract leaves the rest to us). */

@@ -5,7 +5,7 @@ import { PaymentInstrument, PaymentInstrumentStatus } from '../../accounts/entit
 import { AccountPatch, AccountRecordsService } from '../../accounts/services/account-records.service';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { OutboxService } from '../../events/outbox.service';
-import { AccountSnapshot } from './care-audit.service';
+import { AccountSnapshot } from '../../audit/care-audit.service';
 
 function published(account: Account) {
   return { status: account.status, statusReason: account.statusReason, kycPendingGate: account.kycPendingGate, accountCycleDay: account.accountCycleDay };

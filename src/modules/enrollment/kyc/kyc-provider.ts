@@ -9,6 +9,19 @@ export interface KycSubject {
   user: UserDataPlain;
 }
 
+/** The SDN entry an OFAC screening matched, as the care audit trail records it (never the listed name). */
+export interface OfacHit {
+  sdnEntNum: number;
+  score: number;
+  matchKind: 'primary' | 'alias';
+}
+
+export interface KycDecision {
+  outcome: KycOutcome;
+  /** Set when the hold comes from the SDN list screening. */
+  ofacHit?: OfacHit;
+}
+
 /** Port to the KYC/OFAC vendor; called outside any transaction (a real vendor is an HTTP call). */
 export interface KycProvider {
   /**
@@ -16,7 +29,7 @@ export interface KycProvider {
    * its rows are written, in one transaction. A remote vendor is called between transactions.
    */
   readonly local: boolean;
-  screen(subject: KycSubject): Promise<KycOutcome>;
+  screen(subject: KycSubject): Promise<KycDecision>;
 }
 
 export const KYC_PROVIDER = Symbol('KYC_PROVIDER');

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { OfacScreeningService } from '../../screening/ofac-screening.service';
-import { KycOutcome, KycProvider, KycSubject } from './kyc-provider';
+import { KycDecision, KycProvider, KycSubject } from './kyc-provider';
 
 /**
  * The KYC/OFAC decision when no KYC vendor is configured. When an SDN list is configured
@@ -21,13 +21,14 @@ export class SandboxKycProvider implements KycProvider {
     private readonly ofac: OfacScreeningService,
   ) {}
 
-  async screen(subject: KycSubject): Promise<KycOutcome> {
+  async screen(subject: KycSubject): Promise<KycDecision> {
     const { firstName, middleName, lastName } = subject.user;
-    if (this.ofac.screen({ firstName, ...(middleName !== undefined ? { middleName } : {}), lastName })) return 'ofacHold';
-    if (this.config.isProduction) return this.config.service.programs.get(subject.programCode)?.kycRequired ? 'refer' : 'pass';
+    const hit = this.ofac.screen({ firstName, ...(middleName !== undefined ? { middleName } : {}), lastName });
+    if (hit) return { outcome: 'ofacHold', ofacHit: { sdnEntNum: hit.entNum, score: hit.score, matchKind: hit.kind } };
+    if (this.config.isProduction) return { outcome: this.config.service.programs.get(subject.programCode)?.kycRequired ? 'refer' : 'pass' };
     const magic = lastName.toLowerCase();
-    if (magic === 'kycrefer') return 'refer';
-    if (magic === 'ofachold') return 'ofacHold';
-    return 'pass';
+    if (magic === 'kycrefer') return { outcome: 'refer' };
+    if (magic === 'ofachold') return { outcome: 'ofacHold' };
+    return { outcome: 'pass' };
   }
 }

@@ -14,7 +14,8 @@ import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import { Clock } from './clock';
 import { EnrollmentPoint, isAhead } from './enrollment-points';
-import { accountUpdated, activatedStatus, cardIssued, cycleDayOf, enrollmentCard, KYC_PATCH, OFAC_REVIEW } from './enrollment-state';
+import { CareAuditService } from '../../audit/care-audit.service';
+import { accountUpdated, activatedStatus, cardIssued, cycleDayOf, enrollmentCard, KYC_PATCH, OFAC_REVIEW, ofacHoldAudit } from './enrollment-state';
 
 /**
  * Where a continued enrollment stopped: done, held for OFAC review, short of its bill cycle, or
@@ -39,6 +40,7 @@ export class EnrollmentCompletionService {
     private readonly businessProfiles: BusinessProfileService,
     private readonly progress: EnrollmentProgressRepository,
     private readonly outbox: OutboxService,
+    private readonly audit: CareAuditService,
     private readonly faults: SandboxFaults,
     private readonly clock: Clock,
     @Inject(KYC_PROVIDER) private readonly kyc: KycProvider,
@@ -110,10 +112,12 @@ export class EnrollmentCompletionService {
       if (!account || !user) throw new Error(`account ${accountId} has no primary user`);
       return { programCode: account.programCode, accountType: account.accountType, user: await this.users.decrypt(manager, user) };
     });
-    const outcome = await this.kyc.screen(subject);
+    const { outcome, ofacHit } = await this.kyc.screen(subject);
     await this.phase(accountId, 'kycDecided', async (manager, current) => {
       const patch = KYC_PATCH[outcome];
-      if (Object.keys(patch).length > 0) await this.change(manager, current, patch, `kyc.${outcome}`);
+      if (Object.keys(patch).length === 0) return;
+      const after = await this.change(manager, current, patch, `kyc.${outcome}`);
+      if (ofacHit) await this.audit.record(manager, ofacHoldAudit(after, current, ofacHit));
     });
   }
 
@@ -136,9 +140,10 @@ export class EnrollmentCompletionService {
   }
 
   /** Applies a state change and, when a published field changed, emits accountUpdated in the same transaction. */
-  private async change(manager: EntityManager, before: Account, patch: AccountPatch, reason: string): Promise<void> {
+  private async change(manager: EntityManager, before: Account, patch: AccountPatch, reason: string): Promise<Account> {
     const after = await this.accounts.update(manager, before, patch);
     const event = accountUpdated(after, before, reason);
     if (event) await this.outbox.emit(manager, event);
+    return after;
   }
 }

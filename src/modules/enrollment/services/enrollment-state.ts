@@ -3,7 +3,8 @@ import type { Account, AccountStatus, KycPendingGate } from '../../accounts/enti
 import type { AccountPatch, AccountState } from '../../accounts/services/account-records.service';
 import type { NewPaymentInstrument } from '../../accounts/services/payment-instrument.service';
 import type { OutboundEvent } from '../../events/event-types';
-import type { KycOutcome } from '../kyc/kyc-provider';
+import type { AuditEntry } from '../../audit/care-audit.service';
+import type { KycOutcome, OfacHit } from '../kyc/kyc-provider';
 
 /** SERVICE.md's enrollment state rules, shared by a new enrollment decided at once and one completed phase by phase. */
 export const OFAC_REVIEW = 'ofacReview';
@@ -77,4 +78,18 @@ export function decide(kyc: KycOutcome, billCycleFails: boolean, now: Date): Dec
   if (billCycleFails) return { state: decided, issueCard: false, answer: 'incomplete', reason: `kyc.${kyc}` };
   const withCycle = { ...decided, accountCycleDay: cycleDayOf(now), activatedAt: now };
   return { state: { ...withCycle, status: activatedStatus(withCycle) }, issueCard: true, answer: 'completed', reason: 'enrollmentCompleted' };
+}
+
+/** The care audit entry of a hold by the SDN list screening: which entry matched, and how closely. */
+export const SCREENING_ACTOR = 'ofac-screening';
+
+export function ofacHoldAudit(account: Account, before: StateView, hit: OfacHit): AuditEntry {
+  return {
+    accountId: account.id,
+    actor: SCREENING_ACTOR,
+    action: 'ofacHold',
+    before: { ...publishedState(before), paymentInstruments: [] },
+    after: { ...publishedState(account), paymentInstruments: [] },
+    detail: { ...hit },
+  };
 }

@@ -15,7 +15,9 @@ import { UserRecordsService } from '../../user/services/user-records.service';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import type { EnrollmentPoint } from './enrollment-points';
 import type { EnrollmentPlan } from './enrollment-rules.service';
-import { accountUpdated, cardIssued, enrollmentCard, PENDING_STATE } from './enrollment-state';
+import { CareAuditService } from '../../audit/care-audit.service';
+import type { OfacHit } from '../kyc/kyc-provider';
+import { accountUpdated, cardIssued, enrollmentCard, ofacHoldAudit, PENDING_STATE } from './enrollment-state';
 import { ScanCaptureService } from './scan-capture.service';
 
 export interface NewEnrollment {
@@ -32,6 +34,8 @@ export interface NewEnrollment {
   point: EnrollmentPoint;
   /** The accountUpdated reason when `state` differs from a plain pending account. */
   reason: string;
+  /** A hold by the SDN list screening, recorded in the care audit trail. */
+  ofacHit?: OfacHit;
 }
 
 /**
@@ -50,6 +54,7 @@ export class EnrollmentWriter {
     private readonly scans: ScanCaptureService,
     private readonly progress: EnrollmentProgressRepository,
     private readonly outbox: OutboxService,
+    private readonly audit: CareAuditService,
   ) {}
 
   /** Adds every row to `batch` (the caller sends it), or, without one, writes them at once on `manager`. */
@@ -83,6 +88,7 @@ export class EnrollmentWriter {
     const changed = accountUpdated(account, PENDING_STATE, e.reason);
     const events: OutboundEvent[] = [...(changed ? [changed] : []), ...cards.map((card) => cardIssued(account, card))];
     this.outbox.stage(batch, events);
+    if (e.ofacHit) this.audit.stage(batch, ofacHoldAudit(account, PENDING_STATE, e.ofacHit));
     if (!into) await batch.execute(manager);
     return { ...accountRows, user: userRows.user, userData: e.userData, cards };
   }

@@ -106,11 +106,18 @@ export class EnrollmentService {
       return this.continue(connection, partner, plan, account.id, 'accountWritten');
     }
     const kyc = await this.kyc.screen({ programCode, accountType: plan.accountType, user: userData });
-    const decision = decide(kyc, this.faults.has('billCycle'), now);
+    const decision = decide(kyc.outcome, this.faults.has('billCycle'), now);
     // The rows join the runner's batch: they are sent with the stored answer, in one statement.
     const rows = await this.writer.write(
       manager,
-      { ...enrollment, state: decision.state, issueCard: decision.issueCard, point: decision.answer === 'completed' ? 'finished' : 'kycDecided', reason: decision.reason },
+      {
+        ...enrollment,
+        state: decision.state,
+        issueCard: decision.issueCard,
+        point: decision.answer === 'completed' ? 'finished' : 'kycDecided',
+        reason: decision.reason,
+        ofacHit: kyc.ofacHit,
+      },
       batch,
     );
     return answerOf(decision.answer, await this.views.renderNew(rows, partner));

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { WriteBatch } from '../../infrastructure/database/write-batch';
 
 /** The state an audit entry records before and after an action (no encrypted data). */
 export interface AccountSnapshot {
@@ -44,7 +45,14 @@ export class CareAuditService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async record(manager: EntityManager, entry: AuditEntry): Promise<void> {
-    await manager.query(
+    const batch = new WriteBatch();
+    this.stage(batch, entry);
+    await batch.execute(manager);
+  }
+
+  /** The entry, as a part of the caller's batch. */
+  stage(batch: WriteBatch, entry: AuditEntry): void {
+    batch.write(
       `insert into care_audit (account_id, actor, action, before, after, detail) values ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb)`,
       [entry.accountId, entry.actor, entry.action, JSON.stringify(entry.before), JSON.stringify(entry.after), JSON.stringify(entry.detail ?? {})],
     );
