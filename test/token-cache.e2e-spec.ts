@@ -48,4 +48,14 @@ describe('Verified-token cache (e2e)', () => {
     const forged = `${bearer.slice(0, -2)}${last}${bearer.at(-1)}`;
     expect((await getWith(app, forged)).status).toBe(401);
   });
+
+  it('CONTRACT section 3: a token in the query string is refused (401/401/0, invalid_request), with or without the header', async () => {
+    const bearer = await token(app);
+    const queryOnly = await fetch(`${app.baseUrl}${ACCOUNT_PATH}?access_token=${bearer}`);
+    expect(queryOnly.status).toBe(401);
+    expect(((await queryOnly.json()) as { responseDetails: unknown[] }).responseDetails[0]).toMatchObject({ code: 401, subCode: 0 });
+    expect(queryOnly.headers.get('www-authenticate')).toMatch(/error="invalid_request"/);
+    const both = await fetch(`${app.baseUrl}${ACCOUNT_PATH}?access_token=${bearer}`, { headers: { authorization: `Bearer ${bearer}` } });
+    expect(both.status).toBe(401);
+  });
 });

@@ -49,8 +49,14 @@ describe('production mode', () => {
     expect(() => AppConfig.load({ APP_MODE: 'production' })).toThrow(/SERVICE_CONFIG/);
   });
 
-  it('refuses to start without SERVICE_KEYS', async () => {
-    const config = AppConfig.load({ APP_MODE: 'production', SERVICE_CONFIG: file, A_SECRET: 'x', DATA_DIR: dir });
-    await expect(KeyStore.load(config)).rejects.toThrow(/SERVICE_KEYS/);
+  it('refuses to start without SERVICE_KEYS, naming it in the one line', () => {
+    const complete = { APP_MODE: 'production', SERVICE_CONFIG: file, A_SECRET: 'x', DATA_DIR: dir, DATABASE_URL: 'postgres://db/x', PUBLIC_URL: 'https://api.example', OFAC_LIST_DIR: dir };
+    expect(() => AppConfig.load(complete)).toThrow(/^APP_MODE=production refuses to start: SERVICE_KEYS is not set/);
+  });
+
+  it('the key store itself refuses production without SERVICE_KEYS too', async () => {
+    const sandbox = AppConfig.load({ SERVICE_CONFIG: file, A_SECRET: 'x', DATA_DIR: dir });
+    const production = new AppConfig({ ...sandbox.env, appMode: 'production', serviceKeys: undefined }, sandbox.service);
+    await expect(KeyStore.load(production)).rejects.toThrow(/SERVICE_KEYS/);
   });
 });

@@ -12,7 +12,10 @@ const REALM = 'realm="enrollment-service"';
 
 /**
  * Global guard: bearer token (passport), then scopes, then program tenancy. Failures carry the
- * RFC 6750 WWW-Authenticate challenge.
+ * RFC 6750 WWW-Authenticate challenge. Deny by default: a route that declares neither
+ * `@RequiresScopes(...)` nor `@Public()` is refused to every token. The token is read from the
+ * Authorization header only (CONTRACT section 3): `?access_token=` and a body `access_token`,
+ * which passport-http-bearer would also take, are refused.
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
@@ -26,14 +29,17 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    await super.canActivate(context);
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    if (tokenOutsideHeader(request)) {
+      throw new DomainError('UNAUTHORIZED', { headers: { 'www-authenticate': `Bearer ${REALM}, error="invalid_request", error_description="the token goes in the Authorization header only"` } });
+    }
+    await super.canActivate(context);
     const principal = request.user as Principal;
-    const required = this.reflector.getAllAndOverride<Scope[]>(REQUIRED_SCOPES, targets) ?? [];
-    const missing = required.filter((scope) => !principal.scopes.includes(scope));
+    const required = this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets);
+    const missing = required === undefined ? ['(none declared)'] : required.filter((scope) => !principal.scopes.includes(scope));
     if (missing.length > 0) {
       throw new DomainError('INSUFFICIENT_SCOPE', {
-        headers: { 'www-authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${required.join(' ')}"` },
+        headers: { 'www-authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${(required ?? []).join(' ')}"` },
       });
     }
     const programCode = (request.params as Record<string, string> | undefined)?.programCode;
@@ -53,4 +59,10 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     }
     return user;
   }
+}
+
+function tokenOutsideHeader(request: FastifyRequest): boolean {
+  const query = request.query as Record<string, unknown> | undefined;
+  const body = request.body as Record<string, unknown> | undefined | null;
+  return (query !== undefined && 'access_token' in query) || (body !== null && typeof body === 'object' && !Array.isArray(body) && 'access_token' in body);
 }
