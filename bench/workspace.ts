@@ -86,6 +86,8 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
       DATA_DIR: dir,
       SERVICE_CONFIG: configFile,
       LOG_LEVEL: 'info',
+      // The per-partner cap above the bench's and soak's own concurrency (CONTRACT section 15).
+      PARTNER_MAX_IN_FLIGHT: '1000',
       ...extra,
     }),
     db: connect,

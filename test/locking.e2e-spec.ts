@@ -94,6 +94,34 @@ describe('API locking (e2e)', () => {
     }
   });
 
+  it('CONTRACT section 12: a partner has at most PARTNER_MAX_IN_FLIGHT locked calls in flight; the next answers 503/503/3 with Retry-After, other partners are not held back', async () => {
+    const capped = await startTestApp('locking-cap', { schema: app.schema, env: { PARTNER_MAX_IN_FLIGHT: '2', LOCK_WAIT_MS: '10000' } });
+    const holder = new Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      const request = EnrollmentRequestFactory.build();
+      await holder.query('select pg_advisory_lock($1::bigint)', [lockKey(`requestId:acme:sandbox:${request.requestId}`)]);
+      // Two identical calls wait on the held lock, so two of acme's calls are in flight.
+      const waiting = [capped.client().post<EnrollmentBody>(ENROLL, request), capped.client().post<EnrollmentBody>(ENROLL, request)];
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const third = await capped.client().post(ENROLL, EnrollmentRequestFactory.build(), { noRetry: true });
+      expect(third.status).toBe(503);
+      expect(third.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 3 });
+      expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
+      const otherPartner = await capped.client('globex').post<EnrollmentBody>(ENROLL, EnrollmentRequestFactory.build(), { noRetry: true });
+      expect(otherPartner.status).toBe(200);
+      await holder.query('select pg_advisory_unlock_all()');
+      const [first, second] = await Promise.all(waiting);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(second.body.account?.accountIdentifier).toBe(first.body.account?.accountIdentifier);
+      const after = await capped.client().post(ENROLL, EnrollmentRequestFactory.build(), { noRetry: true });
+      expect(after.status).toBe(200);
+    } finally {
+      await holder.end();
+      await capped.close();
+    }
+  });
+
   describe('across two app processes sharing one database', () => {
     let other: AppProcess;
 

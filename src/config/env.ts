@@ -16,6 +16,8 @@ export interface Env {
   readonly serviceConfigPath: string;
   readonly logLevel: string;
   readonly lockWaitMs: number;
+  /** Locked calls one partner may have in flight on this instance (CONTRACT section 12). */
+  readonly partnerMaxInFlight: number;
   readonly tokenTtlSeconds: number;
   readonly idempotencyRetentionDays: number;
   readonly unblockRetryDelaysMs: number[];
@@ -104,6 +106,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     serviceConfigPath: path.resolve(source.SERVICE_CONFIG || path.join(PROJECT_ROOT, 'config', 'sandbox.json')),
     logLevel: source.LOG_LEVEL || 'info',
     lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
+    partnerMaxInFlight: int('PARTNER_MAX_IN_FLIGHT', source.PARTNER_MAX_IN_FLIGHT, 16, 1),
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', source.TOKEN_TTL_SECONDS, 3600, 1),
     idempotencyRetentionDays: int('IDEMPOTENCY_RETENTION_DAYS', source.IDEMPOTENCY_RETENTION_DAYS, 7, 1),
     // Three retries spread inside SERVICE.md's 15-minute window (1 + 4 + 9 minutes).

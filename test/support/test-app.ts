@@ -113,6 +113,8 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
     PUBLIC_URL: TEST_PUBLIC_URL,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     LOCK_WAIT_MS: '5000',
+    // Above every concurrency spec's own concurrency (CONTRACT section 15); the cap's spec sets it low.
+    PARTNER_MAX_IN_FLIGHT: '1000',
     DB_POOL_SIZE: '10',
     ...(options.env ?? {}),
   };

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ClsService } from 'nestjs-cls';
 import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
+import { AppConfig } from '../../config/app-config';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
 import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
@@ -45,7 +47,15 @@ export class CallRunner {
     private readonly locks: LockService,
     private readonly store: IdempotencyStore,
     private readonly cls: ClsService,
+    private readonly config: AppConfig,
   ) {}
+
+  /**
+   * Locked calls in flight per partner on this instance (CONTRACT section 12: PARTNER_MAX_IN_FLIGHT),
+   * so one partner cannot hold every pooled connection. Per instance and in memory, on purpose:
+   * the cap protects this instance's pool, and nothing about it needs to outlive a call.
+   */
+  private readonly inFlight = new Map<string, number>();
 
   /** A call with locks and no idempotency key (user update, ITIN, care). */
   locked<T>(lockNames: readonly string[], work: () => Promise<T>): Promise<T> {
@@ -73,12 +83,41 @@ export class CallRunner {
     });
   }
 
+  /** The partner's call is admitted under its in-flight cap (else 503/503/3), then runs on its connection. */
+  private async withConnection<T>(
+    lockNames: readonly string[],
+    beforeLocks: (manager: EntityManager) => Promise<T | null>,
+    work: (connection: CallConnection) => Promise<T>,
+  ): Promise<T> {
+    const partnerId = this.cls.isActive() ? (this.cls.get('principal') as Principal | undefined)?.partner.partnerId : undefined;
+    const admitted = this.admit(partnerId);
+    try {
+      return await this.onConnection(lockNames, beforeLocks, work);
+    } finally {
+      if (admitted) this.leave(partnerId as string);
+    }
+  }
+
+  private admit(partnerId: string | undefined): boolean {
+    if (partnerId === undefined) return false;
+    const count = this.inFlight.get(partnerId) ?? 0;
+    if (count >= this.config.env.partnerMaxInFlight) throw new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } });
+    this.inFlight.set(partnerId, count + 1);
+    return true;
+  }
+
+  private leave(partnerId: string): void {
+    const count = (this.inFlight.get(partnerId) ?? 1) - 1;
+    if (count <= 0) this.inFlight.delete(partnerId);
+    else this.inFlight.set(partnerId, count);
+  }
+
   /**
    * One pooled connection for the whole call (a call never holds one while queueing for another):
    * `beforeLocks` reads on it without a transaction and may answer at once (a replay); otherwise
    * BEGIN and the locks, the work, COMMIT.
    */
-  private async withConnection<T>(
+  private async onConnection<T>(
     lockNames: readonly string[],
     beforeLocks: (manager: EntityManager) => Promise<T | null>,
     work: (connection: CallConnection) => Promise<T>,
