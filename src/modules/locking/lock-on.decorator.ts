@@ -11,6 +11,6 @@ export const ApiLocked = (...values: string[]) =>
   applyDecorators(
     ApiResponse({
       status: 503,
-      description: `Locked on ${values.join(', ')}: an overlapping call held the lock past LOCK_WAIT_MS (code 503, subCode 1, Retry-After), or the database is unavailable (503/2).`,
+      description: `Locked on ${values.join(', ')}: an overlapping call held the lock past LOCK_WAIT_MS (code 503, subCode 1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After.`,
     }),
   );
