@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { bodyDepthHook } from './common/http/body-depth';
 import { nfcBodyHook } from './common/http/nfc-body';
 import { sendError } from './common/http/exception.filter';
+import { installRequestTimeout } from './common/http/request-timeout';
 import { unavailableFaultHook } from './common/context/sandbox-faults';
 import { generateRequestId, RawWithRequestId, resolveRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
@@ -41,6 +42,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();
   metrics.install(fastify);
+  const errors = new NestLogger('Errors');
+  installRequestTimeout(fastify, config.env.requestTimeoutMs, (error, request, reply) => sendError(error, request, reply, errors));
   // JSON only (and the token endpoint's form): any other body type is refused with 415.
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {

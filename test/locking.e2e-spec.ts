@@ -122,6 +122,30 @@ describe('API locking (e2e)', () => {
     }
   });
 
+  it('CONTRACT section 12: a request that cannot finish in REQUEST_TIMEOUT_MS answers 503/503/2 with Retry-After; the identical retry completes it once', async () => {
+    const slow = await startTestApp('locking-timeout', { schema: app.schema, env: { REQUEST_TIMEOUT_MS: '800', LOCK_WAIT_MS: '10000' } });
+    const holder = new Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      const request = EnrollmentRequestFactory.build();
+      await holder.query('select pg_advisory_lock($1::bigint)', [lockKey(`requestId:acme:sandbox:${request.requestId}`)]);
+      const started = Date.now();
+      const timedOut = await slow.client().post(ENROLL, request, { noRetry: true });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(timedOut.status).toBe(503);
+      expect(timedOut.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 2 });
+      expect(timedOut.headers.get('retry-after')).toMatch(/^\d+$/);
+      await holder.query('select pg_advisory_unlock_all()');
+      const retried = await slow.client().post<EnrollmentBody>(ENROLL, request);
+      expect(retried.status).toBe(200);
+      expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+      expect(await accountsForRequest(app, request.requestId)).toBe(1);
+    } finally {
+      await holder.end();
+      await slow.close();
+    }
+  });
+
   describe('across two app processes sharing one database', () => {
     let other: AppProcess;
 

@@ -18,6 +18,10 @@ export interface Env {
   readonly lockWaitMs: number;
   /** Locked calls one partner may have in flight on this instance (CONTRACT section 12). */
   readonly partnerMaxInFlight: number;
+  /** A request not answered by then gets 503/503/2 (CONTRACT section 12). */
+  readonly requestTimeoutMs: number;
+  /** statement_timeout of every pooled database connection. */
+  readonly dbStatementTimeoutMs: number;
   readonly tokenTtlSeconds: number;
   readonly idempotencyRetentionDays: number;
   readonly unblockRetryDelaysMs: number[];
@@ -107,6 +111,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     logLevel: source.LOG_LEVEL || 'info',
     lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
     partnerMaxInFlight: int('PARTNER_MAX_IN_FLIGHT', source.PARTNER_MAX_IN_FLIGHT, 16, 1),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
+    dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', source.TOKEN_TTL_SECONDS, 3600, 1),
     idempotencyRetentionDays: int('IDEMPOTENCY_RETENTION_DAYS', source.IDEMPOTENCY_RETENTION_DAYS, 7, 1),
     // Three retries spread inside SERVICE.md's 15-minute window (1 + 4 + 9 minutes).

@@ -2,7 +2,11 @@ import * as path from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 
 /** The one place that describes how to reach PostgreSQL; used by the app and by `ormconfig.ts`. */
-export function dataSourceOptions(url: string, schema = 'public', poolSize = 20): DataSourceOptions {
+/**
+ * `statementTimeoutMs` bounds every statement of the pool's connections (0: none, for migrations);
+ * TCP keepalive notices a database host that went away.
+ */
+export function dataSourceOptions(url: string, schema = 'public', poolSize = 20, statementTimeoutMs = 0): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -16,7 +20,9 @@ export function dataSourceOptions(url: string, schema = 'public', poolSize = 20)
     extra: {
       max: poolSize,
       // Unqualified names resolve to the service's schema (tests give each file its own).
-      options: `-c search_path=${schema}`,
+      options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs}`,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       connectionTimeoutMillis: 5000,
       application_name: 'enrollment-service',
     },
