@@ -31,6 +31,25 @@ async function accountsForSsn(app: TestApp, requestIds: string[]): Promise<numbe
   }
 }
 
+/**
+ * Runs `work` against a second app instance (same schema, its own env) while another session
+ * holds the requestId lock of `requestId`; `release` lets the blocked calls go on.
+ */
+async function withHeldRequestLock(peer: TestApp, label: string, env: Record<string, string>, requestId: string, work: (app: TestApp, release: () => Promise<void>) => Promise<void>): Promise<void> {
+  const other = await startTestApp(label, { schema: peer.schema, env });
+  const holder = new Client({ connectionString: process.env.DATABASE_URL });
+  await holder.connect();
+  try {
+    await holder.query('select pg_advisory_lock($1::bigint)', [lockKey(`requestId:acme:sandbox:${requestId}`)]);
+    await work(other, async () => {
+      await holder.query('select pg_advisory_unlock_all()');
+    });
+  } finally {
+    await holder.end();
+    await other.close();
+  }
+}
+
 describe('API locking (e2e)', () => {
   let app: TestApp;
 
@@ -69,12 +88,8 @@ describe('API locking (e2e)', () => {
   });
 
   it('a call meeting a lock waits, then answers 503/503/1 with Retry-After; the retry sees the result', async () => {
-    const waiting = await startTestApp('locking-wait', { schema: app.schema, env: { LOCK_WAIT_MS: '300' } });
-    const holder = new Client({ connectionString: process.env.DATABASE_URL });
-    await holder.connect();
-    try {
-      const request = EnrollmentRequestFactory.build();
-      await holder.query('select pg_advisory_lock($1::bigint)', [lockKey(`requestId:acme:sandbox:${request.requestId}`)]);
+    const request = EnrollmentRequestFactory.build();
+    await withHeldRequestLock(app, 'locking-wait', { LOCK_WAIT_MS: '300' }, request.requestId, async (waiting, release) => {
       const blocked = await waiting.client().post(ENROLL, request, { noRetry: true });
       expect(blocked.status).toBe(503);
       expect(blocked.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 1 });
@@ -84,23 +99,16 @@ describe('API locking (e2e)', () => {
       const invalid = await waiting.client().post(ENROLL, { ...request, currency: 'XYZ' }, { noRetry: true });
       expect(invalid.status).toBe(400);
       expect(invalid.body.responseDetails[0]).toMatchObject({ code: 650, subCode: 0 });
-      await holder.query('select pg_advisory_unlock_all()');
+      await release();
       const retried = await waiting.client().post<EnrollmentBody>(ENROLL, request);
       expect(retried.status).toBe(200);
       expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
-    } finally {
-      await holder.end();
-      await waiting.close();
-    }
+    });
   });
 
   it('CONTRACT section 12: a partner has at most PARTNER_MAX_IN_FLIGHT locked calls in flight; the next answers 503/503/3 with Retry-After, other partners are not held back', async () => {
-    const capped = await startTestApp('locking-cap', { schema: app.schema, env: { PARTNER_MAX_IN_FLIGHT: '2', LOCK_WAIT_MS: '10000' } });
-    const holder = new Client({ connectionString: process.env.DATABASE_URL });
-    await holder.connect();
-    try {
-      const request = EnrollmentRequestFactory.build();
-      await holder.query('select pg_advisory_lock($1::bigint)', [lockKey(`requestId:acme:sandbox:${request.requestId}`)]);
+    const request = EnrollmentRequestFactory.build();
+    await withHeldRequestLock(app, 'locking-cap', { PARTNER_MAX_IN_FLIGHT: '2', LOCK_WAIT_MS: '10000' }, request.requestId, async (capped, release) => {
       // Two identical calls wait on the held lock, so two of acme's calls are in flight.
       const waiting = [capped.client().post<EnrollmentBody>(ENROLL, request), capped.client().post<EnrollmentBody>(ENROLL, request)];
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -110,40 +118,30 @@ describe('API locking (e2e)', () => {
       expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
       const otherPartner = await capped.client('globex').post<EnrollmentBody>(ENROLL, EnrollmentRequestFactory.build(), { noRetry: true });
       expect(otherPartner.status).toBe(200);
-      await holder.query('select pg_advisory_unlock_all()');
+      await release();
       const [first, second] = await Promise.all(waiting);
       expect([first.status, second.status]).toEqual([200, 200]);
       expect(second.body.account?.accountIdentifier).toBe(first.body.account?.accountIdentifier);
       const after = await capped.client().post(ENROLL, EnrollmentRequestFactory.build(), { noRetry: true });
       expect(after.status).toBe(200);
-    } finally {
-      await holder.end();
-      await capped.close();
-    }
+    });
   });
 
   it('CONTRACT section 12: a request that cannot finish in REQUEST_TIMEOUT_MS answers 503/503/2 with Retry-After; the identical retry completes it once', async () => {
-    const slow = await startTestApp('locking-timeout', { schema: app.schema, env: { REQUEST_TIMEOUT_MS: '800', LOCK_WAIT_MS: '10000' } });
-    const holder = new Client({ connectionString: process.env.DATABASE_URL });
-    await holder.connect();
-    try {
-      const request = EnrollmentRequestFactory.build();
-      await holder.query('select pg_advisory_lock($1::bigint)', [lockKey(`requestId:acme:sandbox:${request.requestId}`)]);
+    const request = EnrollmentRequestFactory.build();
+    await withHeldRequestLock(app, 'locking-timeout', { REQUEST_TIMEOUT_MS: '800', LOCK_WAIT_MS: '10000' }, request.requestId, async (slow, release) => {
       const started = Date.now();
       const timedOut = await slow.client().post(ENROLL, request, { noRetry: true });
       expect(Date.now() - started).toBeLessThan(5000);
       expect(timedOut.status).toBe(503);
       expect(timedOut.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 2 });
       expect(timedOut.headers.get('retry-after')).toMatch(/^\d+$/);
-      await holder.query('select pg_advisory_unlock_all()');
+      await release();
       const retried = await slow.client().post<EnrollmentBody>(ENROLL, request);
       expect(retried.status).toBe(200);
       expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
       expect(await accountsForRequest(app, request.requestId)).toBe(1);
-    } finally {
-      await holder.end();
-      await slow.close();
-    }
+    });
   });
 
   describe('across two app processes sharing one database', () => {
