@@ -76,6 +76,15 @@ describe('Enrollment encrypted data (e2e)', () => {
     expect(retry.body).toEqual(sealedCall.body);
   });
 
+  it('a JWE plaintext nested deeper than 32 levels is refused like a plain body (400/100/1), never a 500', async () => {
+    const request = EnrollmentRequestFactory.build();
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 40; i++) deep = { a: deep };
+    const res = await app.client('secure').post(ENROLL, { ...request, encryptedUserData: await seal({ ...(request.encryptedUserData as object), deep }) }, { noRetry: true });
+    expect(res.status).toBe(400);
+    expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 1 });
+  });
+
   it('an encryption partner may also send plain JSON; other partners get neither property', async () => {
     const secure = await app.client('secure').post(ENROLL, EnrollmentRequestFactory.build());
     expect(typeof userOf(secure.body).encryptedUserData).toBe('string');

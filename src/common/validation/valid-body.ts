@@ -4,6 +4,7 @@ import { ApiBody } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../context/request-context';
 import { DomainError } from '../errors/domain-error';
+import { MAX_BODY_DEPTH, nestedDeeperThan } from '../http/body-depth';
 import { nfcStrings } from '../http/nfc-body';
 import { createValidationPipe } from './validation';
 
@@ -64,14 +65,16 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
   private async opened({ body, principal }: BodyParts): Promise<unknown> {
     const sealed = body && typeof body === 'object' ? (body as { encryptedUserData?: unknown }).encryptedUserData : undefined;
     if (typeof sealed !== 'string' || !principal?.partner.encryption) return body;
+    let plain: unknown;
     try {
-      const plain = await this.decrypter.decryptFromPartner(sealed);
-      if (!plain || typeof plain !== 'object' || Array.isArray(plain)) throw new Error('not an object');
-      // The rest of the body was normalised to NFC by the body hook; the sealed part only now can be.
-      return { ...(body as object), encryptedUserData: nfcStrings(plain) };
+      plain = await this.decrypter.decryptFromPartner(sealed);
     } catch {
       throw new DomainError('INVALID_FIELD', { field: 'encryptedUserData', property: 'encryptedUserData' });
     }
+    if (!plain || typeof plain !== 'object' || Array.isArray(plain)) throw new DomainError('INVALID_FIELD', { field: 'encryptedUserData', property: 'encryptedUserData' });
+    // The body hooks saw only the JWE string: the plaintext gets the same depth limit and NFC now.
+    if (nestedDeeperThan(plain, MAX_BODY_DEPTH - 1)) throw new DomainError('MALFORMED_JSON');
+    return { ...(body as object), encryptedUserData: nfcStrings(plain) };
   }
 }
 
