@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { AppConfig } from './config/app-config';
 import { projectRoot } from './config/env';
 import { createApp } from './app.factory';
+import { Metrics } from './infrastructure/metrics/metrics';
 
 interface EmbeddedDb {
   url: string;
@@ -21,7 +22,10 @@ async function main(): Promise<void> {
     config = AppConfig.load({ ...process.env, DATABASE_URL: embedded.url });
   }
   const app = await createApp(config);
+  const metricsPort = config.isProduction ? config.env.metricsPort : undefined;
+  const metricsServer = metricsPort ? await app.get(Metrics).listenSeparately(config.env.host, metricsPort) : undefined;
   const shutdown = async () => {
+    metricsServer?.close();
     await app.close();
     await embedded?.stop();
     process.exit(0);

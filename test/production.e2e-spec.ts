@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateKeyMaterial } from '../src/infrastructure/crypto/key-store';
+import { Metrics } from '../src/infrastructure/metrics/metrics';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { BASE_PROGRAMS, PARTNERS, startTestApp, TestApp } from './support/test-app';
 
@@ -120,6 +121,22 @@ describe('Production mode (e2e)', () => {
         const res = await app.client().post(ENROLL, EnrollmentRequestFactory.build(), { headers: { 'x-sandbox-fault': fault }, noRetry: true });
         expect({ fault, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ fault, status: 200, detail: { code: 0, subCode: 0 } });
         expect(res.body.account).toMatchObject({ accountCycleDay: expect.any(Number) });
+      }
+    });
+
+    it('/metrics is not on the partner port (404/404/0); the separate METRICS_PORT listener serves it', async () => {
+      const onPartnerPort = await fetch(`${app.baseUrl}/metrics`);
+      expect(onPartnerPort.status).toBe(404);
+      expect(((await onPartnerPort.json()) as { responseDetails: unknown[] }).responseDetails[0]).toMatchObject({ code: 404, subCode: 0 });
+      const server = await app.app.get(Metrics, { strict: false }).listenSeparately('127.0.0.1', 0);
+      try {
+        const { port } = server.address() as { port: number };
+        const scraped = await fetch(`http://127.0.0.1:${port}/metrics`);
+        expect(scraped.status).toBe(200);
+        expect(await scraped.text()).toContain('http_requests_total');
+        expect((await fetch(`http://127.0.0.1:${port}/v1/errors`)).status).toBe(404);
+      } finally {
+        server.close();
       }
     });
 

@@ -20,6 +20,8 @@ export interface Env {
   readonly partnerMaxInFlight: number;
   /** A request not answered by then gets 503/503/2 (CONTRACT section 12). */
   readonly requestTimeoutMs: number;
+  /** Production: the port of the separate metrics listener (unset: no metrics served). */
+  readonly metricsPort: number | undefined;
   /** statement_timeout of every pooled database connection. */
   readonly dbStatementTimeoutMs: number;
   readonly tokenTtlSeconds: number;
@@ -112,6 +114,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
     partnerMaxInFlight: int('PARTNER_MAX_IN_FLIGHT', source.PARTNER_MAX_IN_FLIGHT, 16, 1),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
+    metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', source.TOKEN_TTL_SECONDS, 3600, 1),
     idempotencyRetentionDays: int('IDEMPOTENCY_RETENTION_DAYS', source.IDEMPOTENCY_RETENTION_DAYS, 7, 1),

@@ -1,3 +1,4 @@
+import { createServer, Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
@@ -35,5 +36,24 @@ export class Metrics {
       this.requests.inc(labels);
       this.duration.observe(labels, reply.elapsedTime / 1000);
     });
+  }
+
+  /**
+   * Production serves the metrics on their own listener (METRICS_PORT on HOST), never on the
+   * partner port (CONTRACT section 12). Plain node:http: one route, no framework needed.
+   */
+  async listenSeparately(host: string, port: number): Promise<Server> {
+    const server = createServer((request, response) => {
+      if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+        response.writeHead(404).end();
+        return;
+      }
+      this.registry.metrics().then(
+        (text) => response.writeHead(200, { 'content-type': this.registry.contentType }).end(text),
+        () => response.writeHead(500).end(),
+      );
+    });
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, () => resolve()));
+    return server;
   }
 }

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { Public } from '../../common/auth/decorators';
 import { DomainError } from '../../common/errors/domain-error';
 import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
+import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../../infrastructure/metrics/metrics';
 
 @ApiTags('Operations')
@@ -14,6 +15,7 @@ export class HealthController {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly metrics: Metrics,
+    private readonly config: AppConfig,
   ) {}
 
   @Get('health/live')
@@ -37,8 +39,9 @@ export class HealthController {
 
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics (text exposition format)' })
+  @ApiOperation({ summary: 'Prometheus metrics (text exposition format); sandbox only: production serves them on METRICS_PORT, not here (404)' })
   async scrape(): Promise<RawResponse> {
+    if (this.config.isProduction) throw new DomainError('ROUTE_NOT_FOUND');
     return rawResponse(await this.metrics.registry.metrics());
   }
 }
