@@ -118,6 +118,24 @@ describe('Webhooks (e2e)', () => {
     expect(foreign.body.responseDetails[0]).toMatchObject({ code: 403, subCode: 2 });
   });
 
+  it('care sees only events of its own programs: another program\'s event is 404/10/0 to a care client without it', async () => {
+    const scoped = await startTestApp('webhooks-care-scope', {
+      schema: app.schema,
+      extraPartners: [{ partnerId: 'care-lite', clientId: 'care-lite', clientSecret: 'care-lite-secret', programs: ['lite'], scopes: ['care'] }],
+    });
+    try {
+      const eventId = await sendTest(scoped, 'statementReady');
+      const basic = Buffer.from('care-lite:care-lite-secret').toString('base64');
+      const token = (await (await fetch(`${scoped.baseUrl}/oauth2/token`, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })).json()) as { access_token: string };
+      const res = await fetch(`${scoped.baseUrl}/v1/care/webhooks/events/${eventId}`, { headers: { authorization: `Bearer ${token.access_token}` } });
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { responseDetails: unknown[] }).responseDetails[0]).toMatchObject({ code: 10, subCode: 0 });
+      expect((await scoped.client('care').get(`/v1/care/webhooks/events/${eventId}`)).status).toBe(200);
+    } finally {
+      await scoped.close();
+    }
+  });
+
   it('needs scope webhooks; the care view needs scope care; events are visible to their partner only', async () => {
     const noScope = await app.client('acme', { scope: 'users' }).post('/v1/webhooks/test', { eventType: 'transaction' });
     expect(noScope.status).toBe(403);

@@ -26,6 +26,8 @@ export interface TestServiceConfigOptions {
   programs?: Array<Record<string, unknown>>;
   webhookUrl?: string;
   webhookSecret?: string;
+  /** Partners added to the standard ones (e.g. a care client of fewer programs). */
+  extraPartners?: Array<Record<string, unknown>>;
 }
 
 export interface EncryptionPartnerKeys {
@@ -69,6 +71,7 @@ export async function writeTestServiceConfig(file: string, options: TestServiceC
       { partnerId: 'globex', ...PARTNERS.globex, programs: ['other', 'sandbox'], scopes: partnerScopes },
       { partnerId: 'hashed', clientId: PARTNERS.hashed.clientId, clientSecretHash: HASHED_SECRET_PHC, programs: ['sandbox'], scopes: ['enrollments'] },
       { partnerId: 'care', ...PARTNERS.care, programs: allPrograms, scopes: ['care'] },
+      ...(options.extraPartners ?? []),
     ],
   };
   fs.writeFileSync(file, JSON.stringify(config, null, 2));

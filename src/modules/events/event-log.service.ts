@@ -30,11 +30,13 @@ export class EventLogService {
   ) {}
 
   /** null when the event does not exist or (with `partnerId`) belongs to another partner. */
-  async describe(eventId: string, partnerId?: string): Promise<EventView | null> {
+  /** One event, as its partner (`partnerId`) or care (`programs`: the care client's programs only) may see it. */
+  async describe(eventId: string, scope: { partnerId: string } | { programs: readonly string[] }): Promise<EventView | null> {
     if (!UUID.test(eventId)) return null;
     const manager = this.dataSource.manager;
     const event = await this.outbox.find(manager, eventId);
-    if (!event || (partnerId !== undefined && event.partnerId !== partnerId)) return null;
+    if (!event) return null;
+    if ('partnerId' in scope ? event.partnerId !== scope.partnerId : !scope.programs.includes(event.programCode)) return null;
     const deliveries = await this.outbox.deliveries(manager, eventId);
     const status = deliveryStatus(event);
     return {

@@ -39,18 +39,18 @@ export class WebhooksController {
   @ApiOkResponse({ description: '{ event: { eventId, eventType, deliveryStatus (pending|delivered|failed|notDeliverable), attempts, deliveries: [...] } }' })
   @ApiNotFoundResponse({ description: 'Unknown event or another partner\'s event (404, code 10, subCode 0)' })
   async partnerEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventView }> {
-    const event = await this.events.describe(eventId, principal.partner.partnerId);
+    const event = await this.events.describe(eventId, { partnerId: principal.partner.partnerId });
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
     return { event };
   }
 
   @Get('v1/care/webhooks/events/:eventId')
   @RequiresScopes('care')
-  @ApiOperation({ summary: 'Care: delivery state and attempt log of any event (status code, error, duration per attempt)' })
+  @ApiOperation({ summary: "Care: delivery state and attempt log of an event of the care client's programs (status code, error, duration per attempt)" })
   @ApiOkResponse({ description: '{ event: { …, deliveries: [{ attempt, url, statusCode, error, durationMs, attemptedDateTime }] } }' })
-  @ApiNotFoundResponse({ description: 'Unknown event (404, code 10, subCode 0)' })
-  async careEvent(@Param('eventId') eventId: string): Promise<{ event: EventView }> {
-    const event = await this.events.describe(eventId);
+  @ApiNotFoundResponse({ description: 'Unknown event, or one of a program outside the care client\'s programs (404, code 10, subCode 0)' })
+  async careEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventView }> {
+    const event = await this.events.describe(eventId, { programs: principal.partner.programs });
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
     return { event };
   }
