@@ -1,7 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { defineJob } from '../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../infrastructure/queue/job-queue';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { OutboxRepository } from './outbox.repository';
 
 /** Deletes idempotency keys past IDEMPOTENCY_RETENTION_DAYS. */
 export const IDEMPOTENCY_PURGE_JOB = defineJob<Record<string, never>>({
@@ -11,6 +14,21 @@ export const IDEMPOTENCY_PURGE_JOB = defineJob<Record<string, never>>({
   expireInSeconds: 600,
 });
 
+/** Deletes finished outbox events (and their delivery log) and expired scan captures past retention. */
+export const RETENTION_PURGE_JOB = defineJob<Record<string, never>>({
+  name: 'retention-purge',
+  retryLimit: 3,
+  retryDelaySeconds: 300,
+  expireInSeconds: 600,
+});
+
+/**
+ * Events stay listable at least 30 days (CONTRACT section 11); an onboardingID is usable for 24
+ * hours, its capture kept 30 days after for care. Undelivered events are never purged.
+ */
+export const EVENT_RETENTION_DAYS = 30;
+export const SCAN_CAPTURE_RETENTION_DAYS = 30;
+
 /** Recurring housekeeping on the job queue: cron ticks are sent by one instance, run by one worker. */
 @Injectable()
 export class HousekeepingService implements OnApplicationBootstrap {
@@ -19,12 +37,24 @@ export class HousekeepingService implements OnApplicationBootstrap {
   constructor(
     private readonly jobs: JobQueue,
     private readonly idempotency: IdempotencyStore,
+    private readonly outbox: OutboxRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.jobs.work(IDEMPOTENCY_PURGE_JOB, () => this.purgeIdempotencyKeys(), { batchSize: 1, pollingIntervalSeconds: 5 });
     // Daily at 03:17 UTC, off the hour so that many services do not purge at once.
     await this.jobs.schedule(IDEMPOTENCY_PURGE_JOB, '17 3 * * *', {});
+    await this.jobs.work(RETENTION_PURGE_JOB, async () => void (await this.purgeRetention()), { batchSize: 1, pollingIntervalSeconds: 5 });
+    await this.jobs.schedule(RETENTION_PURGE_JOB, '27 3 * * *', {});
+  }
+
+  async purgeRetention(): Promise<{ events: number; scanCaptures: number }> {
+    const events = await this.outbox.purgeFinished(this.dataSource.manager, EVENT_RETENTION_DAYS);
+    const result = (await this.dataSource.query(`delete from scan_captures where expires_at < now() - make_interval(days => $1)`, [SCAN_CAPTURE_RETENTION_DAYS])) as [unknown, number];
+    const purged = { events, scanCaptures: result[1] ?? 0 };
+    this.logger.log(purged, 'retention purge');
+    return purged;
   }
 
   async purgeIdempotencyKeys(): Promise<void> {

@@ -108,6 +108,19 @@ export class OutboxRepository {
     )) as Array<{ id: string; attempts: number }>;
   }
 
+  /** Delivered or dead events older than `days`, with their delivery log, in one statement; returns how many events. */
+  async purgeFinished(manager: EntityManager, days: number): Promise<number> {
+    const rows = (await manager.query(
+      `with old as (
+         select id from outbox_events
+          where (delivered_at is not null or dead) and occurred_at < now() - make_interval(days => $1)),
+       log as (delete from webhook_deliveries where event_id in (select id from old))
+       delete from outbox_events where id in (select id from old) returning id`,
+      [days],
+    )) as [unknown[], number] | unknown[];
+    return Array.isArray(rows[0]) ? (rows[1] as number) : rows.length;
+  }
+
   async find(manager: EntityManager, eventId: string): Promise<OutboxRow | null> {
     const rows = (await manager.query(`select ${COLUMNS} from outbox_events where id = $1`, [eventId])) as OutboxRow[];
     return rows[0] ?? null;
