@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { BlindIndex, FieldCipher } from './field-cipher';
 import { JweService } from './jwe.service';
 import { KeyStore } from './key-store';
+import { PayloadFingerprint } from './payload-fingerprint';
 
 @Global()
 @Module({
@@ -12,8 +13,9 @@ import { KeyStore } from './key-store';
     FieldCipher,
     BlindIndex,
     JweService,
+    PayloadFingerprint,
     { provide: BODY_DECRYPTER, useExisting: JweService },
   ],
-  exports: [KeyStore, FieldCipher, BlindIndex, JweService, BODY_DECRYPTER],
+  exports: [KeyStore, FieldCipher, BlindIndex, JweService, PayloadFingerprint, BODY_DECRYPTER],
 })
 export class CryptoModule {}

@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import canonicalize from 'canonicalize';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
@@ -17,11 +15,6 @@ export interface IdempotencyRecord {
   fingerprint: string;
   responseStatus: number | null;
   responseBody: string | null;
-}
-
-/** RFC 8785 canonical JSON, hashed: key order and whitespace never change a fingerprint. */
-export function fingerprintOf(operation: string, payload: unknown): string {
-  return createHash('sha256').update(`${operation}\n${canonicalize(payload) ?? ''}`).digest('hex');
 }
 
 const KEY_MATCH = 'partner_id = $1 and program_code = $2 and request_id = $3';

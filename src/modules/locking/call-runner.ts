@@ -8,7 +8,8 @@ import { AppConfig } from '../../config/app-config';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
 import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
-import { fingerprintOf, IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
+import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
+import { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
 import { CallConnection, CURRENT_CALL } from './call-connection';
 import { CallOutcome, isFinal } from './call-outcome';
 import { LockService } from './lock.service';
@@ -48,6 +49,7 @@ export class CallRunner {
     private readonly store: IdempotencyStore,
     private readonly cls: ClsService,
     private readonly config: AppConfig,
+    private readonly fingerprints: PayloadFingerprint,
   ) {}
 
   /**
@@ -63,16 +65,17 @@ export class CallRunner {
   }
 
   async idempotent<T extends object>(call: IdempotentCall<T>): Promise<RawResponse> {
-    const fingerprint = fingerprintOf(call.operation, call.payload);
+    const fingerprint = this.fingerprints.of(call.operation, call.payload);
+    const samePayload = (record: IdempotencyRecord) => this.fingerprints.matches(record.fingerprint, call.operation, call.payload, fingerprint);
     const beforeLocks = async (manager: EntityManager): Promise<RawResponse | null> => {
       const seen = await this.store.find(call.key, manager);
-      if (seen) return replayOf(seen, fingerprint);
+      if (seen) return replayOf(seen, samePayload(seen));
       await call.firstAttempt?.(manager);
       return null;
     };
     return this.withConnection(call.locks, beforeLocks, async (connection) => {
       const existing = await this.store.claim(connection.manager, call.key, call.operation, fingerprint);
-      const replay = existing ? replayOf(existing, fingerprint) : null;
+      const replay = existing ? replayOf(existing, samePayload(existing)) : null;
       if (replay) return replay;
       const batch = new WriteBatch();
       const outcome = await call.work({ resumed: existing !== null, connection, batch });
@@ -146,8 +149,8 @@ export class CallRunner {
 }
 
 /** The stored answer to replay, a 422 for another payload, or null when the call must run. */
-function replayOf(record: IdempotencyRecord, fingerprint: string): RawResponse | null {
-  if (record.fingerprint !== fingerprint) throw new DomainError('IDEMPOTENCY_PAYLOAD_MISMATCH');
+function replayOf(record: IdempotencyRecord, samePayload: boolean): RawResponse | null {
+  if (!samePayload) throw new DomainError('IDEMPOTENCY_PAYLOAD_MISMATCH');
   if (record.responseBody === null) return null;
   return rawResponse(record.responseBody, { ...JSON_HEADERS, [REPLAYED_HEADER]: 'true' });
 }

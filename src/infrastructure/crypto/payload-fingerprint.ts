@@ -1,0 +1,27 @@
+import { createHash, createHmac } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import canonicalize from 'canonicalize';
+import { KeyStore } from './key-store';
+
+const KEYED = 'h1:';
+
+/**
+ * The fingerprint of an idempotent call's payload: an HMAC (keyed with the blind-index key, under
+ * its own label) of the operation and the RFC 8785 canonical JSON, so key order and whitespace
+ * never change it and a stored fingerprint reveals nothing of the SSN inside the payload. Stored
+ * fingerprints of before (unkeyed SHA-256, no prefix) still match their identical retry.
+ */
+@Injectable()
+export class PayloadFingerprint {
+  constructor(private readonly keys: KeyStore) {}
+
+  of(operation: string, payload: unknown): string {
+    return `${KEYED}${createHmac('sha256', this.keys.blindIndexKey).update(`fingerprint\n${operation}\n${canonicalize(payload) ?? ''}`).digest('base64url')}`;
+  }
+
+  /** Whether `stored` is the fingerprint of this payload (either form). */
+  matches(stored: string, operation: string, payload: unknown, computed = this.of(operation, payload)): boolean {
+    if (stored.startsWith(KEYED)) return stored === computed;
+    return stored === createHash('sha256').update(`${operation}\n${canonicalize(payload) ?? ''}`).digest('hex');
+  }
+}
