@@ -57,6 +57,25 @@ describe('Idempotency (e2e)', () => {
     await app.close();
   });
 
+  it('stores the answer encrypted at rest, bound to its row: no embossed name or account number in the table, the replay still byte for byte', async () => {
+    const client = app.client();
+    const request = EnrollmentRequestFactory.build();
+    const first = await client.post<EnrollmentBody>(ENROLL, request);
+    expect(first.status).toBe(200);
+    const db = await app.db();
+    try {
+      const { rows } = await db.query(`select response_body from idempotency_keys where request_id = $1`, [request.requestId]);
+      const stored = rows[0].response_body as string;
+      expect(stored).toMatch(/^v1\./);
+      expect(stored).not.toMatch(/NUNEZ|JOSE|accountIdentifier/i);
+    } finally {
+      await db.end();
+    }
+    const replay = await client.post<EnrollmentBody>(ENROLL, request);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+  });
+
   it('replays the stored answer byte for byte, with the same identifiers', async () => {
     const client = app.client();
     const request = EnrollmentRequestFactory.build();

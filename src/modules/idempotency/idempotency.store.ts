@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { FieldCipher } from '../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
 
 export interface IdempotencyKey {
@@ -26,11 +27,12 @@ export class IdempotencyStore {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly cipher: FieldCipher,
   ) {}
 
   async find(key: IdempotencyKey, manager: EntityManager = this.dataSource.manager): Promise<IdempotencyRecord | null> {
     const rows = (await manager.query(`select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`, [key.partnerId, key.programCode, key.requestId])) as IdempotencyRecord[];
-    return rows[0] ?? null;
+    return this.opened(key, rows[0]);
   }
 
   /**
@@ -47,16 +49,28 @@ export class IdempotencyStore {
        select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`,
       [key.partnerId, key.programCode, key.requestId, operation, fingerprint, this.config.env.idempotencyRetentionDays],
     )) as IdempotencyRecord[];
-    return rows[0] ?? null;
+    return this.opened(key, rows[0]);
   }
 
-  /** Stores the final answer once (a later write never replaces it), with the call's other writes. */
+  /**
+   * Stores the final answer once (a later write never replaces it), with the call's other writes.
+   * It holds personal data (embossed names, partner JWEs), so it is encrypted at rest, bound to
+   * its own row: a stored answer copied under another requestId does not decrypt.
+   */
   stageAnswer(batch: WriteBatch, key: IdempotencyKey, status: number, body: string): void {
     batch.write(
       `update idempotency_keys set response_status = $4, response_body = $5, updated_at = now()
         where ${KEY_MATCH} and response_body is null`,
-      [key.partnerId, key.programCode, key.requestId, status, body],
+      [key.partnerId, key.programCode, key.requestId, status, this.cipher.encrypt(body, answerContext(key))],
     );
+  }
+
+  /** The record with its answer decrypted (an answer stored before encryption is JSON text as it is). */
+  private opened(key: IdempotencyKey, record: IdempotencyRecord | undefined): IdempotencyRecord | null {
+    if (!record) return null;
+    const stored = record.responseBody;
+    if (stored === null || stored.startsWith('{')) return record;
+    return { ...record, responseBody: this.cipher.decrypt(stored, answerContext(key)) };
   }
 
   /** Deletes keys past retention; returns how many. */
@@ -64,4 +78,8 @@ export class IdempotencyStore {
     const result = (await this.dataSource.query(`delete from idempotency_keys where expires_at < now()`)) as [unknown, number];
     return result[1] ?? 0;
   }
+}
+
+function answerContext(key: IdempotencyKey): string {
+  return `idempotency_keys.response_body:${key.partnerId}:${key.programCode}:${key.requestId}`;
 }
