@@ -104,7 +104,7 @@ describe('Enrollment encrypted data (e2e)', () => {
     expect(tampered.body.responseDetails[0]).toMatchObject({ field: 'encryptedUserData' });
   });
 
-  it('stores no plaintext of names, SSN, date of birth, phone, email, address or Matricula number anywhere in the database', async () => {
+  it('stores no plaintext of names (embossed names and stored answers included), SSN, date of birth, phone, email, address or Matricula number anywhere in the database', async () => {
     const secret = {
       firstName: 'Jesús',
       middleName: 'Ángel',
@@ -160,8 +160,9 @@ describe('Enrollment encrypted data (e2e)', () => {
       for (const [field, value] of Object.entries(secret)) {
         expect({ field, found: lower.includes(value.toLowerCase()) }).toEqual({ field, found: false });
       }
-      // Embossed card names are card data the contract returns in clear (upper case, substitutes applied).
-      expect(dump).toContain('JESUS XIMENEZ');
+      // Embossed card names and stored answers are personal data too (issue 13): encrypted, never in clear.
+      expect(dump).not.toContain('JESUS XIMENEZ');
+      expect(lower).not.toContain('ximenez');
     } finally {
       await db.end();
     }

@@ -10,7 +10,9 @@ import { PaymentInstrument } from '../entities/payment-instrument.entity';
 import { Purse } from '../entities/purse.entity';
 import { AccountRecordsService, StoredAccountData } from './account-records.service';
 import { PartnerViewService } from './partner-view.service';
-import { PaymentInstrumentService } from './payment-instrument.service';
+import { PaymentInstrumentService, PaymentInstrumentView } from './payment-instrument.service';
+
+export type { PaymentInstrumentView };
 
 export interface PurseView {
   purseIdentifier: string;
@@ -43,15 +45,6 @@ export interface UserView {
   encryptedUserData?: string;
 }
 
-export interface PaymentInstrumentView {
-  paymentIdentifier: string;
-  type: string;
-  status: string;
-  last4: string;
-  expirationDate: string;
-  embossedName: string;
-  embossedBusinessName?: string;
-}
 
 /** The body of POST/GET enrollments (and of care operations) beside the envelope. */
 export interface AccountView {
@@ -111,7 +104,7 @@ export class AccountViewService {
     const accountView = await this.accountView(account, partner, manager, user);
     const userView = await this.userView(user, partner, manager);
     const cards = await this.instruments.listFor(manager, account.id);
-    return { account: accountView, user: userView, paymentInstruments: cards.map(paymentInstrumentView) };
+    return { account: accountView, user: userView, paymentInstruments: cards.map((card) => this.instruments.view(card)) };
   }
 
   async accountView(account: Account, partner: PartnerConfig, manager: EntityManager, holder?: User): Promise<AccountDataView> {
@@ -140,7 +133,7 @@ export class AccountViewService {
     return {
       account: accountDataView(rows.account, [rows.purse], sealedAccount),
       user: { userIdentifier: rows.user.id, isPrimaryAccountHolder: rows.user.isPrimary, status: rows.user.status, ...sealedUser },
-      paymentInstruments: rows.cards.map(paymentInstrumentView),
+      paymentInstruments: rows.cards.map((card) => this.instruments.view(card)),
     };
   }
 
@@ -150,7 +143,7 @@ export class AccountViewService {
   }
 
   async paymentInstrumentViews(accountId: string, manager: EntityManager = this.dataSource.manager): Promise<PaymentInstrumentView[]> {
-    return (await this.instruments.listFor(manager, accountId)).map(paymentInstrumentView);
+    return (await this.instruments.listFor(manager, accountId)).map((card) => this.instruments.view(card));
   }
 }
 
@@ -164,14 +157,3 @@ function purseView(purse: Purse): PurseView {
   };
 }
 
-export function paymentInstrumentView(card: PaymentInstrument): PaymentInstrumentView {
-  return {
-    paymentIdentifier: card.id,
-    type: card.type,
-    status: card.status,
-    last4: card.last4,
-    expirationDate: card.expirationDate.trim(),
-    embossedName: card.embossedName,
-    ...(card.embossedBusinessName ? { embossedBusinessName: card.embossedBusinessName } : {}),
-  };
-}
