@@ -142,6 +142,8 @@ const DUMMY_PARTNER: PartnerConfig = {
   partnerId: '',
   clientId: '',
   clientSecret: 'dummy-secret-for-constant-time',
+  clientSecrets: ['dummy-secret-for-constant-time'],
+  clientSecretHashes: [],
   programs: [],
   scopes: [],
   encryption: null,
