@@ -7,6 +7,8 @@ import { KeyStore } from '../infrastructure/crypto/key-store';
 
 const program = { programCode: 'p1', currencies: ['USD'], kycRequired: true };
 const partner = { partnerId: 'a', clientId: 'a', clientSecret: 's', programs: ['p1'], scopes: ['enrollments'] };
+const PHC = '$scrypt$ln=10,r=8,p=1$c2FsdA==$aGFzaA==';
+const rotating = (fields: Record<string, unknown>) => ({ ...partner, clientSecret: undefined, ...fields });
 
 describe(parseServiceConfig.name, () => {
   it('applies SERVICE.md limits where the file gives none, and keeps overrides', () => {
@@ -25,6 +27,13 @@ describe(parseServiceConfig.name, () => {
     [{ programs: [program], partners: [{ ...partner, clientSecret: undefined }] }, /clientSecret or clientSecretHash/],
     [{ programs: [program], partners: [{ ...partner, extra: 1 }] }, /extra/],
     [{ programs: [{ ...program, limits: { consumer: { ssn: [4, 2] } } }], partners: [] }, /active <= lifetime/],
+    [{ programs: [program], partners: [rotating({ clientSecrets: ['x', 'y', 'z'] })] }, /clientSecrets/],
+    [{ programs: [program], partners: [rotating({ clientSecrets: [] })] }, /clientSecrets/],
+    [{ programs: [program], partners: [rotating({ clientSecrets: ['x', ''] })] }, /clientSecrets/],
+    [{ programs: [program], partners: [{ ...partner, clientSecrets: ['x'] }] }, /clientSecret or clientSecrets, not both/],
+    [{ programs: [program], partners: [rotating({ clientSecretHash: PHC, clientSecretHashes: [PHC] })] }, /not both/],
+    [{ programs: [program], partners: [rotating({ clientSecretHashes: [PHC, 'plain'] })] }, /partners\[0\] \(a\)\.clientSecretHashes\[1\] must be a scrypt PHC/],
+    [{ programs: [program], partners: [rotating({ clientSecrets: ['x', 'y'], clientSecretHash: PHC })] }, /at most 2/],
   ])('refuses an invalid file with a message naming the entry (%#)', (raw, message) => {
     expect(() => parseServiceConfig(raw)).toThrow(message);
   });
@@ -37,6 +46,29 @@ describe(parseServiceConfig.name, () => {
 
   it('production refuses literal secrets', () => {
     expect(() => parseServiceConfig({ programs: [program], partners: [partner] }, {}, { production: true })).toThrow(ServiceConfigError);
+    const literalSecond = rotating({ clientSecrets: ['env:A_SECRET', 'literal'] });
+    expect(() => parseServiceConfig({ programs: [program], partners: [literalSecond] }, { A_SECRET: 'x' }, { production: true })).toThrow(
+      /clientSecrets\[1\]: APP_MODE=production refuses literal secrets/,
+    );
+  });
+
+  it('lists every accepted credential, single fields and rotation arrays alike', () => {
+    const sut = parseServiceConfig(
+      {
+        programs: [program],
+        partners: [
+          partner,
+          rotating({ partnerId: 'b', clientId: 'b', clientSecrets: ['old', 'env:B_NEW'] }),
+          rotating({ partnerId: 'c', clientId: 'c', clientSecretHashes: [PHC, PHC.replace('c2FsdA', 'c2FsdB')] }),
+          rotating({ partnerId: 'd', clientId: 'd', clientSecretHash: PHC }),
+        ],
+      },
+      { B_NEW: 'new' },
+    );
+    expect(sut.partnerByClientId('a')).toMatchObject({ clientSecret: 's', clientSecrets: ['s'], clientSecretHashes: [] });
+    expect(sut.partnerByClientId('b')).toMatchObject({ clientSecret: undefined, clientSecrets: ['old', 'new'], clientSecretHashes: [] });
+    expect(sut.partnerByClientId('c')?.clientSecretHashes).toHaveLength(2);
+    expect(sut.partnerByClientId('d')).toMatchObject({ clientSecretHash: PHC, clientSecrets: [], clientSecretHashes: [PHC] });
   });
 });
 

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { plainToInstance, Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
   ArrayNotEmpty,
   IsArray,
   IsBoolean,
@@ -12,6 +13,7 @@ import {
   IsUrl,
   Matches,
   Min,
+  MinLength,
   ValidateNested,
   validateSync,
   ValidationError,
@@ -62,11 +64,18 @@ class WebhookDto {
   @IsString() @Matches(/^(whsec_[A-Za-z0-9+/=]+|env:[A-Za-z_][A-Za-z0-9_]*)$/) secret: string;
 }
 
+/** Two at once: the old and the new credential while a partner rotates (CONTRACT section 4). */
+const MAX_CLIENT_CREDENTIALS = 2;
+
 class PartnerDto {
   @IsString() @Matches(/^[A-Za-z0-9._-]{1,64}$/) partnerId: string;
   @IsString() @Matches(/^[A-Za-z0-9._-]{1,128}$/) clientId: string;
   @IsOptional() @IsString() clientSecret?: string;
   @IsOptional() @IsString() clientSecretHash?: string;
+  @IsOptional() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(MAX_CLIENT_CREDENTIALS) @IsString({ each: true }) @MinLength(1, { each: true })
+  clientSecrets?: string[];
+  @IsOptional() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(MAX_CLIENT_CREDENTIALS) @IsString({ each: true }) @MinLength(1, { each: true })
+  clientSecretHashes?: string[];
   @IsArray() @IsString({ each: true }) programs: string[];
   @IsArray() @IsIn(SCOPES, { each: true }) scopes: Scope[];
   @IsOptional() @ValidateNested() @Type(() => EncryptionDto) encryption?: EncryptionDto | null;
@@ -94,6 +103,10 @@ export interface PartnerConfig {
   readonly clientSecret?: string;
   /** scrypt PHC string: `$scrypt$ln=14,r=8,p=1$<salt b64>$<hash b64>`. */
   readonly clientSecretHash?: string;
+  /** Every accepted plain secret (`clientSecret` or `clientSecrets`), resolved; any one may match. */
+  readonly clientSecrets: readonly string[];
+  /** Every accepted scrypt PHC (`clientSecretHash` or `clientSecretHashes`); any one may match. */
+  readonly clientSecretHashes: readonly string[];
   readonly programs: readonly string[];
   readonly scopes: readonly Scope[];
   readonly encryption: { readonly publicKeyJwk: Record<string, unknown> } | null;
@@ -123,6 +136,10 @@ function resolveSecret(value: string | undefined, where: string, env: NodeJS.Pro
   const resolved = env[name];
   if (!resolved) throw new ServiceConfigError(`${where} refers to env:${name}, which is not set`);
   return resolved;
+}
+
+function optionalEntry(value: string | undefined, where: string): Array<{ value: string; where: string }> {
+  return value === undefined ? [] : [{ value, where }];
 }
 
 function mergeLimits(dto: LimitSetDto | undefined, defaults: LimitSet, where: string): LimitSet {
@@ -178,19 +195,41 @@ export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     for (const programCode of partner.programs) {
       if (!programs.has(programCode)) throw new ServiceConfigError(`${where}.programs: unknown program ${programCode}`);
     }
-    if (options.production && partner.clientSecret !== undefined && !partner.clientSecret.startsWith('env:')) {
-      throw new ServiceConfigError(`${where}.clientSecret: APP_MODE=production refuses literal secrets; use clientSecretHash or env:NAME`);
+    if (partner.clientSecret !== undefined && partner.clientSecrets !== undefined) {
+      throw new ServiceConfigError(`${where}: give clientSecret or clientSecrets, not both`);
+    }
+    if (partner.clientSecretHash !== undefined && partner.clientSecretHashes !== undefined) {
+      throw new ServiceConfigError(`${where}: give clientSecretHash or clientSecretHashes, not both`);
+    }
+    const secretEntries = partner.clientSecrets
+      ? partner.clientSecrets.map((value, i) => ({ value, where: `${where}.clientSecrets[${i}]` }))
+      : optionalEntry(partner.clientSecret, `${where}.clientSecret`);
+    const hashEntries = partner.clientSecretHashes
+      ? partner.clientSecretHashes.map((value, i) => ({ value, where: `${where}.clientSecretHashes[${i}]` }))
+      : optionalEntry(partner.clientSecretHash, `${where}.clientSecretHash`);
+    for (const entry of secretEntries) {
+      if (options.production && !entry.value.startsWith('env:')) {
+        throw new ServiceConfigError(`${entry.where}: APP_MODE=production refuses literal secrets; use clientSecretHash or env:NAME`);
+      }
     }
     if (options.production && partner.webhook && !partner.webhook.secret.startsWith('env:')) {
       throw new ServiceConfigError(`${where}.webhook.secret: APP_MODE=production refuses literal secrets; use env:NAME`);
     }
-    const clientSecret = resolveSecret(partner.clientSecret, `${where}.clientSecret`, env);
-    const clientSecretHash = resolveSecret(partner.clientSecretHash, `${where}.clientSecretHash`, env);
-    if (!clientSecret && !clientSecretHash) {
+    // An empty single value was always taken as absent; the arrays refuse empty entries.
+    const present = (entry: { value: string }) => entry.value !== '';
+    const clientSecrets = secretEntries.filter(present).map((entry) => resolveSecret(entry.value, entry.where, env) as string);
+    const hashes = hashEntries.filter(present).map((entry) => ({ ...entry, value: resolveSecret(entry.value, entry.where, env) as string }));
+    const clientSecretHashes = hashes.map((entry) => entry.value);
+    if (clientSecrets.length + clientSecretHashes.length === 0) {
       throw new ServiceConfigError(`${where}: one of clientSecret or clientSecretHash is required`);
     }
-    if (clientSecretHash && !clientSecretHash.startsWith('$scrypt$')) {
-      throw new ServiceConfigError(`${where}.clientSecretHash must be a scrypt PHC string ($scrypt$ln=..,r=..,p=..$salt$hash)`);
+    if (clientSecrets.length + clientSecretHashes.length > MAX_CLIENT_CREDENTIALS) {
+      throw new ServiceConfigError(`${where}: at most ${MAX_CLIENT_CREDENTIALS} secrets and hashes together (one old, one new while rotating)`);
+    }
+    for (const hash of hashes) {
+      if (!hash.value.startsWith('$scrypt$')) {
+        throw new ServiceConfigError(`${hash.where} must be a scrypt PHC string ($scrypt$ln=..,r=..,p=..$salt$hash)`);
+      }
     }
     const jwk = partner.encryption?.publicKeyJwk;
     if (jwk && (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string')) {
@@ -199,8 +238,10 @@ export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     return {
       partnerId: partner.partnerId,
       clientId: partner.clientId,
-      clientSecret,
-      clientSecretHash,
+      clientSecret: partner.clientSecret === undefined ? undefined : clientSecrets[0],
+      clientSecretHash: partner.clientSecretHash === undefined ? undefined : clientSecretHashes[0],
+      clientSecrets,
+      clientSecretHashes,
       programs: partner.programs,
       scopes: partner.scopes,
       encryption: jwk ? { publicKeyJwk: jwk } : null,

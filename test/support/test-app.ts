@@ -18,8 +18,16 @@ export const PARTNERS = {
 } as const;
 export type PartnerName = keyof typeof PARTNERS;
 
+/** A partner in the middle of a rotation: both secrets (scrypt hashes in the config) are accepted. */
+export const ROTATING_PARTNER = { clientId: 'rotating', clientSecrets: ['rotation-old-secret', 'rotation-new-secret'] } as const;
+
 // scrypt PHC of "hashed-test-secret" (ln=10, r=8, p=1), computed once for the fixture.
 const HASHED_SECRET_PHC = '$scrypt$ln=10,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA==$Q6qkC3sWERIrb5yyoOfOj7Ab5Ilz5bBt0GjjqV2qObw=';
+// scrypt PHCs of ROTATING_PARTNER's two secrets (ln=10, r=8, p=1).
+const ROTATING_SECRET_PHCS = [
+  '$scrypt$ln=10,r=8,p=1$cm90YXRpb24tc2FsdC0wMQ==$74xksKYHPXsk01T1Jqy8YAo9WN7p0NG+IaZh5BUzkhQ=',
+  '$scrypt$ln=10,r=8,p=1$cm90YXRpb24tc2FsdC0wMQ==$5uG/X3uPUPgE7xMHwXfghfHpIzY6Ewm9zOXP2U1c960=',
+];
 
 export interface TestServiceConfigOptions {
   /** Program overrides/additions, merged by programCode. */
@@ -71,6 +79,7 @@ export async function writeTestServiceConfig(file: string, options: TestServiceC
       { partnerId: 'globex', ...PARTNERS.globex, programs: ['other', 'sandbox'], scopes: partnerScopes },
       { partnerId: 'hashed', clientId: PARTNERS.hashed.clientId, clientSecretHash: HASHED_SECRET_PHC, programs: ['sandbox'], scopes: ['enrollments'] },
       { partnerId: 'care', ...PARTNERS.care, programs: allPrograms, scopes: ['care'] },
+      { partnerId: 'rotating', clientId: ROTATING_PARTNER.clientId, clientSecretHashes: ROTATING_SECRET_PHCS, programs: ['sandbox'], scopes: ['enrollments'] },
       ...(options.extraPartners ?? []),
     ],
   };

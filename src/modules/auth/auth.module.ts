@@ -3,13 +3,22 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { BearerStrategy } from './bearer.strategy';
+import { ScryptHasher } from './client-secret';
+import { CLIENT_SECRET_VERIFIER_OPTIONS, ClientSecretVerifier, DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS } from './client-secret-verifier';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
 
 @Module({
   imports: [PassportModule.register({ session: false })],
   controllers: [TokenController],
-  providers: [TokenService, BearerStrategy, { provide: APP_GUARD, useClass: BearerAuthGuard }],
+  providers: [
+    ScryptHasher,
+    { provide: CLIENT_SECRET_VERIFIER_OPTIONS, useValue: DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS },
+    ClientSecretVerifier,
+    TokenService,
+    BearerStrategy,
+    { provide: APP_GUARD, useClass: BearerAuthGuard },
+  ],
   exports: [TokenService],
 })
 export class AuthModule {}

@@ -6,7 +6,7 @@ import { AppConfig } from '../../config/app-config';
 import { PartnerConfig, Scope } from '../../config/service-config';
 import { Principal } from '../../common/context/request-context';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
-import { verifyClientSecret } from './client-secret';
+import { ClientSecretVerifier } from './client-secret-verifier';
 
 export type TokenErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope';
 
@@ -41,6 +41,7 @@ export class TokenService {
   constructor(
     private readonly config: AppConfig,
     private readonly keys: KeyStore,
+    private readonly clientSecrets: ClientSecretVerifier,
   ) {
     this.localKeys = createLocalJWKSet(keys.publicJwks());
     const { issuer, jwksUri } = config.env.oauth;
@@ -57,8 +58,8 @@ export class TokenService {
 
   async issue(clientId: string, clientSecret: string, requestedScope: string | undefined): Promise<IssuedToken> {
     const partner = this.config.service.partnerByClientId(clientId);
-    // Verify against a dummy secret for unknown clients so timing does not reveal which ids exist.
-    const valid = partner ? await verifyClientSecret(partner, clientSecret) : (await verifyClientSecret(DUMMY_PARTNER, clientSecret)) && false;
+    // An unknown id is verified against dummy credentials, so timing does not reveal which ids exist.
+    const valid = await this.clientSecrets.verify(partner, clientSecret);
     if (!partner || !valid) throw new TokenRequestError('invalid_client', 'Client authentication failed');
     const scopes = this.grantScopes(partner, requestedScope);
     const now = Math.floor(Date.now() / 1000);
@@ -137,13 +138,3 @@ export class TokenService {
     }
   }
 }
-
-const DUMMY_PARTNER: PartnerConfig = {
-  partnerId: '',
-  clientId: '',
-  clientSecret: 'dummy-secret-for-constant-time',
-  programs: [],
-  scopes: [],
-  encryption: null,
-  webhook: null,
-};

@@ -1,0 +1,113 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { AppConfig } from '../../config/app-config';
+import type { PartnerConfig } from '../../config/service-config';
+import { ScryptHasher } from './client-secret';
+import { Semaphore } from './semaphore';
+
+export const CLIENT_SECRET_VERIFIER_OPTIONS = Symbol('CLIENT_SECRET_VERIFIER_OPTIONS');
+
+export interface ClientSecretVerifierOptions {
+  /** How long a verified secret is accepted without scrypt. */
+  readonly cacheTtlMs: number;
+  readonly maxCachedClients: number;
+  /** scrypt runs on the 4-thread libuv pool that jose, pino and fs share: leave them threads. */
+  readonly maxConcurrentScrypt: number;
+  readonly now: () => number;
+}
+
+export const DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS: ClientSecretVerifierOptions = {
+  cacheTtlMs: 5 * 60_000,
+  maxCachedClients: 1000,
+  maxConcurrentScrypt: 2,
+  now: () => Date.now(),
+};
+
+interface Credentials {
+  readonly clientId: string;
+  readonly clientSecrets: readonly string[];
+  readonly clientSecretHashes: readonly string[];
+}
+
+interface VerifiedSecret {
+  readonly mac: Buffer;
+  readonly expiresAtMs: number;
+}
+
+/**
+ * Client authentication for the token endpoint. A verified secret is remembered as an HMAC under a
+ * per-process key for a bounded time, so scrypt runs only on a miss; a presented secret whose HMAC
+ * differs always gets the full verification, and failures are never cached.
+ */
+@Injectable()
+export class ClientSecretVerifier {
+  private readonly macKey = randomBytes(32);
+  private readonly verified: LRUCache<string, VerifiedSecret[]>;
+  private readonly scryptSlots: Semaphore;
+  private readonly dummy: Credentials;
+
+  constructor(
+    config: AppConfig,
+    private readonly hasher: ScryptHasher,
+    @Inject(CLIENT_SECRET_VERIFIER_OPTIONS) private readonly options: ClientSecretVerifierOptions,
+  ) {
+    this.verified = new LRUCache({ max: options.maxCachedClients });
+    this.scryptSlots = new Semaphore(options.maxConcurrentScrypt);
+    this.dummy = this.dummyCredentials(config.service.partners);
+  }
+
+  /** Whether `secret` is one of the partner's; an unknown client (undefined) costs what a wrong secret costs. */
+  async verify(partner: PartnerConfig | undefined, secret: string): Promise<boolean> {
+    const credentials = partner ?? this.dummy;
+    const mac = this.mac(credentials.clientId, secret);
+    if (partner && this.isCached(partner.clientId, mac)) return true;
+    const valid = await this.verifyFully(credentials, mac, secret);
+    if (!partner || !valid) return false;
+    this.remember(partner, mac);
+    return true;
+  }
+
+  private isCached(clientId: string, mac: Buffer): boolean {
+    const now = this.options.now();
+    return (this.verified.get(clientId) ?? []).some((entry) => entry.expiresAtMs > now && timingSafeEqual(entry.mac, mac));
+  }
+
+  private remember(partner: PartnerConfig, mac: Buffer): void {
+    const now = this.options.now();
+    // One entry per configured credential, so a partner alternating two secrets while rotating stays cached.
+    const keep = partner.clientSecrets.length + partner.clientSecretHashes.length;
+    const others = (this.verified.get(partner.clientId) ?? []).filter((entry) => entry.expiresAtMs > now && !timingSafeEqual(entry.mac, mac));
+    this.verified.set(partner.clientId, [...others, { mac, expiresAtMs: now + this.options.cacheTtlMs }].slice(-keep));
+  }
+
+  private async verifyFully(credentials: Credentials, mac: Buffer, secret: string): Promise<boolean> {
+    let plainMatch = false;
+    // Every plain secret is compared (no early exit), each as equal-length HMACs in constant time.
+    for (const plain of credentials.clientSecrets) plainMatch = timingSafeEqual(mac, this.mac(credentials.clientId, plain)) || plainMatch;
+    if (plainMatch) return true;
+    for (const phc of credentials.clientSecretHashes) {
+      if (await this.scryptSlots.run(() => this.hasher.matches(secret, phc))) return true;
+    }
+    return false;
+  }
+
+  private mac(clientId: string, secret: string): Buffer {
+    return createHmac('sha256', this.macKey).update(clientId).update('\0').update(secret).digest();
+  }
+
+  /**
+   * What an unknown client id is verified against: random hashes with the cost of the configured
+   * partner holding the most hashes (the dearest wrong guess), or a random plain secret when no
+   * partner is hashed, so the answer's timing does not reveal which ids exist.
+   */
+  private dummyCredentials(partners: readonly PartnerConfig[]): Credentials {
+    const hashed = partners.reduce<PartnerConfig | undefined>(
+      (most, p) => (p.clientSecretHashes.length > (most?.clientSecretHashes.length ?? 0) ? p : most),
+      undefined,
+    );
+    const clientSecretHashes = (hashed?.clientSecretHashes ?? []).flatMap((phc) => this.hasher.dummyLike(phc) ?? []);
+    const clientSecrets = clientSecretHashes.length > 0 ? [] : [randomBytes(32).toString('hex')];
+    return { clientId: '', clientSecrets, clientSecretHashes };
+  }
+}
