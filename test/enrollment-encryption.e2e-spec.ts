@@ -62,6 +62,50 @@ describe('Enrollment encrypted data (e2e)', () => {
     expect(await open(accountOf(got.body).encryptedAccountData)).toEqual(account);
   });
 
+  it('GET account, GET users and care GET answer what the enrollment answered: the same fields, the same plaintexts', async () => {
+    // Several addresses and phones, in an order that is neither alphabetical nor by type.
+    const request = EnrollmentRequestFactory.business();
+    const home = (request.encryptedUserData as { addresses: Array<Record<string, unknown>> }).addresses[0];
+    request.encryptedUserData = {
+      ...(request.encryptedUserData as object),
+      addresses: [{ ...home, type: 'mailing', addressLine1: '9 Post Rd', isDefault: false }, { ...home, type: 'home', isDefault: true }, { ...home, type: 'business', addressLine1: '1 Shop St', isDefault: false }],
+      phoneNumbers: [{ phoneType: 'work', number: uniquePhone() }, { phoneType: 'mobile', number: uniquePhone(), isDefault: true }, { phoneType: 'home', number: uniquePhone() }],
+    };
+    const res = await app.client('secure').post(ENROLL, request);
+    expect(res.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    const id = accountOf(res.body).accountIdentifier as string;
+    const withoutJwe = (body: ApiBody) => {
+      const { encryptedAccountData: _a, ...account } = accountOf(body);
+      const { encryptedUserData: _u, ...user } = userOf(body);
+      return { account, user, paymentInstruments: body.paymentInstruments };
+    };
+    const userPlain = await open<{ addresses: Array<{ type: string }>; phoneNumbers: Array<{ phoneType: string }> }>(userOf(res.body).encryptedUserData);
+    expect(userPlain.addresses.map((a) => a.type)).toEqual(['mailing', 'home', 'business']);
+    expect(userPlain.phoneNumbers.map((p) => p.phoneType)).toEqual(['work', 'mobile', 'home']);
+    const accountPlain = await open(accountOf(res.body).encryptedAccountData);
+
+    const got = await app.client('secure').get(`${ENROLL}/accounts/${id}`);
+    expect(got.status).toBe(200);
+    expect(withoutJwe(got.body)).toEqual(withoutJwe(res.body));
+    expect(await open(userOf(got.body).encryptedUserData)).toEqual(userPlain);
+    expect(await open(accountOf(got.body).encryptedAccountData)).toEqual(accountPlain);
+
+    const users = await app.client('secure').get(`/v1/programs/sandbox/accounts/${id}/users`);
+    expect(users.status).toBe(200);
+    const [only, ...others] = users.body.users as Array<Record<string, unknown>>;
+    expect(others).toEqual([]);
+    const { encryptedUserData, ...listed } = only;
+    expect(listed).toEqual(withoutJwe(res.body).user);
+    expect(await open(encryptedUserData)).toEqual(userPlain);
+
+    // Care is no encryption partner: the same view without the JWE properties.
+    const care = await app.client('care').get(`/v1/care/accounts/${id}`);
+    expect(care.status).toBe(200);
+    expect(care.body.account).toEqual(withoutJwe(res.body).account);
+    expect(care.body.user).toEqual(withoutJwe(res.body).user);
+    expect(care.body.paymentInstruments).toEqual(res.body.paymentInstruments);
+  });
+
   it('CONTRACT section 6: a JWE plaintext is NFC-normalised too: decomposed José sealed, then the precomposed plain retry replays', async () => {
     const request = EnrollmentRequestFactory.build();
     const userData = request.encryptedUserData as Record<string, unknown>;

@@ -104,6 +104,14 @@ describe('Enrollment (e2e)', () => {
     const profile = await app.client().get(`/v1/programs/sandbox/accounts/${accountOf(res.body).accountIdentifier}/businessProfile`);
     expect(profile.status).toBe(200);
     expect(profile.body.businessData).toMatchObject({ businessName: 'Peña Ñoño Café' });
+    const got = await app.client().get(`${ENROLL}/accounts/${accountOf(res.body).accountIdentifier}`);
+    expect({ account: got.body.account, user: got.body.user, paymentInstruments: got.body.paymentInstruments }).toEqual({
+      account: res.body.account,
+      user: res.body.user,
+      paymentInstruments: res.body.paymentInstruments,
+    });
+    const users = await app.client().get(`/v1/programs/sandbox/accounts/${accountOf(res.body).accountIdentifier}/users`);
+    expect(users.body.users).toEqual([res.body.user]);
   });
 
   it('KYC refer: pending, gate manual, underReview, cycle day assigned, inactive card', async () => {

@@ -8,6 +8,7 @@ import { Purse } from './entities/purse.entity';
 import { ScanCapture } from './entities/scan-capture.entity';
 import { AccountLimitsService } from './services/account-limits.service';
 import { AccountRecordsService } from './services/account-records.service';
+import { AccountReadRepository } from './repositories/account-read.repository';
 import { AccountViewService } from './services/account-view.service';
 import { PartnerViewService } from './services/partner-view.service';
 import { PaymentInstrumentService } from './services/payment-instrument.service';
@@ -19,7 +20,7 @@ import { PaymentInstrumentService } from './services/payment-instrument.service'
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Account, Purse, PaymentInstrument, AccountLimitKey, ScanCapture]), UserModule],
-  providers: [AccountRecordsService, AccountLimitsService, AccountViewService, PartnerViewService, PaymentInstrumentService],
+  providers: [AccountReadRepository, AccountRecordsService, AccountLimitsService, AccountViewService, PartnerViewService, PaymentInstrumentService],
   exports: [AccountRecordsService, AccountLimitsService, AccountViewService, PartnerViewService, PaymentInstrumentService],
 })
 export class AccountsModule {}

@@ -37,6 +37,11 @@ export interface NewAccountRows {
 
 export type AccountPatch = Partial<Pick<Account, 'status' | 'statusReason' | 'kycPendingGate' | 'accountCycleDay' | 'activatedAt' | 'closedAt'>>;
 
+/** Whether an account identifier can be looked up at all (the column is a uuid). */
+export function isAccountId(accountId: string): boolean {
+  return UUID.test(accountId);
+}
+
 /** Account persistence: look-ups scoped to the partner (tenancy), row locks, creation with the primary purse. */
 @Injectable()
 export class AccountRecordsService {

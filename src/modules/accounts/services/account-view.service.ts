@@ -8,7 +8,8 @@ import { UserDataPlain, UserRecordsService } from '../../user/services/user-reco
 import { Account } from '../entities/account.entity';
 import { PaymentInstrument } from '../entities/payment-instrument.entity';
 import { Purse } from '../entities/purse.entity';
-import { AccountRecordsService, StoredAccountData } from './account-records.service';
+import { AccountRead, AccountReadRepository, AccountScope, CardRow, PurseRow, UserRead } from '../repositories/account-read.repository';
+import { AccountRecordsService, isAccountId, StoredAccountData } from './account-records.service';
 import { PartnerViewService } from './partner-view.service';
 import { PaymentInstrumentService, PaymentInstrumentView } from './payment-instrument.service';
 
@@ -65,7 +66,7 @@ export interface NewAccountView {
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
-function accountDataView(account: Account, purses: Purse[], sealed: Record<string, string>): AccountDataView {
+function accountDataView(account: Account, purses: PurseRow[], sealed: Record<string, string>): AccountDataView {
   return {
     accountIdentifier: account.id,
     programCode: account.programCode,
@@ -92,31 +93,47 @@ export class AccountViewService {
     private readonly users: UserRecordsService,
     private readonly instruments: PaymentInstrumentService,
     private readonly partnerView: PartnerViewService,
+    private readonly reads: AccountReadRepository,
   ) {}
 
-  /** `{account, user, paymentInstruments}` of an account and its primary user, exactly as GET account answers. */
-  async render(accountId: string, partner: PartnerConfig, manager: EntityManager = this.dataSource.manager): Promise<AccountView> {
-    const account = await this.accounts.findById(manager, accountId);
-    if (!account) throw new DomainError('ACCOUNT_NOT_FOUND');
-    const user = await this.users.primaryOf(manager, account.id);
-    if (!user) throw new Error(`account ${account.id} has no primary user`);
-    // One after the other: the manager may hold a single connection (a transaction or the call's locks).
-    const accountView = await this.accountView(account, partner, manager, user);
-    const userView = await this.userView(user, partner, manager);
-    const cards = await this.instruments.listFor(manager, account.id);
-    return { account: accountView, user: userView, paymentInstruments: cards.map((card) => this.instruments.view(card)) };
+  /**
+   * `{account, user, paymentInstruments}` of an account and its primary user, exactly as GET account
+   * answers, read in one statement. Without a scope the caller has already checked who may see it.
+   */
+  async render(accountId: string, partner: PartnerConfig, manager: EntityManager = this.dataSource.manager, scope: AccountScope | null = null): Promise<AccountView> {
+    const read = isAccountId(accountId) ? await this.reads.account(manager, accountId, scope, this.partnerView.receivesEncryptedData(partner)) : null;
+    if (!read) throw new DomainError('ACCOUNT_NOT_FOUND');
+    return this.viewOf(read, partner);
   }
 
-  async accountView(account: Account, partner: PartnerConfig, manager: EntityManager, holder?: User): Promise<AccountDataView> {
-    const purses = await this.accounts.pursesOf(manager, account.id);
-    const sealed = await this.partnerView.seal(partner, 'encryptedAccountData', async () => {
-      const owner = holder ?? (await this.users.primaryOf(manager, account.id));
-      return {
-        accountHolder: owner ? this.users.namesOf(owner) : null,
-        ...(this.accounts.accountData(account) ?? {}),
-      };
+  /** Every user of a partner's account, primary first, read in one statement with the tenancy check. */
+  async renderUsers(accountId: string, partner: PartnerConfig, scope: AccountScope): Promise<UserView[]> {
+    const read = isAccountId(accountId) ? await this.reads.users(this.dataSource.manager, accountId, scope, this.partnerView.receivesEncryptedData(partner)) : null;
+    if (!read) throw new DomainError('ACCOUNT_NOT_FOUND');
+    const views: UserView[] = [];
+    for (const one of read) views.push(await this.readUserView(one, partner));
+    return views;
+  }
+
+  private async viewOf({ account, holder, purses, cards, contact }: AccountRead, partner: PartnerConfig): Promise<AccountView> {
+    if (!holder) throw new Error(`account ${account.id} has no primary user`);
+    const sealed = await this.partnerView.seal(partner, 'encryptedAccountData', () => ({
+      accountHolder: this.users.namesOf(holder),
+      ...(this.accounts.accountData(account) ?? {}),
+    }));
+    return {
+      account: accountDataView(account, purses, sealed),
+      user: await this.readUserView({ user: holder, contact }, partner),
+      paymentInstruments: cards.map((card) => this.instruments.view(card)),
+    };
+  }
+
+  private async readUserView({ user, contact }: UserRead, partner: PartnerConfig): Promise<UserView> {
+    const sealed = await this.partnerView.seal(partner, 'encryptedUserData', () => {
+      if (!contact) throw new Error(`contact rows of user ${user.id} were not read`);
+      return this.users.decryptWith(user, contact);
     });
-    return accountDataView(account, purses, sealed);
+    return { userIdentifier: user.id, isPrimaryAccountHolder: user.isPrimary, status: user.status, ...sealed };
   }
 
   /**
@@ -147,7 +164,7 @@ export class AccountViewService {
   }
 }
 
-function purseView(purse: Purse): PurseView {
+function purseView(purse: PurseRow): PurseView {
   return {
     purseIdentifier: purse.id,
     purseType: purse.purseType,

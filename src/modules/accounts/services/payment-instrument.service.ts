@@ -77,7 +77,7 @@ export class PaymentInstrumentService {
   }
 
   /** The card as partners see it, embossed names decrypted (or read as stored by cards issued before they were encrypted). */
-  view(card: PaymentInstrument): PaymentInstrumentView {
+  view(card: Pick<PaymentInstrument, 'id' | 'type' | 'status' | 'last4' | 'expirationDate' | 'embossedName' | 'embossedBusinessName' | 'embossedNameEnc' | 'embossedBusinessNameEnc'>): PaymentInstrumentView {
     const embossedName = card.embossedNameEnc ? this.cipher.decrypt(card.embossedNameEnc, contextOf(card.id, 'name')) : (card.embossedName ?? '');
     const embossedBusinessName = card.embossedBusinessNameEnc ? this.cipher.decrypt(card.embossedBusinessNameEnc, contextOf(card.id, 'businessName')) : card.embossedBusinessName;
     return {

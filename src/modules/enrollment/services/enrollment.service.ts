@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import type { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
@@ -38,7 +37,6 @@ import { ScanCaptureService } from './scan-capture.service';
 @Injectable()
 export class EnrollmentService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly calls: CallRunner,
     private readonly tx: TransactionRunner,
     private readonly rules: EnrollmentRulesService,
@@ -85,8 +83,8 @@ export class EnrollmentService {
   }
 
   async get(principal: Principal, programCode: string, accountIdentifier: string): Promise<AccountView> {
-    const account = await this.accounts.requireForPartner(this.dataSource.manager, principal.partner.partnerId, programCode, accountIdentifier);
-    return this.views.render(account.id, principal.partner);
+    // The tenancy check is part of the read: another partner's or program's account is not found.
+    return this.views.render(accountIdentifier, principal.partner, undefined, { partnerId: principal.partner.partnerId, programCode });
   }
 
   private async firstAttempt(connection: CallConnection, batch: WriteBatch, partner: PartnerConfig, plan: EnrollmentPlan, limitKeys: LimitKeyValue[]): Promise<CallOutcome<AccountView>> {

@@ -75,16 +75,9 @@ export class UserProfileService {
     });
   }
 
-  /** Every user of the account, primary first. */
-  async list(principal: Principal, programCode: string, accountId: string): Promise<UserView[]> {
-    return this.transactions.run(async (manager) => {
-      const account = await this.accounts.requireForPartner(manager, principal.partner.partnerId, programCode, accountId);
-      const users = await this.users.usersOf(manager, account.id);
-      const views: UserView[] = [];
-      // Sequential: one transaction is one connection.
-      for (const user of users) views.push(await this.views.userView(user, principal.partner, manager));
-      return views;
-    });
+  /** Every user of the account, primary first (one statement, tenancy check included). */
+  list(principal: Principal, programCode: string, accountId: string): Promise<UserView[]> {
+    return this.views.renderUsers(accountId, principal.partner, { partnerId: principal.partner.partnerId, programCode });
   }
 
   /**

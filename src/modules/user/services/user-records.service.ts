@@ -67,6 +67,12 @@ export interface NewUserRows {
 
 type StoredAddress = Omit<AddressPlain, 'type' | 'isDefault'>;
 
+/** A user's encrypted contact rows, as a read that aggregates them returns them (oldest first). */
+export interface ContactRows {
+  addresses: Array<Pick<UserAddress, 'type' | 'isDefault' | 'addressEnc'>>;
+  phones: Array<Pick<UserPhone, 'phoneType' | 'isDefault' | 'numberEnc'>>;
+}
+
 /**
  * Persistence of users, their addresses and phones: the only place that encrypts or decrypts
  * their columns. Callers pass the EntityManager of their transaction.
@@ -105,10 +111,13 @@ export class UserRecordsService {
       createdAt: now,
       updatedAt: now,
     });
+    // A millisecond apart in the request's order: reads list contact rows by created_at, and a
+    // later read must list them as the enrollment answered (ids are random, so no tie-break helps).
+    const at = (index: number) => new Date(now.getTime() + index);
     return {
       user,
-      addresses: data.addresses.map((address) => [randomUUID(), user.id, address.type, address.isDefault, this.encryptAddress(address)]),
-      phones: data.phoneNumbers.map((phone) => [randomUUID(), user.id, phone.phoneType, phone.isDefault, this.encryptPhone(phone.number), this.phoneIndex(phone.number)]),
+      addresses: data.addresses.map((address, i) => [randomUUID(), user.id, address.type, address.isDefault, this.encryptAddress(address), at(i), at(i)]),
+      phones: data.phoneNumbers.map((phone, i) => [randomUUID(), user.id, phone.phoneType, phone.isDefault, this.encryptPhone(phone.number), this.phoneIndex(phone.number), at(i), at(i)]),
     };
   }
 
@@ -118,8 +127,8 @@ export class UserRecordsService {
       ['id', 'account_id', 'is_primary', 'status', 'first_name_enc', 'middle_name_enc', 'last_name_enc', 'date_of_birth_enc', 'ssn_enc', 'ssn_suffix_enc', 'itin_enc', 'matricula_enc', 'email_enc', 'ssn_bidx', 'itin_bidx', 'matricula_bidx', 'created_at', 'updated_at'],
       [[u.id, u.accountId, u.isPrimary, u.status, u.firstNameEnc, u.middleNameEnc, u.lastNameEnc, u.dateOfBirthEnc, u.ssnEnc, u.ssnSuffixEnc, u.itinEnc, u.matriculaEnc, u.emailEnc, u.ssnBidx, u.itinBidx, u.matriculaBidx, u.createdAt, u.updatedAt]],
     );
-    batch.insert('user_addresses', ['id', 'user_id', 'type', 'is_default', 'address_enc'], addresses);
-    batch.insert('user_phones', ['id', 'user_id', 'phone_type', 'is_default', 'number_enc', 'number_bidx'], phones);
+    batch.insert('user_addresses', ['id', 'user_id', 'type', 'is_default', 'address_enc', 'created_at', 'updated_at'], addresses);
+    batch.insert('user_phones', ['id', 'user_id', 'phone_type', 'is_default', 'number_enc', 'number_bidx', 'created_at', 'updated_at'], phones);
   }
 
   async insertAddress(manager: EntityManager, userId: string, address: AddressPlain): Promise<UserAddress> {
@@ -196,11 +205,11 @@ export class UserRecordsService {
   }
 
   addressesOf(manager: EntityManager, userId: string): Promise<UserAddress[]> {
-    return manager.find(UserAddress, { where: { userId }, order: { createdAt: 'ASC' } });
+    return manager.find(UserAddress, { where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   phonesOf(manager: EntityManager, userId: string): Promise<UserPhone[]> {
-    return manager.find(UserPhone, { where: { userId }, order: { createdAt: 'ASC' } });
+    return manager.find(UserPhone, { where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   dateOfBirthOf(user: User): string {
@@ -216,17 +225,24 @@ export class UserRecordsService {
     };
   }
 
-  decryptAddress(row: UserAddress): AddressPlain {
+  decryptAddress(row: ContactRows['addresses'][number]): AddressPlain {
     const stored = this.cipher.decryptJson<StoredAddress>(row.addressEnc, USER_CIPHER_CONTEXT.address);
     return { type: row.type, isDefault: row.isDefault, ...stored };
   }
 
-  decryptPhone(row: UserPhone): PhonePlain {
+  decryptPhone(row: ContactRows['phones'][number]): PhonePlain {
     return { phoneType: row.phoneType, number: this.cipher.decrypt(row.numberEnc, USER_CIPHER_CONTEXT.phone), isDefault: row.isDefault };
   }
 
   /** The full plaintext of a user (only for the partner view of encryption partners and KYC screening). */
   async decrypt(manager: EntityManager, user: User): Promise<UserDataPlain> {
+    const addresses = await this.addressesOf(manager, user.id);
+    const phones = await this.phonesOf(manager, user.id);
+    return this.decryptWith(user, { addresses, phones });
+  }
+
+  /** The same plaintext from contact rows the caller already read. */
+  decryptWith(user: User, contact: ContactRows): UserDataPlain {
     const c = this.cipher;
     const identity: IdentityPlain = {};
     const ssn = c.decryptNullable(user.ssnEnc, USER_CIPHER_CONTEXT.ssn);
@@ -238,13 +254,11 @@ export class UserRecordsService {
     if (itin !== null) identity.itin = itin;
     if (matriculaId !== null) identity.matriculaId = matriculaId;
     const email = c.decryptNullable(user.emailEnc, USER_CIPHER_CONTEXT.email);
-    const addresses = await this.addressesOf(manager, user.id);
-    const phones = await this.phonesOf(manager, user.id);
     return {
       ...this.namesOf(user),
       identifyingData: { dateOfBirth: this.dateOfBirthOf(user), ...identity },
-      addresses: addresses.map((row) => this.decryptAddress(row)),
-      phoneNumbers: phones.map((row) => this.decryptPhone(row)),
+      addresses: contact.addresses.map((row) => this.decryptAddress(row)),
+      phoneNumbers: contact.phones.map((row) => this.decryptPhone(row)),
       ...(email !== null ? { email: { emailAddress: email } } : {}),
     };
   }
