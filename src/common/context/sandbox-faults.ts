@@ -27,14 +27,18 @@ export class SandboxFaults {
   ) {}
 
   has(fault: string): boolean {
-    if (!this.config.isSandbox || !this.cls.isActive()) return false;
-    return ((this.cls.get(SANDBOX_FAULTS) as string[] | undefined) ?? []).includes(fault);
+    return this.faults().includes(fault);
   }
 
   /** True when this call asks to be interrupted after some recovery point (so it runs phase by phase). */
   interrupts(): boolean {
-    if (!this.config.isSandbox || !this.cls.isActive()) return false;
-    return ((this.cls.get(SANDBOX_FAULTS) as string[] | undefined) ?? []).some((fault) => fault.startsWith('after:'));
+    return this.faults().some((fault) => fault.startsWith('after:'));
+  }
+
+  /** This request's faults; none outside the sandbox or outside a request. */
+  private faults(): string[] {
+    if (!this.config.isSandbox || !this.cls.isActive()) return [];
+    return (this.cls.get(SANDBOX_FAULTS) as string[] | undefined) ?? [];
   }
 
   /** Call right after a recovery point's transaction committed. */

@@ -65,13 +65,11 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
   private async opened({ body, principal }: BodyParts): Promise<unknown> {
     const sealed = body && typeof body === 'object' ? (body as { encryptedUserData?: unknown }).encryptedUserData : undefined;
     if (typeof sealed !== 'string' || !principal?.partner.encryption) return body;
-    let plain: unknown;
-    try {
-      plain = await this.decrypter.decryptFromPartner(sealed);
-    } catch {
-      throw new DomainError('INVALID_FIELD', { field: 'encryptedUserData', property: 'encryptedUserData' });
-    }
-    if (!plain || typeof plain !== 'object' || Array.isArray(plain)) throw new DomainError('INVALID_FIELD', { field: 'encryptedUserData', property: 'encryptedUserData' });
+    const unreadable = () => new DomainError('INVALID_FIELD', { field: 'encryptedUserData', property: 'encryptedUserData' });
+    const plain = await this.decrypter.decryptFromPartner(sealed).catch(() => {
+      throw unreadable();
+    });
+    if (!plain || typeof plain !== 'object' || Array.isArray(plain)) throw unreadable();
     // The body hooks saw only the JWE string: the plaintext gets the same depth limit and NFC now.
     if (nestedDeeperThan(plain, MAX_BODY_DEPTH - 1)) throw new DomainError('MALFORMED_JSON');
     return { ...(body as object), encryptedUserData: nfcStrings(plain) };

@@ -40,14 +40,7 @@ const COLUMNS = `id, partner_id as "partnerId", program_code as "programCode", a
 /** SQL of `outbox_events` and `webhook_deliveries`; every write runs on the caller's manager. */
 @Injectable()
 export class OutboxRepository {
-  /** A deliverable event is due at once; one without a webhook is stored as not deliverable (dead). */
-  async insert(manager: EntityManager, id: string, event: OutboundEvent, deliverable: boolean): Promise<void> {
-    const batch = new WriteBatch();
-    this.stage(batch, id, event, deliverable);
-    await batch.execute(manager);
-  }
-
-  /** The row of `insert`, as a part of the caller's batch. */
+  /** An event, as a part of the caller's batch: a deliverable one is due at once; one without a webhook is stored as not deliverable (dead). */
   stage(batch: WriteBatch, id: string, event: OutboundEvent, deliverable: boolean): void {
     batch.write(
       `insert into outbox_events (id, partner_id, program_code, account_id, event_type, payload, next_attempt_at, dead)

@@ -31,11 +31,10 @@ export class OutboxService {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('OutboxService.emit must run inside the transaction of the state change');
     }
-    const id = randomUUID();
-    const deliverable = Boolean(this.config.service.partnerById(event.partnerId)?.webhook);
-    await this.outbox.insert(manager, id, event, deliverable);
-    if (deliverable) await this.jobs.send(WEBHOOK_DELIVERY_JOB, { eventId: id }, { id: deliveryJobId(id, 0) }, manager);
-    return id;
+    const batch = new WriteBatch();
+    const [id] = this.stage(batch, [event]);
+    await batch.execute(manager);
+    return id as string;
   }
 
   /**

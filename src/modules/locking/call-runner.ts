@@ -18,7 +18,7 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /** A state-changing call whose requestId is an idempotency key (per partner and program). */
-export interface IdempotentCall<T extends object> {
+export interface IdempotentCall {
   key: IdempotencyKey;
   /** Prefixes the fingerprint: the same requestId in another operation is another payload. */
   operation: string;
@@ -64,7 +64,7 @@ export class CallRunner {
     return this.withConnection(lockNames, async () => null, work);
   }
 
-  async idempotent<T extends object>(call: IdempotentCall<T>): Promise<RawResponse> {
+  async idempotent(call: IdempotentCall): Promise<RawResponse> {
     const fingerprint = this.fingerprints.of(call.operation, call.payload);
     const samePayload = (record: IdempotencyRecord) => this.fingerprints.matches(record.fingerprint, call.operation, call.payload, fingerprint);
     const beforeLocks = async (manager: EntityManager): Promise<RawResponse | null> => {

@@ -119,9 +119,6 @@ export class AccountRecordsService {
     return manager.findOneOrFail(Account, { where: { id: account.id } });
   }
 
-  pursesOf(manager: EntityManager, accountId: string): Promise<Purse[]> {
-    return manager.find(Purse, { where: { accountId }, order: { createdAt: 'ASC' } });
-  }
 
   accountData(account: Account): StoredAccountData | null {
     return account.encryptedAccountDataEnc ? this.cipher.decryptJson<StoredAccountData>(account.encryptedAccountDataEnc, ACCOUNT_DATA_CONTEXT) : null;

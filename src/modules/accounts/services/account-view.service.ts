@@ -159,9 +159,6 @@ export class AccountViewService {
     return { userIdentifier: user.id, isPrimaryAccountHolder: user.isPrimary, status: user.status, ...sealed };
   }
 
-  async paymentInstrumentViews(accountId: string, manager: EntityManager = this.dataSource.manager): Promise<PaymentInstrumentView[]> {
-    return (await this.instruments.listFor(manager, accountId)).map((card) => this.instruments.view(card));
-  }
 }
 
 function purseView(purse: PurseRow): PurseView {

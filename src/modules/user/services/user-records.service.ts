@@ -195,10 +195,6 @@ export class UserRecordsService {
     return manager.findOne(User, { where: { accountId, isPrimary: true } });
   }
 
-  /** Every user of the account, primary first. */
-  usersOf(manager: EntityManager, accountId: string): Promise<User[]> {
-    return manager.find(User, { where: { accountId }, order: { isPrimary: 'DESC', createdAt: 'ASC' } });
-  }
 
   findById(manager: EntityManager, accountId: string, userId: string): Promise<User | null> {
     return manager.findOne(User, { where: { id: userId, accountId } });
