@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { BusinessProfileModule } from '../business-profile/business-profile.module';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
+import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { UserModule } from '../user/user.module';
 import { CareController } from './care.controller';
 import { CardProcessor, SandboxCardProcessor } from './services/card-processor';
@@ -9,14 +10,12 @@ import { CardReplacementService } from './services/card-replacement.service';
 import { CardUnblockService } from './services/card-unblock.service';
 import { CareActionRunner } from './services/care-action-runner';
 import { CareOperationsService } from './services/care-operations.service';
-import { CareStateWriter } from './services/care-state-writer';
 
 /** Care operations of CONTRACT section 8 (scope care), their audit trail and the durable card-unblock retries. */
 @Module({
-  imports: [AuditModule, EnrollmentModule, BusinessProfileModule, UserModule],
+  imports: [AuditModule, EnrollmentModule, LifecycleModule, BusinessProfileModule, UserModule],
   controllers: [CareController],
   providers: [
-    CareStateWriter,
     CareActionRunner,
     CareOperationsService,
     CardUnblockService,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { BusinessProfileModule } from '../business-profile/business-profile.module';
+import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { ScreeningModule } from '../screening/screening.module';
 import { UserModule } from '../user/user.module';
 import { EnrollmentController } from './controllers/enrollment.controller';
@@ -17,7 +18,7 @@ import { ScanCaptureService } from './services/scan-capture.service';
 
 /** Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment. */
 @Module({
-  imports: [AuditModule, UserModule, BusinessProfileModule, ScreeningModule],
+  imports: [AuditModule, LifecycleModule, UserModule, BusinessProfileModule, ScreeningModule],
   controllers: [EnrollmentController, ScanCaptureController],
   providers: [
     Clock,

@@ -35,7 +35,9 @@ export interface NewAccountRows {
   accountData: StoredAccountData;
 }
 
-export type AccountPatch = Partial<Pick<Account, 'status' | 'statusReason' | 'kycPendingGate' | 'accountCycleDay' | 'activatedAt' | 'closedAt'>>;
+export type AccountPatch = Partial<
+  Pick<Account, 'status' | 'statusReason' | 'kycPendingGate' | 'accountCycleDay' | 'activatedAt' | 'closedAt' | 'restoreStatus' | 'restoreStatusReason' | 'unblockRunId' | 'unblockAttempt'>
+>;
 
 /** Whether an account identifier can be looked up at all (the column is a uuid). */
 export function isAccountId(accountId: string): boolean {
@@ -89,6 +91,10 @@ export class AccountRecordsService {
       createdAt: now,
       closedAt: null,
       updatedAt: now,
+      restoreStatus: null,
+      restoreStatusReason: null,
+      unblockRunId: null,
+      unblockAttempt: 0,
       version: 1,
     });
     const purse: Purse = Object.assign(new Purse(), {
@@ -119,6 +125,13 @@ export class AccountRecordsService {
     return manager.findOneOrFail(Account, { where: { id: account.id } });
   }
 
+  /** The patch as a part of the caller's batch (version bumped, updated_at now); the caller knows the result. */
+  stageUpdate(batch: WriteBatch, accountId: string, patch: AccountPatch): void {
+    const entries = Object.entries(patch);
+    const params: unknown[] = [accountId];
+    const sets = entries.map(([field, value]) => `${field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} = $${params.push(value)}`);
+    batch.write(`update accounts set ${[...sets, 'version = version + 1', 'updated_at = now()'].join(', ')} where id = $1`, params);
+  }
 
   accountData(account: Account): StoredAccountData | null {
     return account.encryptedAccountDataEnc ? this.cipher.decryptJson<StoredAccountData>(account.encryptedAccountDataEnc, ACCOUNT_DATA_CONTEXT) : null;

@@ -31,10 +31,9 @@ export class PaymentInstrumentService {
   constructor(private readonly cipher: FieldCipher) {}
 
   /** A new card, built in memory (number, expiry four years ahead); `stage` writes it. */
-  build(input: NewPaymentInstrument, now: Date): PaymentInstrument {
+  build(input: NewPaymentInstrument & { id?: string }, now: Date): PaymentInstrument {
     const expires = new Date(Date.UTC(now.getUTCFullYear() + 4, now.getUTCMonth(), 1));
-    const id = randomUUID();
-    const { embossedName, embossedBusinessName, ...rest } = input;
+    const { embossedName, embossedBusinessName, id = randomUUID(), ...rest } = input;
     return Object.assign(new PaymentInstrument(), {
       id,
       ...rest,
@@ -70,6 +69,10 @@ export class PaymentInstrumentService {
 
   listFor(manager: EntityManager, accountId: string): Promise<PaymentInstrument[]> {
     return manager.find(PaymentInstrument, { where: { accountId }, order: { createdAt: 'ASC' } });
+  }
+
+  stageStatus(batch: WriteBatch, instrumentId: string, status: PaymentInstrumentStatus, replacedBy: string | null): void {
+    batch.write(`update payment_instruments set status = $2, replaced_by = coalesce($3::uuid, replaced_by), updated_at = now() where id = $1`, [instrumentId, status, replacedBy]);
   }
 
   async setStatus(manager: EntityManager, instrumentId: string, status: PaymentInstrumentStatus, replacedBy: string | null = null): Promise<void> {

@@ -3,10 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import { Account } from '../../accounts/entities/account.entity';
+import { PaymentInstrument } from '../../accounts/entities/payment-instrument.entity';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
+import { AccountSnapshot, CareAuditService } from '../../audit/care-audit.service';
+import { publishedState } from '../../lifecycle/account-lifecycle';
 import { TransactionRunner } from '../../locking/transaction-runner';
-import { CareAuditService } from '../../audit/care-audit.service';
-import { CareStateWriter } from './care-state-writer';
 
 /** Who acts: recorded in the audit trail; `programs` bounds which accounts the care client reaches. */
 export interface CareActor {
@@ -14,7 +16,7 @@ export interface CareActor {
   programs: readonly string[];
 }
 
-export type CareWork = (manager: EntityManager, account: Account) => Promise<Record<string, unknown> | void>;
+export type CareWork = (manager: EntityManager, account: Account, cards: PaymentInstrument[]) => Promise<Record<string, unknown> | void>;
 
 /** Runs one care action as one transaction: lock the account row, act, audit before and after. */
 @Injectable()
@@ -23,16 +25,17 @@ export class CareActionRunner {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly tx: TransactionRunner,
     private readonly accounts: AccountRecordsService,
-    private readonly writer: CareStateWriter,
+    private readonly instruments: PaymentInstrumentService,
     private readonly audit: CareAuditService,
   ) {}
 
   run(who: CareActor, accountId: string, action: string, work: CareWork): Promise<void> {
     return this.tx.run(async (manager) => {
       const account = await this.lockAccount(manager, who, accountId);
-      const before = await this.writer.snapshot(manager, account);
-      const detail = await work(manager, account);
-      const after = await this.writer.snapshot(manager, await this.accounts.lockForUpdate(manager, account.id));
+      const cards = await this.instruments.listFor(manager, account.id);
+      const before = snapshotOf(account, cards);
+      const detail = await work(manager, account, cards);
+      const after = await this.snapshot(manager, await this.accounts.lockForUpdate(manager, account.id));
       await this.audit.record(manager, { accountId: account.id, actor: who.actor, action, before, after, detail: detail ?? {} });
     });
   }
@@ -48,4 +51,13 @@ export class CareActionRunner {
     const found = await this.requireVisible(who, accountId, manager);
     return this.accounts.lockForUpdate(manager, found.id);
   }
+
+  /** The state an audit entry records: published account state and every card's status. */
+  async snapshot(manager: EntityManager, account: Account): Promise<AccountSnapshot> {
+    return snapshotOf(account, await this.instruments.listFor(manager, account.id));
+  }
+}
+
+function snapshotOf(account: Account, cards: PaymentInstrument[]): AccountSnapshot {
+  return { ...publishedState(account), paymentInstruments: cards.map((card) => ({ paymentIdentifier: card.id, status: card.status })) };
 }

@@ -23,7 +23,7 @@ import { Clock } from './clock';
 import { CompletionOutcome, EnrollmentCompletionService } from './enrollment-completion.service';
 import { ENROLLMENT_OPERATION, EnrollmentPoint } from './enrollment-points';
 import { EnrollmentPlan, EnrollmentRulesService } from './enrollment-rules.service';
-import { decide, PENDING_STATE } from './enrollment-state';
+import { decide, PENDING_STATE } from '../../lifecycle/account-lifecycle';
 import { EnrollmentWriter } from './enrollment-writer';
 import { ScanCaptureService } from './scan-capture.service';
 

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { WriteBatch } from '../../infrastructure/database/write-batch';
+import { Account } from '../accounts/entities/account.entity';
+import { PaymentInstrument } from '../accounts/entities/payment-instrument.entity';
+import { AccountRecordsService } from '../accounts/services/account-records.service';
+import { PaymentInstrumentService } from '../accounts/services/payment-instrument.service';
+import { OutboxService } from '../events/outbox.service';
+import type { Transition } from './account-lifecycle';
+
+/**
+ * The one writer of account and card state: applies a transition of `account-lifecycle` in the
+ * caller's transaction, in one statement (account row, card rows, new cards, outbox rows), and
+ * returns the account and new cards as written, without reading them back.
+ */
+@Injectable()
+export class LifecycleWriter {
+  constructor(
+    private readonly accounts: AccountRecordsService,
+    private readonly instruments: PaymentInstrumentService,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  /** `account` must be locked by the caller (`AccountRecordsService.lockForUpdate`). */
+  async apply(manager: EntityManager, account: Account, change: Transition, now = new Date()): Promise<{ account: Account; issued: PaymentInstrument[] }> {
+    const batch = new WriteBatch();
+    const after = this.stage(batch, account, change, now);
+    await batch.execute(manager);
+    return after;
+  }
+
+  /** The same, as parts of the caller's batch. */
+  stage(batch: WriteBatch, account: Account, change: Transition, now = new Date()): { account: Account; issued: PaymentInstrument[] } {
+    const changed = Object.keys(change.patch).length > 0;
+    if (changed) this.accounts.stageUpdate(batch, account.id, change.patch);
+    for (const move of change.cardMoves) this.instruments.stageStatus(batch, move.id, move.to, move.replacedBy ?? null);
+    const issued = change.issue.map((card) => this.instruments.build(card, now));
+    for (const card of issued) this.instruments.stage(batch, card);
+    if (change.events.length > 0) this.outbox.stage(batch, change.events);
+    const after = changed ? Object.assign(new Account(), account, change.patch, { version: account.version + 1, updatedAt: now }) : account;
+    return { account: after, issued };
+  }
+}
