@@ -18,6 +18,7 @@ interface EmbeddedDbModule {
 }
 
 export function embeddedDb(): EmbeddedDbModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script located at run time
   return require(path.join(ROOT, 'scripts', 'embedded-db.js')) as EmbeddedDbModule;
 }
 

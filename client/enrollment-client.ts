@@ -1,4 +1,4 @@
-import { defaultRetryPolicy, RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
+import { defaultRetryPolicy, type RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
 
 export interface ClientOptions {
   baseUrl: string;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Client } from 'pg';
-import { EnrollmentClient } from '../client/enrollment-client';
 import { EnrollmentRequestFactory, uniqueItin, uniquePhone, validBusinessData } from './support/enrollment-factory';
 import {
   adversarialJson,
@@ -9,7 +8,6 @@ import {
   describePath,
   fromJs,
   invalidUtf8,
-  JsonNode,
   mixedSpanish,
   mutate,
   mutation,

@@ -74,7 +74,7 @@ export const deepNesting: fc.Arbitrary<{ text: string; depth: number }> = fc
 
 /** Every path of a tree (object keys and array indexes), the root excluded. */
 export function pathsOf(node: JsonNode, prefix: Array<string | number> = []): Array<Array<string | number>> {
-  if (node.t === 'o') return node.e.flatMap(([k, v], i) => [[...prefix, i], ...pathsOf(v, [...prefix, i])]);
+  if (node.t === 'o') return node.e.flatMap(([, v], i) => [[...prefix, i], ...pathsOf(v, [...prefix, i])]);
   if (node.t === 'a') return node.i.flatMap((v, i) => [[...prefix, i], ...pathsOf(v, [...prefix, i])]);
   return [];
 }

@@ -8,7 +8,7 @@ import { UserDataPlain, UserRecordsService } from '../../user/services/user-reco
 import { Account } from '../entities/account.entity';
 import { PaymentInstrument } from '../entities/payment-instrument.entity';
 import { Purse } from '../entities/purse.entity';
-import { AccountRead, AccountReadRepository, AccountScope, CardRow, PurseRow, UserRead } from '../repositories/account-read.repository';
+import { AccountRead, AccountReadRepository, AccountScope, PurseRow, UserRead } from '../repositories/account-read.repository';
 import { AccountRecordsService, isAccountId, StoredAccountData } from './account-records.service';
 import { PartnerViewService } from './partner-view.service';
 import { PaymentInstrumentService, PaymentInstrumentView } from './payment-instrument.service';
