@@ -7,7 +7,7 @@ import { LimitSet } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { LockNames, LockService } from '../../locking/lock.service';
-import { AccountType } from '../entities/account.entity';
+import { Account, AccountType } from '../entities/account.entity';
 import { AccountLimitKey, LimitKeyKind } from '../entities/account-limit-key.entity';
 
 /** A value the limits count, in plaintext; only its blind index is stored or compared. */
@@ -47,8 +47,37 @@ export const LIMIT_COUNTING_RULE =
   'An enrollment held for OFAC review or short of its bill cycle counts toward neither until it completes, and is counted again when it does: ' +
   'if the key is full by then, the enrollment ends with the limit decline and its account is closed.';
 
+/** The counting rule on one account, as the SQL below applies it (the statement counts in the database, under the keys' locks). */
+export const COUNTS = {
+  active: (a: Pick<Account, 'activatedAt' | 'status' | 'kycPendingGate'>): boolean => a.activatedAt !== null && (a.status === 'normal' || a.kycPendingGate !== 'none'),
+  lifetime: (a: Pick<Account, 'activatedAt'>): boolean => a.activatedAt !== null,
+};
 const ACTIVE = `a.activated_at is not null and (a.status = 'normal' or a.kyc_pending_gate <> 'none')`;
 const EVER_ACTIVATED = 'a.activated_at is not null';
+
+/** Counts of one key: accounts counted as active, ever activated, and the most recent active one. */
+export interface KeyCounts {
+  active: number;
+  lifetime: number;
+  recent: string | null;
+}
+
+/**
+ * Judges the counts against the program's limits: keys in SSN, ITIN, phone order, the active limit
+ * before the lifetime one; a key is full when its count reached the limit. The first breach wins.
+ */
+export function judgeLimits(
+  keys: ReadonlyArray<{ kind: LimitKeyKind; counts: KeyCounts }>,
+  limits: LimitSet,
+  accountType: AccountType,
+): LimitBreach | null {
+  for (const { kind, counts } of [...keys].sort((a, b) => ORDER[a.kind] - ORDER[b.kind])) {
+    const [activeLimit, lifetimeLimit] = limits[kind];
+    if (counts.active >= activeLimit) return { error: errorFor(kind, 'active', accountType), kind, scope: 'active', mostRecentAccountId: counts.recent };
+    if (counts.lifetime >= lifetimeLimit) return { error: errorFor(kind, 'lifetime', accountType), kind, scope: 'lifetime', mostRecentAccountId: null };
+  }
+  return null;
+}
 
 const ORDER: Record<LimitKeyKind, number> = { ssn: 0, itin: 1, phone: 2 };
 
@@ -112,17 +141,8 @@ export class AccountLimitsService {
         group by q.kind, q.bidx`,
       [check.programCode, check.accountType, keys.map((k) => k.kind), keys.map((k) => k.bidx), check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000'],
     )) as Array<{ kind: LimitKeyKind; bidx: string; active: number; lifetime: number; recent: string | null }>;
-    for (const key of keys) {
-      const counts = rows.find((row) => row.kind === key.kind && row.bidx === key.bidx) ?? { active: 0, lifetime: 0, recent: null };
-      const [activeLimit, lifetimeLimit] = check.limits[key.kind];
-      if (counts.active >= activeLimit) {
-        return { error: errorFor(key.kind, 'active', check.accountType), kind: key.kind, scope: 'active', mostRecentAccountId: counts.recent };
-      }
-      if (counts.lifetime >= lifetimeLimit) {
-        return { error: errorFor(key.kind, 'lifetime', check.accountType), kind: key.kind, scope: 'lifetime', mostRecentAccountId: null };
-      }
-    }
-    return null;
+    const counted = keys.map((key) => ({ kind: key.kind, counts: rows.find((row) => row.kind === key.kind && row.bidx === key.bidx) ?? { active: 0, lifetime: 0, recent: null } }));
+    return judgeLimits(counted, check.limits, check.accountType);
   }
 
   /** The keys of a new account, added to the caller's batch. */
