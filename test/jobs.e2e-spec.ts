@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { defineJob, deterministicJobId } from '../src/infrastructure/queue/job-definition';
 import { JobQueue } from '../src/infrastructure/queue/job-queue';
-import { IDEMPOTENCY_PURGE_JOB } from '../src/modules/events/housekeeping.service';
+import { IDEMPOTENCY_PURGE_JOB } from '../src/modules/idempotency/idempotency-purge';
 import { OutboxService } from '../src/modules/events/outbox.service';
 import { startTestApp, TestApp } from './support/test-app';
 

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { lockKey } from '../src/modules/locking/lock.service';
+import { lockKey } from '../src/infrastructure/database/lock.service';
 import { spawnAppProcess, AppProcess } from './support/app-process-runner';
 import { EnrollmentRequestFactory, uniqueSsn } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';

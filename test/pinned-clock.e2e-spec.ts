@@ -1,4 +1,4 @@
-import { Clock } from '../src/modules/enrollment/services/clock';
+import { Clock } from '../src/infrastructure/time/clock';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
 

@@ -4,6 +4,8 @@ import type { EventEmitter } from 'node:events';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { dataSourceOptions } from './data-source-options';
+import { LockService } from './lock.service';
+import { TransactionRunner } from './transaction-runner';
 
 interface PgPoolLike extends EventEmitter {
   _clients?: EventEmitter[];
@@ -26,6 +28,10 @@ function guardPoolClients(dataSource: DataSource): void {
   pool.on('connect', guard);
 }
 
+/**
+ * Global because every module reads and writes through the one DataSource: the connection pool,
+ * the transactions of a call (TransactionRunner) and the advisory locks (LockService).
+ */
 @Global()
 @Module({
   imports: [
@@ -45,6 +51,8 @@ function guardPoolClients(dataSource: DataSource): void {
       },
     }),
   ],
+  providers: [TransactionRunner, LockService],
+  exports: [TransactionRunner, LockService],
 })
 export class DatabaseModule {}
 

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { AccountsModule } from '../accounts/accounts.module';
 import { BusinessProfileModule } from '../business-profile/business-profile.module';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { LifecycleModule } from '../lifecycle/lifecycle.module';
+import { LockingModule } from '../locking/locking.module';
 import { UserModule } from '../user/user.module';
 import { CareController } from './care.controller';
 import { CardProcessor, SandboxCardProcessor } from './services/card-processor';
@@ -13,7 +15,7 @@ import { CareOperationsService } from './services/care-operations.service';
 
 /** Care operations of CONTRACT section 8 (scope care), their audit trail and the durable card-unblock retries. */
 @Module({
-  imports: [AuditModule, EnrollmentModule, LifecycleModule, BusinessProfileModule, UserModule],
+  imports: [AccountsModule, AuditModule, EnrollmentModule, LifecycleModule, BusinessProfileModule, UserModule, LockingModule],
   controllers: [CareController],
   providers: [
     CareActionRunner,

@@ -1,4 +1,4 @@
-import type { AccountStatus } from '../accounts/entities/account.entity';
+import type { AccountStatus } from '../accounts/account.types';
 import * as sut from './account-lifecycle';
 import type { LifecycleAccount, LifecycleCard } from './account-lifecycle';
 

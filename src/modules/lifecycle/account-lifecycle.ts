@@ -1,8 +1,8 @@
 import { DomainError } from '../../common/errors/domain-error';
 import { embossName } from '../../common/validation/characters';
-import type { Account, AccountStatus } from '../accounts/entities/account.entity';
-import type { PaymentInstrumentStatus } from '../accounts/entities/payment-instrument.entity';
-import type { AccountPatch, AccountState } from '../accounts/services/account-records.service';
+import type { Account, AccountStatus } from '../accounts/account.types';
+import type { PaymentInstrumentStatus } from '../accounts/account.types';
+import type { AccountPatch, AccountState } from '../accounts/repositories/account.repository';
 import type { NewPaymentInstrument } from '../accounts/services/payment-instrument.service';
 import type { OutboundEvent } from '../events/event-types';
 

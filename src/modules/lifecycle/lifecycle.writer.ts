@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
-import { Account } from '../accounts/entities/account.entity';
-import { PaymentInstrument } from '../accounts/entities/payment-instrument.entity';
-import { AccountRecordsService } from '../accounts/services/account-records.service';
+import { Clock } from '../../infrastructure/time/clock';
+import type { Account } from '../accounts/account.types';
+import type { PaymentInstrument } from '../accounts/account.types';
+import { AccountRepository } from '../accounts/repositories/account.repository';
 import { PaymentInstrumentService } from '../accounts/services/payment-instrument.service';
 import { OutboxService } from '../events/outbox.service';
 import type { Transition } from './account-lifecycle';
@@ -16,28 +17,30 @@ import type { Transition } from './account-lifecycle';
 @Injectable()
 export class LifecycleWriter {
   constructor(
-    private readonly accounts: AccountRecordsService,
+    private readonly accounts: AccountRepository,
     private readonly instruments: PaymentInstrumentService,
     private readonly outbox: OutboxService,
+    private readonly clock: Clock,
   ) {}
 
-  /** `account` must be locked by the caller (`AccountRecordsService.lockForUpdate`). */
-  async apply(manager: EntityManager, account: Account, change: Transition, now = new Date()): Promise<{ account: Account; issued: PaymentInstrument[] }> {
+  /** `account` must be locked by the caller (`AccountRepository.lockForUpdate`). */
+  async apply(manager: EntityManager, account: Account, change: Transition): Promise<{ account: Account; issued: PaymentInstrument[] }> {
     const batch = new WriteBatch();
-    const after = this.stage(batch, account, change, now);
+    const after = this.stage(batch, account, change);
     await batch.execute(manager);
     return after;
   }
 
   /** The same, as parts of the caller's batch. */
-  stage(batch: WriteBatch, account: Account, change: Transition, now = new Date()): { account: Account; issued: PaymentInstrument[] } {
+  stage(batch: WriteBatch, account: Account, change: Transition): { account: Account; issued: PaymentInstrument[] } {
+    const now = this.clock.now();
     const changed = Object.keys(change.patch).length > 0;
     if (changed) this.accounts.stageUpdate(batch, account.id, change.patch);
     for (const move of change.cardMoves) this.instruments.stageStatus(batch, move.id, move.to, move.replacedBy ?? null);
     const issued = change.issue.map((card) => this.instruments.build(card, now));
     for (const card of issued) this.instruments.stage(batch, card);
     if (change.events.length > 0) this.outbox.stage(batch, change.events);
-    const after = changed ? Object.assign(new Account(), account, change.patch, { version: account.version + 1, updatedAt: now }) : account;
+    const after: Account = changed ? { ...account, ...change.patch, version: account.version + 1, updatedAt: now } : account;
     return { account: after, issued };
   }
 }

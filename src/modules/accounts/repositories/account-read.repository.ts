@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { ContactRows } from '../../user/services/user-records.service';
-import { User } from '../../user/entities/user.entity';
+import type { ContactRows } from '../../user/repositories/user.repository';
+import type { User } from '../../user/user.types';
 import { Account } from '../entities/account.entity';
 import type { PaymentInstrument } from '../entities/payment-instrument.entity';
 import type { Purse } from '../entities/purse.entity';
@@ -141,7 +141,7 @@ function accountOf(row: Row): Account {
 }
 
 function userOf(row: Row): User {
-  return Object.assign(new User(), {
+  return {
     id: row.u_id,
     accountId: row.u_account_id,
     isPrimary: row.u_is_primary,
@@ -160,7 +160,7 @@ function userOf(row: Row): User {
     matriculaBidx: row.u_matricula_bidx,
     createdAt: row.u_created_at,
     updatedAt: row.u_updated_at,
-  });
+  } as User;
 }
 
 function contactOf(row: Row): ContactRows {

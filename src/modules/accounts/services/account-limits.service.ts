@@ -6,7 +6,7 @@ import { AppConfig } from '../../../config/app-config';
 import { LimitSet } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
-import { LockNames, LockService } from '../../locking/lock.service';
+import { LockNames, LockService } from '../../../infrastructure/database/lock.service';
 import { Account, AccountType } from '../entities/account.entity';
 import { AccountLimitKey, LimitKeyKind } from '../entities/account-limit-key.entity';
 

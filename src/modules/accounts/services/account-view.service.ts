@@ -3,13 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { PartnerConfig } from '../../../config/service-config';
-import { User } from '../../user/entities/user.entity';
-import { UserDataPlain, UserRecordsService } from '../../user/services/user-records.service';
+import type { User } from '../../user/user.types';
+import { UserDataPlain, UserRepository } from '../../user/repositories/user.repository';
 import { Account } from '../entities/account.entity';
 import { PaymentInstrument } from '../entities/payment-instrument.entity';
 import { Purse } from '../entities/purse.entity';
 import { AccountRead, AccountReadRepository, AccountScope, PurseRow, UserRead } from '../repositories/account-read.repository';
-import { AccountRecordsService, isAccountId, StoredAccountData } from './account-records.service';
+import { AccountRepository, isAccountId, StoredAccountData } from '../repositories/account.repository';
 import { PartnerViewService } from './partner-view.service';
 import { PaymentInstrumentService, PaymentInstrumentView } from './payment-instrument.service';
 
@@ -89,8 +89,8 @@ function accountDataView(account: Account, purses: PurseRow[], sealed: Record<st
 export class AccountViewService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly accounts: AccountRecordsService,
-    private readonly users: UserRecordsService,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
     private readonly instruments: PaymentInstrumentService,
     private readonly partnerView: PartnerViewService,
     private readonly reads: AccountReadRepository,

@@ -58,25 +58,12 @@ export class PaymentInstrumentService {
     );
   }
 
-  /** Issues a card in the caller's transaction; the card is returned as written (no read-back). */
-  async issue(manager: EntityManager, input: NewPaymentInstrument, now = new Date()): Promise<PaymentInstrument> {
-    const card = this.build(input, now);
-    const batch = new WriteBatch();
-    this.stage(batch, card);
-    await batch.execute(manager);
-    return card;
-  }
-
   listFor(manager: EntityManager, accountId: string): Promise<PaymentInstrument[]> {
     return manager.find(PaymentInstrument, { where: { accountId }, order: { createdAt: 'ASC' } });
   }
 
   stageStatus(batch: WriteBatch, instrumentId: string, status: PaymentInstrumentStatus, replacedBy: string | null): void {
     batch.write(`update payment_instruments set status = $2, replaced_by = coalesce($3::uuid, replaced_by), updated_at = now() where id = $1`, [instrumentId, status, replacedBy]);
-  }
-
-  async setStatus(manager: EntityManager, instrumentId: string, status: PaymentInstrumentStatus, replacedBy: string | null = null): Promise<void> {
-    await manager.update(PaymentInstrument, { id: instrumentId }, { status, ...(replacedBy ? { replacedBy } : {}), updatedAt: () => 'now()' });
   }
 
   /** The card as partners see it, embossed names decrypted (or read as stored by cards issued before they were encrypted). */

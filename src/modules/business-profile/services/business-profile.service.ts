@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
-import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import { AccountRepository } from '../../accounts/repositories/account.repository';
 import { BusinessDataDto } from '../dtos/business-data.dto';
 import { BusinessDataUpdateDto } from '../dtos/business-data-update.dto';
 import { BusinessProfileEntity } from '../entities/business-profile.entity';
@@ -16,7 +16,7 @@ export class BusinessProfileService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly codec: BusinessProfileCodec,
-    private readonly accounts: AccountRecordsService,
+    private readonly accounts: AccountRepository,
   ) {}
 
   /** The profile of a new business account, added to the enrollment's batch. */

@@ -4,7 +4,7 @@ import { DomainError } from '../../../common/errors/domain-error';
 import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
 import { replaceCard } from '../../lifecycle/account-lifecycle';
 import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
-import { UserRecordsService } from '../../user/services/user-records.service';
+import { UserRepository } from '../../user/repositories/user.repository';
 import { CareActionRunner, CareActor } from './care-action-runner';
 
 /** A new card embossed with the holder's current names (and current business name); the old one becomes `replaced`. */
@@ -13,7 +13,7 @@ export class CardReplacementService {
   constructor(
     private readonly runner: CareActionRunner,
     private readonly writer: LifecycleWriter,
-    private readonly users: UserRecordsService,
+    private readonly users: UserRepository,
     private readonly businessProfiles: BusinessProfileService,
   ) {}
 

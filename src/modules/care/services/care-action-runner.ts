@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
-import { Account } from '../../accounts/entities/account.entity';
-import { PaymentInstrument } from '../../accounts/entities/payment-instrument.entity';
-import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import type { Account } from '../../accounts/account.types';
+import type { PaymentInstrument } from '../../accounts/account.types';
+import { AccountRepository } from '../../accounts/repositories/account.repository';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { AccountSnapshot, CareAuditService } from '../../audit/care-audit.service';
 import { publishedState } from '../../lifecycle/account-lifecycle';
-import { TransactionRunner } from '../../locking/transaction-runner';
+import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
 
 /** Who acts: recorded in the audit trail; `programs` bounds which accounts the care client reaches. */
 export interface CareActor {
@@ -24,7 +24,7 @@ export class CareActionRunner {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly tx: TransactionRunner,
-    private readonly accounts: AccountRecordsService,
+    private readonly accounts: AccountRepository,
     private readonly instruments: PaymentInstrumentService,
     private readonly audit: CareAuditService,
   ) {}

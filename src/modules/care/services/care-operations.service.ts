@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { CareAuditService } from '../../audit/care-audit.service';
+import { Clock } from '../../../infrastructure/time/clock';
 import { EnrollmentCompletionService } from '../../enrollment/services/enrollment-completion.service';
 import * as lifecycle from '../../lifecycle/account-lifecycle';
 import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
-import { TransactionRunner } from '../../locking/transaction-runner';
+import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
 import { CareActionRunner, CareActor } from './care-action-runner';
 
 /**
@@ -18,6 +19,7 @@ export class CareOperationsService {
     private readonly audit: CareAuditService,
     private readonly tx: TransactionRunner,
     private readonly completion: EnrollmentCompletionService,
+    private readonly clock: Clock,
   ) {}
 
   lock(who: CareActor, accountId: string): Promise<void> {
@@ -36,7 +38,7 @@ export class CareOperationsService {
   /** Closing ends the account and every card still usable; closed accounts stop counting as active for limits. */
   close(who: CareActor, accountId: string): Promise<void> {
     return this.runner.run(who, accountId, 'close', async (manager, account, cards) => {
-      await this.writer.apply(manager, account, lifecycle.close(account, cards, new Date()));
+      await this.writer.apply(manager, account, lifecycle.close(account, cards, this.clock.now()));
     });
   }
 

@@ -3,18 +3,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import { DomainError } from '../../../common/errors/domain-error';
-import { Account } from '../../accounts/entities/account.entity';
+import type { Account } from '../../accounts/account.types';
 import { AccountLimitsService, LimitBreach } from '../../accounts/services/account-limits.service';
-import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import { AccountRepository } from '../../accounts/repositories/account.repository';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
 import * as lifecycle from '../../lifecycle/account-lifecycle';
 import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
-import { TransactionRunner } from '../../locking/transaction-runner';
-import { UserRecordsService } from '../../user/services/user-records.service';
+import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
+import { UserRepository } from '../../user/repositories/user.repository';
 import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
-import { Clock } from './clock';
+import { Clock } from '../../../infrastructure/time/clock';
 import { EnrollmentPoint, isAhead } from './enrollment-points';
 import { CareAuditService } from '../../audit/care-audit.service';
 import { ofacHoldAudit } from './enrollment-state';
@@ -35,9 +35,9 @@ export type CompletionOutcome = 'completed' | 'held' | 'incomplete' | { declined
 export class EnrollmentCompletionService {
   constructor(
     private readonly tx: TransactionRunner,
-    private readonly accounts: AccountRecordsService,
+    private readonly accounts: AccountRepository,
     private readonly limits: AccountLimitsService,
-    private readonly users: UserRecordsService,
+    private readonly users: UserRepository,
     private readonly instruments: PaymentInstrumentService,
     private readonly businessProfiles: BusinessProfileService,
     private readonly progress: EnrollmentProgressRepository,
@@ -125,7 +125,7 @@ export class EnrollmentCompletionService {
     if (!user) throw new Error(`account ${account.id} has no primary user`);
     const businessName = account.accountType === 'business' ? await this.businessProfiles.businessNameOf(manager, account.id) : null;
     const holder = { userId: user.id, ...this.users.namesOf(user) };
-    await this.writer.apply(manager, account, lifecycle.issueCard(account, cards, holder, businessName, randomUUID()), this.clock.now());
+    await this.writer.apply(manager, account, lifecycle.issueCard(account, cards, holder, businessName, randomUUID()));
   }
 
   /** One phase: lock the account, do the work, record the recovery point, then honour a sandbox interruption. */
@@ -139,6 +139,6 @@ export class EnrollmentCompletionService {
 
   /** Applies a lifecycle transition (its events in the same transaction); returns the account as written. */
   private async apply(manager: EntityManager, account: Account, change: lifecycle.Transition): Promise<Account> {
-    return (await this.writer.apply(manager, account, change, this.clock.now())).account;
+    return (await this.writer.apply(manager, account, change)).account;
   }
 }

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../../config/app-config';
 import { parseServiceConfig } from '../../../config/service-config';
 import type { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
-import { Clock } from './clock';
+import { Clock } from '../../../infrastructure/time/clock';
 import { EnrollmentRulesService } from './enrollment-rules.service';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
@@ -126,7 +126,7 @@ describe(EnrollmentRulesService.name, () => {
     });
 
     it.each([
-      ['a duplicated type', [home, { ...home }], 'DUPLICATE_ADDRESS_TYPE'],
+      ['a duplicated type', [home, { ...home }], 'DUPLICATE_TYPE'],
       ['two defaults', [{ ...home, isDefault: true }, { ...business, isDefault: true }], 'MULTIPLE_DEFAULT_ADDRESSES'],
       ['a mailing default', [home, { ...mailing, isDefault: true }], 'MULTIPLE_DEFAULT_ADDRESSES'],
       ['no home address', [business], 'HOME_ADDRESS_MISSING'],
@@ -143,7 +143,7 @@ describe(EnrollmentRulesService.name, () => {
 
     it.each([
       ['none in a KYC program', [], 'PHONE_MISSING'],
-      ['a duplicated type', [mobile, { ...mobile, number: '5125550111' }], 'DUPLICATE_ADDRESS_TYPE'],
+      ['a duplicated type', [mobile, { ...mobile, number: '5125550111' }], 'DUPLICATE_TYPE'],
       ['two defaults', [{ ...mobile, isDefault: true }, { ...work, isDefault: true }], 'INVALID_FIELD'],
     ])('refuses %s', (_label, phoneNumbers, key) => {
       expect(refusal(() => check(enrollment({ phoneNumbers })))).toMatchObject({ key });

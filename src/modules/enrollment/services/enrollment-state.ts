@@ -1,4 +1,4 @@
-import type { Account } from '../../accounts/entities/account.entity';
+import type { Account } from '../../accounts/account.types';
 import type { AuditEntry } from '../../audit/care-audit.service';
 import { publishedState } from '../../lifecycle/account-lifecycle';
 import type { OfacHit } from '../kyc/kyc-provider';

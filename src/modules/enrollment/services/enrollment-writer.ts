@@ -5,14 +5,14 @@ import type { PartnerConfig } from '../../../config/service-config';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import type { LimitKeyValue } from '../../accounts/services/account-limits.service';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
-import { AccountRecordsService, AccountState } from '../../accounts/services/account-records.service';
+import { AccountRepository, AccountState } from '../../accounts/repositories/account.repository';
 import type { NewAccountView } from '../../accounts/services/account-view.service';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
 import type { OutboundEvent } from '../../events/event-types';
 import { OutboxService } from '../../events/outbox.service';
-import type { UserDataPlain } from '../../user/services/user-records.service';
-import { UserRecordsService } from '../../user/services/user-records.service';
+import type { UserDataPlain } from '../../user/repositories/user.repository';
+import { UserRepository } from '../../user/repositories/user.repository';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import type { EnrollmentPoint } from './enrollment-points';
 import type { EnrollmentPlan } from './enrollment-rules.service';
@@ -48,8 +48,8 @@ export interface NewEnrollment {
 @Injectable()
 export class EnrollmentWriter {
   constructor(
-    private readonly accounts: AccountRecordsService,
-    private readonly users: UserRecordsService,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
     private readonly limits: AccountLimitsService,
     private readonly instruments: PaymentInstrumentService,
     private readonly businessProfiles: BusinessProfileService,

@@ -8,18 +8,18 @@ import type { PartnerConfig } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { AccountLimitsService, LimitBreach, LimitKeyValue } from '../../accounts/services/account-limits.service';
-import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import { AccountRepository } from '../../accounts/repositories/account.repository';
 import { AccountView, AccountViewService } from '../../accounts/services/account-view.service';
 import type { IdempotencyKey } from '../../idempotency/idempotency.store';
-import type { CallConnection } from '../../locking/call-connection';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { CallOutcome, Outcome } from '../../locking/call-outcome';
 import { CallRunner } from '../../locking/call-runner';
-import { LockNames } from '../../locking/lock.service';
-import { TransactionRunner } from '../../locking/transaction-runner';
-import { UserRecordsService } from '../../user/services/user-records.service';
+import { LockNames } from '../../../infrastructure/database/lock.service';
+import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
+import { UserRepository } from '../../user/repositories/user.repository';
 import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
-import { Clock } from './clock';
+import { Clock } from '../../../infrastructure/time/clock';
 import { CompletionOutcome, EnrollmentCompletionService } from './enrollment-completion.service';
 import { ENROLLMENT_OPERATION, EnrollmentPoint } from './enrollment-points';
 import { EnrollmentPlan, EnrollmentRulesService } from './enrollment-rules.service';
@@ -42,8 +42,8 @@ export class EnrollmentService {
     private readonly rules: EnrollmentRulesService,
     private readonly writer: EnrollmentWriter,
     private readonly progress: EnrollmentProgressRepository,
-    private readonly accounts: AccountRecordsService,
-    private readonly users: UserRecordsService,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
     private readonly limits: AccountLimitsService,
     private readonly scans: ScanCaptureService,
     private readonly completion: EnrollmentCompletionService,

@@ -7,9 +7,9 @@ import type { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AppConfig } from '../../../config/app-config';
 import { BlindIndex, FieldCipher } from '../../../infrastructure/crypto/field-cipher';
-import { ScanCapture } from '../../accounts/entities/scan-capture.entity';
+import { ScanCapture } from '../entities/scan-capture.entity';
 import type { ScanCaptureDto } from '../dtos/scan-capture.dto';
-import { Clock } from './clock';
+import { Clock } from '../../../infrastructure/time/clock';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ID_NUMBER_CONTEXT = 'scan_captures.id_number';

@@ -3,14 +3,14 @@ import { isUUID } from 'class-validator';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
-import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import { AccountRepository } from '../../accounts/repositories/account.repository';
 import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
 import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
-import { LockNames } from '../../locking/lock.service';
-import { TransactionRunner } from '../../locking/transaction-runner';
-import { User } from '../../user/entities/user.entity';
-import { UserRecordsService } from '../../user/services/user-records.service';
+import { LockNames } from '../../../infrastructure/database/lock.service';
+import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
+import type { User } from '../../user/user.types';
+import { UserRepository } from '../../user/repositories/user.repository';
 
 /**
  * Adds an ITIN to a user of a Matricula-based enrollment. The ITIN is then a limit key of the
@@ -21,8 +21,8 @@ export class IdentityService {
   constructor(
     private readonly calls: CallRunner,
     private readonly transactions: TransactionRunner,
-    private readonly accounts: AccountRecordsService,
-    private readonly users: UserRecordsService,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
     private readonly limits: AccountLimitsService,
     private readonly outbox: OutboxService,
     private readonly views: AccountViewService,

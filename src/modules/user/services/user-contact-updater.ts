@@ -6,7 +6,7 @@ import { PhoneDto } from '../dtos/phone.dto';
 import { UserAddress } from '../entities/user-address.entity';
 import { UserPhone } from '../entities/user-phone.entity';
 import { User } from '../entities/user.entity';
-import { UserRecordsService } from './user-records.service';
+import { UserRepository } from '../repositories/user.repository';
 
 /** The default phone before and after a phone update: the phone limits count only the default. */
 export interface DefaultPhoneChange {
@@ -21,7 +21,7 @@ export interface DefaultPhoneChange {
 @Injectable()
 export class UserContactUpdater {
   constructor(
-    private readonly users: UserRecordsService,
+    private readonly users: UserRepository,
   ) {}
 
   /** Same type: replaced in place; new type: added. isDefault true moves the default to it. */

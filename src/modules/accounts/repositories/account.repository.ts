@@ -46,7 +46,7 @@ export function isAccountId(accountId: string): boolean {
 
 /** Account persistence: look-ups scoped to the partner (tenancy), row locks, creation with the primary purse. */
 @Injectable()
-export class AccountRecordsService {
+export class AccountRepository {
   constructor(private readonly cipher: FieldCipher) {}
 
   /** Another partner's or program's account, or a malformed id, is simply not found. */

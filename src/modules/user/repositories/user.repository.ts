@@ -78,7 +78,7 @@ export interface ContactRows {
  * their columns. Callers pass the EntityManager of their transaction.
  */
 @Injectable()
-export class UserRecordsService {
+export class UserRepository {
   constructor(
     private readonly cipher: FieldCipher,
     private readonly blindIndex: BlindIndex,

@@ -1,0 +1,5 @@
+/**
+ * The user module's row types, for other modules to read. Type-only: the entity classes stay
+ * inside this module (only UserRepository writes the tables), which `npm run lint` checks.
+ */
+export type { User } from './entities/user.entity';
