@@ -18,6 +18,8 @@ export interface Env {
   readonly lockWaitMs: number;
   /** Locked calls one partner may have in flight on this instance (CONTRACT section 12). */
   readonly partnerMaxInFlight: number;
+  /** Token requests a minute per client id; ten times that per source address (CONTRACT section 12). */
+  readonly tokenRateLimit: number;
   /** A request not answered by then gets 503/503/2 (CONTRACT section 12). */
   readonly requestTimeoutMs: number;
   /** Production: the port of the separate metrics listener (unset: no metrics served). */
@@ -113,6 +115,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     logLevel: source.LOG_LEVEL || 'info',
     lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
     partnerMaxInFlight: int('PARTNER_MAX_IN_FLIGHT', source.PARTNER_MAX_IN_FLIGHT, 16, 1),
+    tokenRateLimit: int('TOKEN_RATE_LIMIT', source.TOKEN_RATE_LIMIT, 60, 1),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
     metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
