@@ -26,6 +26,8 @@ export interface Env {
   readonly metricsPort: number | undefined;
   /** statement_timeout of every pooled database connection. */
   readonly dbStatementTimeoutMs: number;
+  /** Client-side bound on every query's answer (pg `query_timeout`): a database that stalls without answering. */
+  readonly dbQueryTimeoutMs: number;
   readonly tokenTtlSeconds: number;
   readonly idempotencyRetentionDays: number;
   readonly unblockRetryDelaysMs: number[];
@@ -119,6 +121,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
     metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
+    // Past the server's own statement_timeout, so a slow statement is still ended by the server first.
+    dbQueryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', source.DB_QUERY_TIMEOUT_MS, int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1) + 5_000, 1),
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', source.TOKEN_TTL_SECONDS, 3600, 1),
     idempotencyRetentionDays: int('IDEMPOTENCY_RETENTION_DAYS', source.IDEMPOTENCY_RETENTION_DAYS, 7, 1),
     // Three retries spread inside SERVICE.md's 15-minute window (1 + 4 + 9 minutes).

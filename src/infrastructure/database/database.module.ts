@@ -32,7 +32,7 @@ function guardPoolClients(dataSource: DataSource): void {
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
-        ...dataSourceOptions(requireUrl(config), config.env.dbSchema, config.env.dbPoolSize, config.env.dbStatementTimeoutMs),
+        ...dataSourceOptions(requireUrl(config), config.env.dbSchema, config.env.dbPoolSize, config.env.dbStatementTimeoutMs, config.env.dbQueryTimeoutMs),
         entities: undefined,
         autoLoadEntities: true,
         retryAttempts: 3,
