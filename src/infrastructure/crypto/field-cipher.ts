@@ -78,13 +78,20 @@ function aad(context: string, row: string | undefined): Buffer {
   return Buffer.from(row === undefined ? context : `${context}\u0000${row}`, 'utf8');
 }
 
+export type BlindIndexKind = 'ssn' | 'itin' | 'phone' | 'matricula' | 'taxId';
+
 /** Keyed blind index (HMAC-SHA256) for equality look-ups on encrypted values; never plaintext. */
 @Injectable()
 export class BlindIndex {
   constructor(private readonly keys: KeyStore) {}
 
-  of(kind: 'ssn' | 'itin' | 'phone' | 'matricula' | 'taxId', value: string): string {
+  of(kind: BlindIndexKind, value: string): string {
+    return BlindIndex.under(this.keys.blindIndexKey, kind, value);
+  }
+
+  /** The index of a value under a given key (the re-index computes old and new side by side). */
+  static under(key: Buffer, kind: BlindIndexKind, value: string): string {
     const normalized = value.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
-    return createHmac('sha256', this.keys.blindIndexKey).update(`${kind}:${normalized}`).digest('base64url');
+    return createHmac('sha256', key).update(`${kind}:${normalized}`).digest('base64url');
   }
 }

@@ -41,12 +41,13 @@ export class KeyStore {
     readonly previousBlindIndexKeys: readonly Buffer[],
   ) {}
 
-  static async load(config: AppConfig): Promise<KeyStore> {
-    const material = config.env.serviceKeys
-      ? parseMaterial(config.env.serviceKeys, 'SERVICE_KEYS')
-      : config.isSandbox
-        ? await loadOrCreateSandboxKeys(config.env.dataDir)
-        : undefined;
+  static load(config: AppConfig): Promise<KeyStore> {
+    return KeyStore.from(config.env.serviceKeys, config.isSandbox, config.env.dataDir);
+  }
+
+  /** SERVICE_KEYS when set; else, in sandbox only, the keys of `<dataDir>/keys.json` (created once). */
+  static async from(serviceKeys: string | undefined, sandbox: boolean, dataDir: string): Promise<KeyStore> {
+    const material = serviceKeys ? parseMaterial(serviceKeys, 'SERVICE_KEYS') : sandbox ? await loadOrCreateSandboxKeys(dataDir) : undefined;
     if (!material) {
       throw new KeyStoreError('APP_MODE=production requires SERVICE_KEYS (JSON key material); refusing to start');
     }
