@@ -1,5 +1,7 @@
 import { captureLogs } from '../src/infrastructure/logging/logging';
 import { FieldCipher } from '../src/infrastructure/crypto/field-cipher';
+import { KeyStore } from '../src/infrastructure/crypto/key-store';
+import { reencrypt } from '../src/keys-reencrypt';
 import { USER_CIPHER_CONTEXT } from '../src/modules/user/services/user-records.service';
 import { EnrollmentRequestFactory, uniquePhone } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
@@ -109,5 +111,28 @@ describe('Encryption context binds the row (e2e)', () => {
     } finally {
       await stored.end();
     }
+  });
+
+  it('npm run keys:reencrypt rewrites v1 values as row-bound v2 (still readable, no longer movable) and leaves v2 values alone', async () => {
+    const a = await enroll('Upgraderow', uniquePhone());
+    const b = await enroll('Upgraderow', uniquePhone());
+    const cipher = app.app.get(FieldCipher, { strict: false });
+    // The same v1 value in both rows: readable in either until it is rewritten.
+    const legacy = cipher.encrypt('Legacyshared', USER_CIPHER_CONTEXT.lastName);
+    await sql(`update users set last_name_enc = $1 where id = any($2::uuid[])`, [legacy, [a.userId, b.userId]]);
+    const keys = await KeyStore.from(undefined, true, process.env.TEST_RUN_DIR as string);
+    const db = await app.db();
+    try {
+      const first = await reencrypt(db, keys);
+      expect(first.users).toBeGreaterThanOrEqual(2);
+      expect(await reencrypt(db, keys)).toEqual({ users: 0, user_addresses: 0, user_phones: 0 });
+      const { rows } = await db.query<{ last_name_enc: string }>('select last_name_enc from users where id = any($1::uuid[])', [[a.userId, b.userId]]);
+      for (const row of rows) expect(row.last_name_enc).toMatch(/^v2\./);
+    } finally {
+      await db.end();
+    }
+    for (const account of [a, b]) expect((await app.client('secure').get(`${ENROLL}/accounts/${account.accountId}`)).status).toBe(200);
+    await sql(`update users set last_name_enc = (select last_name_enc from users where id = $1) where id = $2`, [a.userId, b.userId]);
+    expectGeneric500(await app.client('secure').get(`${ENROLL}/accounts/${b.accountId}`, { noRetry: true }), 'Legacyshared');
   });
 });
