@@ -14,6 +14,7 @@ import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';
 import { runMigrations } from './infrastructure/database/migrate';
 import { Metrics } from './infrastructure/metrics/metrics';
+import { installTokenRateLimit } from './modules/auth/token-rate-limit';
 import { setupOpenApi } from './openapi';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -44,6 +45,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   metrics.install(fastify);
   const errors = new NestLogger('Errors');
   installRequestTimeout(fastify, config.env.requestTimeoutMs, (error, request, reply) => sendError(error, request, reply, errors));
+  await installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors));
   // JSON only (and the token endpoint's form): any other body type is refused with 415.
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {

@@ -122,7 +122,7 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
     expect((res.body.user as Record<string, unknown>).encryptedUserData).toBeUndefined();
 
     const [user] = await query<{ itin_enc: string; itin_bidx: string }>('select itin_enc, itin_bidx from users where id = $1', [account.userId]);
-    expect(user?.itin_enc).toMatch(/^v1\./);
+    expect(user?.itin_enc).toMatch(/^v2\./);
     expect(user?.itin_enc).not.toContain(itin);
     expect(user?.itin_bidx).toEqual(expect.any(String));
     expect(user?.itin_bidx).not.toContain(itin);

@@ -5,6 +5,7 @@ import { generateKeyMaterial } from '../src/infrastructure/crypto/key-store';
 import { Metrics } from '../src/infrastructure/metrics/metrics';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { BASE_PROGRAMS, PARTNERS, startTestApp, TestApp } from './support/test-app';
+import { expectTooManyTokenRequests, tokenRequest } from './support/token-requests';
 
 const ROOT = path.resolve(__dirname, '..');
 const ENROLL = '/v1/programs/sandbox/enrollments';
@@ -44,6 +45,24 @@ function writeProductionConfig(file: string, literalSecret = false): void {
   );
 }
 
+/** The real app in production mode on a loopback port (the test app's TOKEN_RATE_LIMIT unless `env` sets it). */
+async function startProductionApp(label: string, env: Record<string, string> = {}): Promise<TestApp> {
+  const config = path.join(process.env.TEST_RUN_DIR as string, `${label}.json`);
+  writeProductionConfig(config);
+  return startTestApp(label, {
+    env: {
+      APP_MODE: 'production',
+      SERVICE_CONFIG: config,
+      SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()),
+      PUBLIC_URL: 'https://enrollment.test',
+      OFAC_LIST_DIR: OFAC_FIXTURE,
+      PROD_ACME_SECRET: PARTNERS.acme.clientSecret,
+      PROD_CARE_SECRET: PARTNERS.care.clientSecret,
+      ...env,
+    },
+  });
+}
+
 /** CONTRACT section 12: APP_MODE=production is safe by default. */
 describe('Production mode (e2e)', () => {
   const runDir = () => process.env.TEST_RUN_DIR as string;
@@ -76,19 +95,7 @@ describe('Production mode (e2e)', () => {
     let app: TestApp;
 
     beforeAll(async () => {
-      const config = path.join(runDir(), 'production.json');
-      writeProductionConfig(config);
-      app = await startTestApp('production', {
-        env: {
-          APP_MODE: 'production',
-          SERVICE_CONFIG: config,
-          SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()),
-          PUBLIC_URL: 'https://enrollment.test',
-          OFAC_LIST_DIR: OFAC_FIXTURE,
-          PROD_ACME_SECRET: PARTNERS.acme.clientSecret,
-          PROD_CARE_SECRET: PARTNERS.care.clientSecret,
-        },
-      });
+      app = await startProductionApp('production');
     });
 
     afterAll(async () => {
@@ -144,6 +151,30 @@ describe('Production mode (e2e)', () => {
       const res = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { firstName: 'Ignatius', lastName: 'Thornwick' } }));
       expect(res.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
       expect(res.body.account).toMatchObject({ status: 'pending', statusReason: 'ofacReview' });
+    });
+  });
+
+  describe('token rate limit', () => {
+    let app: TestApp;
+
+    beforeAll(async () => {
+      app = await startProductionApp('production_rate', { TOKEN_RATE_LIMIT: '2' });
+    });
+
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('TOKEN_RATE_LIMIT tokens a minute per client id, then 429/429/0 with Retry-After, RateLimit and RateLimit-Policy', async () => {
+      const { clientId, clientSecret } = PARTNERS.acme;
+      for (const remaining of [1, 0]) {
+        const answer = await tokenRequest(app.baseUrl, clientId, clientSecret);
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('ratelimit')).toBe(`"client";r=${remaining};t=60`);
+        expect(answer.headers.get('ratelimit-policy')).toBe('"client";q=2;w=60, "address";q=20;w=60');
+      }
+      expectTooManyTokenRequests(await tokenRequest(app.baseUrl, clientId, clientSecret));
+      expect((await tokenRequest(app.baseUrl, PARTNERS.care.clientId, PARTNERS.care.clientSecret)).status).toBe(200);
     });
   });
 });

@@ -49,4 +49,18 @@ describe(loadEnv.name, () => {
       expect(() => loadEnv({ OFAC_MATCH_THRESHOLD: value })).toThrow('OFAC_MATCH_THRESHOLD must be a number in (0, 1]');
     });
   });
+
+  describe('hardening limits (CONTRACT section 12)', () => {
+    it('TOKEN_RATE_LIMIT defaults to 60 a minute and must be a positive integer', () => {
+      expect(loadEnv({}).tokenRateLimit).toBe(60);
+      expect(loadEnv({ TOKEN_RATE_LIMIT: '5' }).tokenRateLimit).toBe(5);
+      expect(() => loadEnv({ TOKEN_RATE_LIMIT: '0' })).toThrow(/TOKEN_RATE_LIMIT must be an integer >= 1/);
+    });
+
+    it('DB_QUERY_TIMEOUT_MS defaults to 5 s past the statement timeout', () => {
+      expect(loadEnv({}).dbQueryTimeoutMs).toBe(20_000);
+      expect(loadEnv({ DB_STATEMENT_TIMEOUT_MS: '1000' }).dbQueryTimeoutMs).toBe(6000);
+      expect(loadEnv({ DB_QUERY_TIMEOUT_MS: '1500' }).dbQueryTimeoutMs).toBe(1500);
+    });
+  });
 });

@@ -18,12 +18,16 @@ export interface Env {
   readonly lockWaitMs: number;
   /** Locked calls one partner may have in flight on this instance (CONTRACT section 12). */
   readonly partnerMaxInFlight: number;
+  /** Token requests a minute per client id; ten times that per source address (CONTRACT section 12). */
+  readonly tokenRateLimit: number;
   /** A request not answered by then gets 503/503/2 (CONTRACT section 12). */
   readonly requestTimeoutMs: number;
   /** Production: the port of the separate metrics listener (unset: no metrics served). */
   readonly metricsPort: number | undefined;
   /** statement_timeout of every pooled database connection. */
   readonly dbStatementTimeoutMs: number;
+  /** Client-side bound on every query's answer (pg `query_timeout`): a database that stalls without answering. */
+  readonly dbQueryTimeoutMs: number;
   readonly tokenTtlSeconds: number;
   readonly idempotencyRetentionDays: number;
   readonly unblockRetryDelaysMs: number[];
@@ -113,9 +117,12 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     logLevel: source.LOG_LEVEL || 'info',
     lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
     partnerMaxInFlight: int('PARTNER_MAX_IN_FLIGHT', source.PARTNER_MAX_IN_FLIGHT, 16, 1),
+    tokenRateLimit: int('TOKEN_RATE_LIMIT', source.TOKEN_RATE_LIMIT, 60, 1),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
     metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
+    // Past the server's own statement_timeout, so a slow statement is still ended by the server first.
+    dbQueryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', source.DB_QUERY_TIMEOUT_MS, int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1) + 5_000, 1),
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', source.TOKEN_TTL_SECONDS, 3600, 1),
     idempotencyRetentionDays: int('IDEMPOTENCY_RETENTION_DAYS', source.IDEMPOTENCY_RETENTION_DAYS, 7, 1),
     // Three retries spread inside SERVICE.md's 15-minute window (1 + 4 + 9 minutes).

@@ -27,6 +27,7 @@ export async function spawnAppProcess(peer: TestApp, env: Record<string, string>
       SERVICE_CONFIG: peer.config.env.serviceConfigPath,
       PUBLIC_URL: peer.config.env.publicUrl,
       LOG_LEVEL: 'silent',
+      TOKEN_RATE_LIMIT: '1000000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -127,6 +127,7 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
     LOCK_WAIT_MS: '5000',
     // Above every concurrency spec's own concurrency (CONTRACT section 15); the cap's spec sets it low.
     PARTNER_MAX_IN_FLIGHT: '1000',
+    TOKEN_RATE_LIMIT: '1000000',
     DB_POOL_SIZE: '10',
     ...(options.env ?? {}),
   };

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { EventEmitter } from 'node:events';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { BlindIndexVersionCheck } from './blind-index-version';
 import { dataSourceOptions } from './data-source-options';
 import { LockService } from './lock.service';
 import { TransactionRunner } from './transaction-runner';
@@ -38,7 +39,7 @@ function guardPoolClients(dataSource: DataSource): void {
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
-        ...dataSourceOptions(requireUrl(config), config.env.dbSchema, config.env.dbPoolSize, config.env.dbStatementTimeoutMs),
+        ...dataSourceOptions(requireUrl(config), config.env.dbSchema, config.env.dbPoolSize, config.env.dbStatementTimeoutMs, config.env.dbQueryTimeoutMs),
         entities: undefined,
         autoLoadEntities: true,
         retryAttempts: 3,
@@ -51,7 +52,7 @@ function guardPoolClients(dataSource: DataSource): void {
       },
     }),
   ],
-  providers: [TransactionRunner, LockService],
+  providers: [TransactionRunner, LockService, BlindIndexVersionCheck],
   exports: [TransactionRunner, LockService],
 })
 export class DatabaseModule {}
