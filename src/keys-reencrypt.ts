@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { loadEnv } from './config/env';
 import { FieldCipher } from './infrastructure/crypto/field-cipher';
 import { KeyStore } from './infrastructure/crypto/key-store';
-import { USER_CIPHER_CONTEXT } from './modules/user/services/user-records.service';
+import { USER_CIPHER_CONTEXT } from './modules/user/repositories/user.repository';
 
 const TABLES: Array<{ table: string; columns: Record<string, string> }> = [
   {

@@ -8,7 +8,7 @@ import { loadEnv } from './config/env';
 import { BlindIndex, BlindIndexKind, FieldCipher } from './infrastructure/crypto/field-cipher';
 import { blindIndexKeyIdOf, KeyStore } from './infrastructure/crypto/key-store';
 import { BLIND_INDEX_PURPOSE } from './infrastructure/database/blind-index-version';
-import { USER_CIPHER_CONTEXT } from './modules/user/services/user-records.service';
+import { USER_CIPHER_CONTEXT } from './modules/user/repositories/user.repository';
 
 /** Where plaintexts of indexed values live, and how each is decrypted (same contexts as the service). */
 const USER_COLUMNS: Array<{ kind: BlindIndexKind; enc: string; bidx: string; context: string }> = [

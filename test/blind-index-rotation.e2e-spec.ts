@@ -35,7 +35,7 @@ describe('Blind-index key rotation by re-indexing (e2e)', () => {
     const ssn = uniqueSsn();
     const first = EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn } } });
     const scanned = `MX${Date.now().toString().slice(-8)}`;
-    let onboardingID = '';
+    let onboardingID: string;
     let app = await start(before);
     try {
       expect((await app.client().post(ENROLL, first)).body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });

@@ -2,7 +2,7 @@ import { captureLogs } from '../src/infrastructure/logging/logging';
 import { FieldCipher } from '../src/infrastructure/crypto/field-cipher';
 import { KeyStore } from '../src/infrastructure/crypto/key-store';
 import { reencrypt } from '../src/keys-reencrypt';
-import { USER_CIPHER_CONTEXT } from '../src/modules/user/services/user-records.service';
+import { USER_CIPHER_CONTEXT } from '../src/modules/user/repositories/user.repository';
 import { EnrollmentRequestFactory, uniquePhone } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
 
