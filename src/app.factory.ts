@@ -15,6 +15,7 @@ import { AppConfig } from './config/app-config';
 import { runMigrations } from './infrastructure/database/migrate';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { setupOpenApi } from './openapi';
+import { installConsoleHttp } from './modules/care-console/console-http';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -53,6 +54,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('preValidation', bodyDepthHook);
   fastify.addHook('preValidation', nfcBodyHook);
   app.useGlobalPipes(createValidationPipe());
+  await installConsoleHttp(app, config);
   setupOpenApi(app, config);
   await app.init();
   return app;
