@@ -103,6 +103,7 @@ function revealButton(accountId: string, userId: string, field: RevealField, csr
 }
 
 function auditRows(entries: AuditView[]): SafeHtml {
+  if (entries.length === 0) return html`<tr><td colspan="5">No entry yet.</td></tr>`;
   return html`${[...entries].reverse().map((e) => html`<tr><td>${e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</td><td>${e.action}</td><td>${e.staff ? html`${e.staff.email ?? ''}<br><span class="id">${e.staff.subject}</span>` : e.actor}</td><td>${e.reason ?? ''}</td><td>${e.before.status} → ${e.after.status}${e.action === 'pii.reveal' ? html`<br>${String(e.detail.field)}` : null}</td></tr>`)}`;
 }
 
