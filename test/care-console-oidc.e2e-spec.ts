@@ -183,4 +183,42 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
     const res = await finish(stranger, callback);
     expect(res.status).toBe(403);
   });
+
+  describe('idle timeout (CARE_SESSION_IDLE_MINUTES)', () => {
+    async function signedIn(): Promise<CookieJar> {
+      const jar = new CookieJar();
+      await finish(jar, await signInAtProvider(await startSignIn(jar), 'alice'));
+      expect((await page(jar, '/care')).status).toBe(200);
+      return jar;
+    }
+
+    it('a session whose store expiry has passed is gone: back to the sign-in page', async () => {
+      const jar = await signedIn();
+      const db = await app.db();
+      try {
+        await db.query(`update care_sessions set expire = now() - interval '1 second' where sess::jsonb ? 'staff'`);
+      } finally {
+        await db.end();
+      }
+      const res = await page(jar, '/care');
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/care/sign-in');
+    });
+
+    it('a session idle for longer than the timeout ends even if its row is still there, and the sign-in page says why', async () => {
+      const jar = await signedIn();
+      const db = await app.db();
+      try {
+        await db.query(`update care_sessions set sess = jsonb_set(sess::jsonb, '{lastSeen}', to_jsonb($1::bigint))::json where sess::jsonb ? 'staff'`, [Date.now() - 16 * 60_000]);
+      } finally {
+        await db.end();
+      }
+      const res = await page(jar, '/care/accounts/00000000-0000-0000-0000-000000000000');
+      expect(res.status).toBe(303);
+      jar.take(res);
+      const signIn = await page(jar, '/care/sign-in');
+      expect(await signIn.text()).toContain('Your session ended after a period of inactivity');
+      expect((await page(jar, '/care')).status).toBe(303);
+    });
+  });
 });

@@ -53,10 +53,13 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
     saveUninitialized: false,
     // Every request moves the expiry: the session ends after CARE_SESSION_IDLE_MINUTES without one.
     rolling: true,
-    cookie: { path: CONSOLE_PATH, httpOnly: true, sameSite: 'lax', secure: config.env.publicUrl.startsWith('https://'), maxAge: idleMs },
+    // Secure is added below: @fastify/session would refuse to save a secure session on a request
+    // that reached Node over http, which is every request behind a TLS-terminating load balancer.
+    cookie: { path: CONSOLE_PATH, httpOnly: true, sameSite: 'lax', secure: false, maxAge: idleMs },
   });
   await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const secureCookie = config.env.publicUrl.startsWith('https://');
   // The pool is the app's: closing the store only stops its pruning timer.
   fastify.addHook('onClose', async () => store.close());
   fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -68,9 +71,22 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
       'referrer-policy': 'same-origin',
     });
     if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    if (secureCookie && reply.hasHeader('set-cookie')) {
+      // Fastify appends set-cookie values: take them off, then put them back marked Secure.
+      const cookies = withSecure(reply.getHeader('set-cookie'));
+      reply.removeHeader('set-cookie');
+      void reply.header('set-cookie', cookies);
+    }
     return payload;
   });
   fastify.get(`${CONSOLE_PATH}/assets/console.css`, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CONSOLE_CSS));
+}
+
+/** The session cookie gets `Secure` when PUBLIC_URL is https (CONTRACT section 14), whatever the hop to Node was. */
+export function withSecure(header: unknown): string[] | undefined {
+  if (header === undefined) return undefined;
+  const cookies = (Array.isArray(header) ? header : [header]).map(String);
+  return cookies.map((cookie) => (cookie.startsWith(`${SESSION_COOKIE}=`) && !/;\s*secure\b/i.test(cookie) ? `${cookie}; Secure` : cookie));
 }
 
 /** @fastify/csrf-protection's check, with its refusal turned into a rejection (it would otherwise answer by itself). */
