@@ -69,6 +69,7 @@ describe('Care console in a browser (e2e)', () => {
     await page.getByLabel('Search by').selectOption('ssn');
     await page.getByLabel('Value').fill(held.ssn);
     await page.getByRole('button', { name: 'Search' }).click();
+    expect(page.url()).toBe(`${app.baseUrl}/care/search`);
     await page.getByRole('link', { name: held.accountId }).click();
     expect(await page.locator('#account-status').innerText()).toBe('pending');
     expect(await page.locator('#account-status-reason').innerText()).toBe('ofacReview');
@@ -93,6 +94,12 @@ describe('Care console in a browser (e2e)', () => {
     const api = await app.client('care').get(`/v1/care/accounts/${held.accountId}/audit`);
     const entry = (api.body.auditTrail as Array<Record<string, unknown>>).find((e) => e.action === 'ofacClear');
     expect(entry).toMatchObject({ actor: 'console:agent.smith@bank.test', staff: { subject: 'sandbox:care', email: 'agent.smith@bank.test' }, reason: expect.stringContaining('not a match'), before: { status: 'pending' }, after: { status: 'normal' } });
+  });
+
+  it('an SSN or phone number is never searched through a link (it would sit in history and logs)', async () => {
+    const res = await page.request.get(`${app.baseUrl}/care/search?kind=ssn&q=${uniqueSsn()}`);
+    expect(res.status()).toBe(400);
+    expect(await res.text()).toContain('the value is never put in a link');
   });
 
   it('reveals an SSN on request, and the reveal is in the audit trail with who and when', async () => {

@@ -29,6 +29,10 @@ export class ConsoleAuthController {
   @Get('sign-in')
   signInPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     this.gate.served();
+    if (request.session.staff) {
+      void reply.redirect('/care', 303);
+      return;
+    }
     const flash = request.session.flash;
     delete request.session.flash;
     const csrf = this.gate.sandboxSignIn ? this.gate.token(reply) : null;

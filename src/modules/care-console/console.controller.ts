@@ -33,11 +33,28 @@ export class ConsoleController {
     this.html(reply, searchPage({ title: 'Find an account', staff, csrf: this.gate.token(reply), notice: this.flash(request) }, 'accountIdentifier', '', null));
   }
 
+  /** Bookmarkable look-ups by identifier only; a full SSN or phone number is searched with the (posted) form. */
   @Get('search')
-  async search(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Form): Promise<void> {
+  async searchByLink(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Form): Promise<void> {
     const staff = this.gate.staff(request);
-    const kind = (SEARCH_KINDS as readonly string[]).includes(text(query, 'kind')) ? (text(query, 'kind') as SearchKind) : 'accountIdentifier';
-    const q = text(query, 'q').slice(0, 100);
+    const kind = this.kind(query);
+    if (kind === 'ssn' || kind === 'phone') {
+      this.html(reply.status(400), searchPage({ title: 'Find an account', staff, csrf: this.gate.token(reply), error: 'Search by SSN or phone number with the form: the value is never put in a link.' }, kind, '', null));
+      return;
+    }
+    await this.search(request, reply, kind, text(query, 'q'));
+  }
+
+  @Post('search')
+  async searchByForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form): Promise<void> {
+    this.gate.staff(request);
+    await this.gate.csrf(request);
+    await this.search(request, reply, this.kind(form), text(form, 'q'));
+  }
+
+  private async search(request: FastifyRequest, reply: FastifyReply, kind: SearchKind, raw: string): Promise<void> {
+    const staff = this.gate.staff(request);
+    const q = raw.slice(0, 100);
     const frame = { title: 'Search results', staff, csrf: this.gate.token(reply) };
     try {
       this.html(reply, searchPage(frame, kind, q, await this.console.search(staff, kind, q)));
@@ -45,6 +62,11 @@ export class ConsoleController {
       if (!(error instanceof DomainError) || error.key !== 'INVALID_FIELD') throw error;
       this.html(reply.status(400), searchPage({ ...frame, error: kind === 'ssn' ? 'Enter the full 9-digit SSN or ITIN.' : 'Enter the full phone number (10 to 15 digits).' }, kind, q, null));
     }
+  }
+
+  private kind(source: Form): SearchKind {
+    const kind = text(source, 'kind');
+    return (SEARCH_KINDS as readonly string[]).includes(kind) ? (kind as SearchKind) : 'accountIdentifier';
   }
 
   @Get('accounts/:accountId')

@@ -64,8 +64,10 @@ ${options.sandbox && options.csrf ? html`<form class="card" method="post" action
   return layout({ title: 'Sign in', error: options.error }, body);
 }
 
-export function searchForm(kind: SearchKind, q: string): SafeHtml {
-  return html`<form class="card" method="get" action="/care/search" role="search">
+/** Posted, not a GET: a full SSN or phone number never goes into a URL (history, proxies, referrers). */
+export function searchForm(kind: SearchKind, q: string, csrf: string): SafeHtml {
+  return html`<form class="card" method="post" action="/care/search" role="search">
+  ${csrfField(csrf)}
   <div class="row">
     <div><label for="kind">Search by</label>
       <select id="kind" name="kind">${SEARCH_KINDS.map((k) => html`<option value="${k}"${k === kind ? html` selected` : null}>${SEARCH_LABELS[k]}</option>`)}</select></div>
@@ -76,7 +78,7 @@ export function searchForm(kind: SearchKind, q: string): SafeHtml {
 </form>`;
 }
 
-export function searchPage(frame: Frame, kind: SearchKind, q: string, hits: SearchHit[] | null): string {
+export function searchPage(frame: Frame & { csrf: string }, kind: SearchKind, q: string, hits: SearchHit[] | null): string {
   const results = hits === null
     ? null
     : hits.length === 0
@@ -84,7 +86,7 @@ export function searchPage(frame: Frame, kind: SearchKind, q: string, hits: Sear
       : html`<h2 id="results">Accounts found</h2><div class="table-wrap"><table aria-labelledby="results"><thead><tr><th scope="col">Account</th><th scope="col">Program</th><th scope="col">Type</th><th scope="col">Status</th></tr></thead><tbody>
 ${hits.map((hit) => html`<tr><td class="id"><a href="/care/accounts/${hit.accountIdentifier}">${hit.accountIdentifier}</a></td><td>${hit.programCode}</td><td>${hit.accountType}</td><td>${status(hit.status)}</td></tr>`)}
 </tbody></table></div>`;
-  return layout(frame, html`<h1>Find an account</h1>${searchForm(kind, q)}${results}`);
+  return layout(frame, html`<h1>Find an account</h1>${searchForm(kind, q, frame.csrf)}${results}`);
 }
 
 export interface Revealed {
