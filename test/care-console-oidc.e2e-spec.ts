@@ -45,18 +45,19 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
       provider.once('exit', (code) => reject(new Error(`oidc-provider exited with ${code}`)));
       createInterface({ input: provider.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { issuer: string }).issuer));
     });
-    app = await startTestApp('care_console_oidc', {
-      env: {
-        CARE_OAUTH_AUTHORIZATION_URL: `${issuer}/auth`,
-        CARE_OAUTH_TOKEN_URL: `${issuer}/token`,
-        CARE_OAUTH_USERINFO_URL: `${issuer}/me`,
-        CARE_OAUTH_CLIENT_ID: CLIENT.id,
-        CARE_OAUTH_CLIENT_SECRET: CLIENT.secret,
-        CARE_OAUTH_ALLOWED_GROUP: 'care-agents',
-        CARE_OAUTH_SCOPE: 'openid email profile groups',
-      },
-    });
+    app = await startTestApp('care_console_oidc', { env: { ...providerEnv(), CARE_OAUTH_USERINFO_URL: `${issuer}/me` } });
   });
+
+  function providerEnv(): Record<string, string> {
+    return {
+      CARE_OAUTH_AUTHORIZATION_URL: `${issuer}/auth`,
+      CARE_OAUTH_TOKEN_URL: `${issuer}/token`,
+      CARE_OAUTH_CLIENT_ID: CLIENT.id,
+      CARE_OAUTH_CLIENT_SECRET: CLIENT.secret,
+      CARE_OAUTH_ALLOWED_GROUP: 'care-agents',
+      CARE_OAUTH_SCOPE: 'openid email profile groups',
+    };
+  }
 
   afterAll(async () => {
     await app?.close();
@@ -93,8 +94,8 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
   }
 
   /** GET /care/auth/login: the console sends the browser to the provider with state and an S256 challenge. */
-  async function startSignIn(jar: CookieJar): Promise<string> {
-    const res = await fetch(`${app.baseUrl}/care/auth/login`, { redirect: 'manual' });
+  async function startSignIn(jar: CookieJar, target: TestApp = app): Promise<string> {
+    const res = await fetch(`${target.baseUrl}/care/auth/login`, { redirect: 'manual' });
     jar.take(res);
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get('location') as string);
@@ -107,13 +108,13 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
   }
 
   /** The provider's answer, delivered to this app (its public URL is the test's fixed one). */
-  async function finish(jar: CookieJar, callback: URL): Promise<Response> {
-    const res = await fetch(`${app.baseUrl}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie: jar.header() } });
+  async function finish(jar: CookieJar, callback: URL, target: TestApp = app): Promise<Response> {
+    const res = await fetch(`${target.baseUrl}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie: jar.header() } });
     jar.take(res);
     return res;
   }
 
-  const page = (jar: CookieJar, pathName: string) => fetch(`${app.baseUrl}${pathName}`, { redirect: 'manual', headers: { cookie: jar.header() } });
+  const page = (jar: CookieJar, pathName: string, target: TestApp = app) => fetch(`${target.baseUrl}${pathName}`, { redirect: 'manual', headers: { cookie: jar.header() } });
 
   it('the sign-in page offers the provider and no sandbox form when a provider is configured', async () => {
     const res = await fetch(`${app.baseUrl}/care/sign-in`);
@@ -219,6 +220,28 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
       const signIn = await page(jar, '/care/sign-in');
       expect(await signIn.text()).toContain('Your session ended after a period of inactivity');
       expect((await page(jar, '/care')).status).toBe(303);
+    });
+  });
+
+  describe('claims from the ID token (no CARE_OAUTH_USERINFO_URL)', () => {
+    let idTokenApp: TestApp;
+
+    beforeAll(async () => {
+      idTokenApp = await startTestApp('care_console_oidc_idtoken', { env: providerEnv() });
+    });
+
+    afterAll(async () => {
+      await idTokenApp?.close();
+    });
+
+    it('the allowed group gets in and another group is refused, judged on the ID token of the token response', async () => {
+      const alice = new CookieJar();
+      const aliceRes = await finish(alice, await signInAtProvider(await startSignIn(alice, idTokenApp), 'alice'), idTokenApp);
+      expect(aliceRes.status).toBe(303);
+      expect(await (await page(alice, '/care', idTokenApp)).text()).toContain('alice@bank.test');
+      const bob = new CookieJar();
+      const bobRes = await finish(bob, await signInAtProvider(await startSignIn(bob, idTokenApp), 'bob'), idTokenApp);
+      expect(bobRes.status).toBe(403);
     });
   });
 });

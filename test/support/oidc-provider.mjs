@@ -29,6 +29,8 @@ const provider = new Provider(issuer, {
   features: { devInteractions: { enabled: false } },
   interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
   pkce: { required: () => true },
+  // The scope's claims in the ID token too, for the console's ID-token path (no userinfo URL).
+  conformIdTokenClaims: false,
   async findAccount(_ctx, sub) {
     const account = ACCOUNTS[sub];
     return account && { accountId: sub, claims: async () => account };
