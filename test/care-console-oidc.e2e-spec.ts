@@ -185,6 +185,19 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
     expect(res.status).toBe(403);
   });
 
+  it('a second instance on the same database serves the signed-in session (PostgreSQL store, cookie secret derived from the shared keys)', async () => {
+    const jar = new CookieJar();
+    await finish(jar, await signInAtProvider(await startSignIn(jar), 'alice'));
+    const second = await startTestApp('care_console_oidc_second', { schema: app.schema, env: { ...providerEnv(), CARE_OAUTH_USERINFO_URL: `${issuer}/me` } });
+    try {
+      const res = await page(jar, '/care', second);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('alice@bank.test');
+    } finally {
+      await second.close();
+    }
+  });
+
   describe('idle timeout (CARE_SESSION_IDLE_MINUTES)', () => {
     async function signedIn(): Promise<CookieJar> {
       const jar = new CookieJar();

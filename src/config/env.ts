@@ -52,7 +52,7 @@ export interface CareConsoleEnv {
     readonly scope: string;
   } | null;
   readonly sessionIdleMinutes: number;
-  /** Signs the session cookie (32+ characters); unset: a random one per process (sessions end with a restart). */
+  /** Signs the session cookie (32+ characters); unset: a secret derived from SERVICE_KEYS (the same on every instance). */
   readonly sessionSecret: string | undefined;
 }
 

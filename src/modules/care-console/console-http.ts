@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifySession, { FastifySessionOptions } from '@fastify/session';
@@ -8,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { KeyStore } from '../../infrastructure/crypto/key-store';
 import { CONSOLE_CSS } from './views/console.css';
 
 export const CONSOLE_PATH = '/care';
@@ -47,7 +47,8 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
   const store = new PgStore({ pool, schemaName: config.env.dbSchema, tableName: 'care_sessions', createTableIfMissing: false, ttl: idleMs / 1000 });
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
-    secret: env.sessionSecret ?? randomBytes(32).toString('base64url'),
+    // Every instance sharing SERVICE_KEYS signs alike, so any of them serves a signed-in staff member.
+    secret: env.sessionSecret ?? app.get(KeyStore, { strict: false }).derivedSecret('care-console-session-cookie'),
     cookieName: SESSION_COOKIE,
     store: store as unknown as FastifySessionOptions['store'],
     saveUninitialized: false,
