@@ -91,6 +91,11 @@ export class CareConsoleService {
     return hits;
   }
 
+  /** 404 for an account outside the staff member's programs, as for a missing one. */
+  async requireVisible(staff: Staff, accountId: string): Promise<void> {
+    await this.runner.requireVisible(actorOf(staff), accountId);
+  }
+
   async page(staff: Staff, accountId: string): Promise<AccountPage> {
     await this.runner.requireVisible(actorOf(staff), accountId);
     const manager = this.dataSource.manager;

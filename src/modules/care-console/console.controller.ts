@@ -80,7 +80,7 @@ export class ConsoleController {
   async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('accountId') accountId: string, @Param('operation') operation: string, @Query() query: Form): Promise<void> {
     const staff = this.gate.staff(request);
     const op = this.operation(operation);
-    await this.console.page(staff, accountId);
+    await this.console.requireVisible(staff, accountId);
     const card = op === 'replaceCard' ? text(query, 'paymentIdentifier') || null : null;
     this.html(reply, confirmPage({ title: '', staff, csrf: this.gate.token(reply) }, accountId, op, card));
   }
