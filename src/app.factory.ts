@@ -16,6 +16,7 @@ import { runMigrations } from './infrastructure/database/migrate';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { installTokenRateLimit } from './modules/auth/token-rate-limit';
 import { setupOpenApi } from './openapi';
+import { installConsoleHttp } from './modules/care-console/console-http';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -55,6 +56,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('preValidation', bodyDepthHook);
   fastify.addHook('preValidation', nfcBodyHook);
   app.useGlobalPipes(createValidationPipe());
+  await installConsoleHttp(app, config);
   setupOpenApi(app, config);
   await app.init();
   return app;

@@ -147,6 +147,15 @@ describe('Production mode (e2e)', () => {
       }
     });
 
+    it('without an identity provider the care console is not served, and the sandbox sign-in never (CONTRACT section 14)', async () => {
+      for (const [method, route] of [['GET', '/care'], ['GET', '/care/sign-in'], ['POST', '/care/sign-in'], ['GET', '/care/auth/login']] as const) {
+        const body = method === 'POST' ? new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret }) : undefined;
+        const res = await fetch(`${app.baseUrl}${route}`, { method, body, redirect: 'manual' });
+        expect({ method, route, status: res.status }).toEqual({ method, route, status: 404 });
+        expect(await res.text()).not.toContain('clientSecret');
+      }
+    });
+
     it('a name on the SDN list is held for OFAC review (5/370)', async () => {
       const res = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { firstName: 'Ignatius', lastName: 'Thornwick' } }));
       expect(res.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
