@@ -17,6 +17,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { BusinessProfileModule } from './modules/business-profile/business-profile.module';
 import { CareModule } from './modules/care/care.module';
 import { EnrollmentModule } from './modules/enrollment/enrollment.module';
+import { ErrorDocsModule } from './modules/error-docs/error-docs.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
@@ -26,7 +27,7 @@ import { UserProfileModule } from './modules/user/user-profile.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Resource modules; each registers its own controllers and exports only its services. */
-const FEATURE_MODULES = [AuthModule, HealthModule, AccountsModule, EnrollmentModule, BusinessProfileModule, UserProfileModule, IdentityModule, JobsModule, EventsModule, WebhooksModule, CareModule];
+const FEATURE_MODULES = [AuthModule, HealthModule, AccountsModule, EnrollmentModule, BusinessProfileModule, UserProfileModule, IdentityModule, JobsModule, EventsModule, WebhooksModule, CareModule, ErrorDocsModule];
 
 @Module({})
 export class AppModule {

@@ -118,3 +118,6 @@ export const ERROR_CATALOGUE = {
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;
 
 export const SUCCESS_DETAIL = { code: 0, subCode: 0, description: 'Success' } as const;
+
+/** The answer of a `?validateOnly=true` call that passed every check (CONTRACT section 11). */
+export const VALID_DETAIL = { code: 0, subCode: 0, description: 'Valid' } as const;
