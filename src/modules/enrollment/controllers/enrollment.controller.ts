@@ -6,7 +6,8 @@ import { Principal } from '../../../common/context/request-context';
 import { LIMIT_COUNTING_RULE } from '../../accounts/services/account-limits.service';
 import type { AccountView } from '../../accounts/services/account-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
-import type { RawResponse } from '../../../common/http/envelope.interceptor';
+import { RawResponse, validatedOnly, ValidatedOnly } from '../../../common/http/envelope.interceptor';
+import { ValidateOnly } from '../../../common/validation/validate-only';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { EnrollmentService } from '../services/enrollment.service';
@@ -44,13 +45,18 @@ export class EnrollmentController {
   @ApiLocked('requestId', 'ssn')
   @ApiHeader({ name: 'Idempotent-Replayed', required: false, description: 'Response header: "true" when the stored answer of this requestId is replayed' })
   @ApiResponse({ status: 422, description: 'requestId reused with a different payload (code 422, subCode 0)' })
-  @ApiOperation({ summary: 'Enroll a user: user, account, primary purse and card in one call', description: ENROLL_DESCRIPTION })
+  @ApiOperation({ operationId: 'createEnrollment', summary: 'Enroll a user: user, account, primary purse and card in one call', description: ENROLL_DESCRIPTION })
   @ApiOkResponse({ description: '{ requestId, responseDetails, account, user, paymentInstruments }' })
   @ApiBadRequestResponse({ description: 'Every validation row of the enrollment, KYB, currency/terms and user-data tables' })
   async enroll(
     @CurrentPrincipal() principal: Principal,
+    @ValidateOnly() validateOnly: boolean,
     @ValidBody(CreateEnrollmentDto, EnrollmentRulesService) plan: EnrollmentPlan,
-  ): Promise<RawResponse> {
+  ): Promise<RawResponse | ValidatedOnly> {
+    if (validateOnly) {
+      this.enrollments.validate(plan);
+      return validatedOnly();
+    }
     return this.enrollments.enroll(principal, plan);
   }
 

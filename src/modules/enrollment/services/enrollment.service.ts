@@ -82,6 +82,14 @@ export class EnrollmentService {
     });
   }
 
+  /**
+   * `?validateOnly=true`: the pipe ran every shape, cross-field and program rule; what is left that
+   * needs no stored data is the terms window, judged now as a first attempt would be. No lock, no read.
+   */
+  validate(plan: EnrollmentPlan): void {
+    this.rules.checkTermsWindow(plan);
+  }
+
   async get(principal: Principal, programCode: string, accountIdentifier: string): Promise<AccountView> {
     // The tenancy check is part of the read: another partner's or program's account is not found.
     return this.views.render(accountIdentifier, principal.partner, undefined, { partnerId: principal.partner.partnerId, programCode });
