@@ -74,6 +74,20 @@ export class LockService {
     if (names.length > 0) await manager.query(`select ${lockCalls('pg_advisory_lock', names)}`);
   }
 
+  /**
+   * Whether some session holds the lock `name` right now (read from pg_locks, never taken: a
+   * status read must not queue behind or in front of the call it describes).
+   */
+  async isHeld(manager: EntityManager, name: string): Promise<boolean> {
+    const key = BigInt.asUintN(64, BigInt(lockKey(name)));
+    const rows = (await manager.query(
+      `select 1 from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())
+          and classid = $1::bigint::oid and objid = $2::bigint::oid and objsubid = 1 and granted limit 1`,
+      [(key >> 32n).toString(), (key & 0xffffffffn).toString()],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
   async releaseSession(manager: EntityManager): Promise<void> {
     await manager.query('select pg_advisory_unlock_all()');
   }
