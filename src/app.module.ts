@@ -18,6 +18,7 @@ import { BusinessProfileModule } from './modules/business-profile/business-profi
 import { CareModule } from './modules/care/care.module';
 import { EnrollmentModule } from './modules/enrollment/enrollment.module';
 import { ErrorDocsModule } from './modules/error-docs/error-docs.module';
+import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
@@ -53,6 +54,8 @@ export class AppModule {
         LockingModule,
         IdempotencyModule,
         ...FEATURE_MODULES,
+        // Sandbox tools exist only in sandbox mode: in production their routes are unknown (404).
+        ...(config.isSandbox ? [SandboxModule] : []),
       ],
       providers: [
         { provide: Metrics, useValue: metrics },

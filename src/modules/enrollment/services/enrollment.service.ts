@@ -69,6 +69,8 @@ export class EnrollmentService {
         LockNames.requestId(key.partnerId, programCode, key.requestId),
         ...(ssn ? [LockNames.ssn(programCode, this.blindIndex.of('ssn', ssn))] : []),
         ...this.limits.lockNames(programCode, limitKeys),
+        // Shared: enrollments run side by side; the sandbox reset of this partner's data waits for them.
+        LockNames.shared(LockNames.partnerData(key.partnerId, programCode)),
       ],
       firstAttempt: async (manager) => {
         this.rules.checkTermsWindow(plan);
