@@ -77,3 +77,36 @@ describe('Error catalogue and docUrl (e2e, CONTRACT section 11)', () => {
     expect(res.body.responseDetails).toEqual([{ code: 0, subCode: 0, description: 'Success' }]);
   });
 });
+
+describe('OpenAPI of the partner tools (e2e)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp('tools-openapi');
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('info.version is package.json\'s; each tool has a unique operationId, a named response schema and its security', async () => {
+    type Operation = { operationId: string; security?: unknown[]; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>; parameters?: Array<{ name: string; in: string }> };
+    const doc = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as { info: { version: string }; paths: Record<string, Record<string, Operation>> };
+    expect(doc.info.version).toBe((jest.requireActual('../package.json') as { version: string }).version);
+    const tools: Array<[string, string, string, boolean]> = [
+      ['/v1/errors', 'get', 'ErrorCatalogueResponse', false],
+      ['/v1/programs/{programCode}/enrollments/requests/{requestId}', 'get', 'EnrollmentRequestStatusResponse', true],
+      ['/v1/sandbox/programs/{programCode}/data', 'delete', 'SandboxResetResponse', true],
+    ];
+    for (const [path, method, schema, secured] of tools) {
+      const operation = doc.paths[path]?.[method];
+      expect({ path, ref: operation?.responses['200']?.content?.['application/json']?.schema?.$ref }).toEqual({ path, ref: `#/components/schemas/${schema}` });
+      expect({ path, secured: (operation.security ?? []).length > 0 }).toEqual({ path, secured });
+    }
+    const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [path, method] of [['/v1/programs/{programCode}/enrollments', 'post'], ['/v1/programs/{programCode}/accounts/{accountIdentifier}/users/{userIdentifier}', 'put'], ['/v1/programs/{programCode}/accounts/{accountIdentifier}/businessProfile', 'put']]) {
+      expect({ path, query: doc.paths[path][method].parameters?.some((p) => p.name === 'validateOnly' && p.in === 'query') }).toEqual({ path, query: true });
+    }
+  });
+});

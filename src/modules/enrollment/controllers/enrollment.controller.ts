@@ -50,7 +50,7 @@ export class EnrollmentController {
   @ApiLocked('requestId', 'ssn')
   @ApiHeader({ name: 'Idempotent-Replayed', required: false, description: 'Response header: "true" when the stored answer of this requestId is replayed' })
   @ApiResponse({ status: 422, description: 'requestId reused with a different payload (code 422, subCode 0)' })
-  @ApiOperation({ operationId: 'createEnrollment', summary: 'Enroll a user: user, account, primary purse and card in one call', description: ENROLL_DESCRIPTION })
+  @ApiOperation({ summary: 'Enroll a user: user, account, primary purse and card in one call', description: ENROLL_DESCRIPTION })
   @ApiOkResponse({ description: '{ requestId, responseDetails, account, user, paymentInstruments }' })
   @ApiBadRequestResponse({ description: 'Every validation row of the enrollment, KYB, currency/terms and user-data tables' })
   async enroll(
