@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { Client } from 'pg';
 import { lockKey, LockNames } from '../src/modules/locking/lock.service';
 import { EnrollmentRequestFactory, uniqueRequestId } from './support/enrollment-factory';
@@ -20,7 +21,8 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
   let db: Client;
 
   beforeAll(async () => {
-    app = await startTestApp('request-status');
+    // Screening on, so that a name of the SDN fixture list is held too, beside the sandbox's Ofachold.
+    app = await startTestApp('request-status', { env: { OFAC_LIST_DIR: path.join(__dirname, 'fixtures', 'ofac') } });
     db = await app.db();
   });
 
@@ -73,6 +75,13 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
     const retried = await app.client().post(ENROLL, request);
     expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
     expect((await stateOf(request.requestId)).answer).toEqual(retried.body);
+  });
+
+  it('held: a name on the SDN list (screening), like the sandbox name', async () => {
+    const request = EnrollmentRequestFactory.build({ encryptedUserData: { firstName: 'Ignatius', lastName: 'Thornwick' } });
+    const held = await app.client().post(ENROLL, request);
+    expect(held.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+    expect(await stateOf(request.requestId)).toMatchObject({ request: { state: 'held' }, answer: null });
   });
 
   it('incomplete: stopped short of its bill cycle, or interrupted after a recovery point; inProgress while a call holds its lock', async () => {
