@@ -1,4 +1,4 @@
-import { escapeHtml, renderErrorPage } from './error-page';
+import { ERROR_PAGE_CSP, escapeHtml, renderErrorPage } from './error-page';
 
 describe(renderErrorPage.name, () => {
   it('anchors each row by code and subCode and escapes every description', () => {
@@ -9,5 +9,15 @@ describe(renderErrorPage.name, () => {
 
   it('escapes the five HTML specials', () => {
     expect(escapeHtml(`<a href='x'>&"</a>`)).toBe('&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;');
+  });
+});
+
+describe('ERROR_PAGE_CSP', () => {
+  it('allows the page\'s one style block by its hash and nothing else', () => {
+    const { createHash } = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+    const style = /<style>([^<]*)<\/style>/.exec(renderErrorPage([]))![1];
+    expect(ERROR_PAGE_CSP).toContain(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(ERROR_PAGE_CSP).toMatch(/^default-src 'none';/);
+    expect(ERROR_PAGE_CSP).not.toContain('unsafe-inline');
   });
 });
