@@ -27,6 +27,8 @@ export async function spawnAppProcess(peer: TestApp, env: Record<string, string>
       SERVICE_CONFIG: peer.config.env.serviceConfigPath,
       PUBLIC_URL: peer.config.env.publicUrl,
       LOG_LEVEL: 'silent',
+      // As startTestApp: above every concurrency spec's own concurrency (CONTRACT section 15).
+      PARTNER_MAX_IN_FLIGHT: '1000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
