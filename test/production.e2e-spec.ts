@@ -115,6 +115,14 @@ describe('Production mode (e2e)', () => {
       expect(cleared.body.paymentInstruments).toEqual([expect.objectContaining({ status: 'active' })]);
     });
 
+    it('the sandbox reset does not exist (404/404/0, as an unknown route), and the partner\'s data stays', async () => {
+      const enrolled = await app.client().post(ENROLL, EnrollmentRequestFactory.build());
+      const res = await app.client().delete('/v1/sandbox/programs/sandbox/data');
+      expect({ status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ status: 404, detail: { code: 404, subCode: 0 } });
+      const id = (enrolled.body.account as { accountIdentifier: string }).accountIdentifier;
+      expect((await app.client().get(`${ENROLL}/accounts/${id}`)).status).toBe(200);
+    });
+
     it('a program without kycRequired completes normally', async () => {
       const res = await app.client().post('/v1/programs/lite/enrollments', EnrollmentRequestFactory.build());
       expect(res.body.account).toMatchObject({ status: 'normal', kycPendingGate: 'none' });
