@@ -5,7 +5,7 @@ const tseslint = require('typescript-eslint');
 const prettier = require('eslint-config-prettier');
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'client/dist/**', 'client/src/generated/**', 'coverage/**', 'bench/results/**', '**/*.js', '!eslint.config.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'client/dist/**', 'client/src/generated/**', 'coverage/**', 'bench/results/**', '**/*.js', '!eslint.config.js', '!test/**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
@@ -27,6 +27,11 @@ module.exports = tseslint.config(
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'src/**/*.spec.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/consistent-type-imports': 'off' },
+  },
+  {
+    // Plain ESM scripts run by Node as child processes (the test OIDC provider).
+    files: ['**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly', URLSearchParams: 'readonly', URL: 'readonly', console: 'readonly' } },
   },
   {
     files: ['eslint.config.js'],

@@ -4,6 +4,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_CATALOGUE } from './common/errors/error-catalogue';
 import { AppConfig } from './config/app-config';
+import { version as PACKAGE_VERSION } from '../package.json';
 
 const DESCRIPTION = `
 Partner-facing enrollment API. Every JSON body carries \`requestId\` and \`responseDetails\`
@@ -25,7 +26,7 @@ function catalogueTable(): string {
 export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Enrollment, User Profile and Business Profile Service')
-    .setVersion('1.0.0')
+    .setVersion(PACKAGE_VERSION)
     .setDescription(`${DESCRIPTION}\n\n## Error catalogue\n\n${catalogueTable()}`)
     .addServer(config.env.publicUrl)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')

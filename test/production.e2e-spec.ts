@@ -115,6 +115,14 @@ describe('Production mode (e2e)', () => {
       expect(cleared.body.paymentInstruments).toEqual([expect.objectContaining({ status: 'active' })]);
     });
 
+    it('the sandbox reset does not exist (404/404/0, as an unknown route), and the partner\'s data stays', async () => {
+      const enrolled = await app.client().post(ENROLL, EnrollmentRequestFactory.build());
+      const res = await app.client().delete('/v1/sandbox/programs/sandbox/data');
+      expect({ status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ status: 404, detail: { code: 404, subCode: 0 } });
+      const id = (enrolled.body.account as { accountIdentifier: string }).accountIdentifier;
+      expect((await app.client().get(`${ENROLL}/accounts/${id}`)).status).toBe(200);
+    });
+
     it('a program without kycRequired completes normally', async () => {
       const res = await app.client().post('/v1/programs/lite/enrollments', EnrollmentRequestFactory.build());
       expect(res.body.account).toMatchObject({ status: 'normal', kycPendingGate: 'none' });
@@ -144,6 +152,15 @@ describe('Production mode (e2e)', () => {
         expect((await fetch(`http://127.0.0.1:${port}/v1/errors`)).status).toBe(404);
       } finally {
         server.close();
+      }
+    });
+
+    it('without an identity provider the care console is not served, and the sandbox sign-in never (CONTRACT section 14)', async () => {
+      for (const [method, route] of [['GET', '/care'], ['GET', '/care/sign-in'], ['POST', '/care/sign-in'], ['GET', '/care/auth/login']] as const) {
+        const body = method === 'POST' ? new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret }) : undefined;
+        const res = await fetch(`${app.baseUrl}${route}`, { method, body, redirect: 'manual' });
+        expect({ method, route, status: res.status }).toEqual({ method, route, status: 404 });
+        expect(await res.text()).not.toContain('clientSecret');
       }
     });
 

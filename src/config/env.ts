@@ -38,6 +38,26 @@ export interface Env {
   readonly jobsEnabled: boolean;
   /** SDN list folder (`sdn.csv`, `alt.csv`; unset: no screening) and the score that counts as a match. */
   readonly ofac: { listDir: string | undefined; matchThreshold: number };
+  /** The care console (CONTRACT section 14): the bank's identity provider and the staff session. */
+  readonly careConsole: CareConsoleEnv;
+}
+
+/** CARE_OAUTH_*: unset authorization and token URLs mean no provider (sandbox sign-in; production serves no /care). */
+export interface CareConsoleEnv {
+  readonly oauth: {
+    readonly authorizationUrl: string;
+    readonly tokenUrl: string;
+    readonly clientId: string;
+    readonly clientSecret: string | undefined;
+    readonly userinfoUrl: string | undefined;
+    readonly allowedGroup: string;
+    /** The claim holding the staff member's groups or roles (default `groups`). */
+    readonly groupClaim: string;
+    readonly scope: string;
+  } | null;
+  readonly sessionIdleMinutes: number;
+  /** Signs the session cookie (32+ characters); unset: a secret derived from SERVICE_KEYS (the same on every instance). */
+  readonly sessionSecret: string | undefined;
 }
 
 export class EnvError extends Error {}
@@ -143,5 +163,29 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       listDir: source.OFAC_LIST_DIR ? path.resolve(source.OFAC_LIST_DIR) : undefined,
       matchThreshold: fraction('OFAC_MATCH_THRESHOLD', source.OFAC_MATCH_THRESHOLD, 0.92),
     },
+    careConsole: careConsoleEnv(source),
   };
+}
+
+function careConsoleEnv(source: NodeJS.ProcessEnv): CareConsoleEnv {
+  const authorizationUrl = source.CARE_OAUTH_AUTHORIZATION_URL || undefined;
+  const tokenUrl = source.CARE_OAUTH_TOKEN_URL || undefined;
+  const secret = source.CARE_SESSION_SECRET || undefined;
+  if (secret !== undefined && secret.length < 32) throw new EnvError('CARE_SESSION_SECRET must be at least 32 characters');
+  let oauth: CareConsoleEnv['oauth'] = null;
+  if (authorizationUrl || tokenUrl) {
+    const missing = ['CARE_OAUTH_AUTHORIZATION_URL', 'CARE_OAUTH_TOKEN_URL', 'CARE_OAUTH_CLIENT_ID', 'CARE_OAUTH_ALLOWED_GROUP'].filter((name) => !source[name]);
+    if (missing.length > 0) throw new EnvError(`the care console's identity provider needs ${missing.join(', ')}`);
+    oauth = {
+      authorizationUrl: authorizationUrl as string,
+      tokenUrl: tokenUrl as string,
+      clientId: source.CARE_OAUTH_CLIENT_ID as string,
+      clientSecret: source.CARE_OAUTH_CLIENT_SECRET || undefined,
+      userinfoUrl: source.CARE_OAUTH_USERINFO_URL || undefined,
+      allowedGroup: source.CARE_OAUTH_ALLOWED_GROUP as string,
+      groupClaim: source.CARE_OAUTH_GROUP_CLAIM || 'groups',
+      scope: source.CARE_OAUTH_SCOPE || 'openid email profile',
+    };
+  }
+  return { oauth, sessionIdleMinutes: int('CARE_SESSION_IDLE_MINUTES', source.CARE_SESSION_IDLE_MINUTES, 15, 1), sessionSecret: secret };
 }

@@ -162,3 +162,8 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
     },
   };
 }
+
+/** A non-success detail as the service answers it: with its link to the error page (CONTRACT section 11). */
+export function linked<D extends { code: number; subCode: number }>(detail: D): D & { docUrl: string } {
+  return { ...detail, docUrl: `${TEST_PUBLIC_URL}/docs/errors#${detail.code}-${detail.subCode}` };
+}

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, JWK, KeyLike } from 'jose';
 import { AppConfig } from '../../config/app-config';
 
@@ -84,6 +84,15 @@ export class KeyStore {
    */
   get blindIndexKeyId(): string {
     return blindIndexKeyIdOf(this.blindIndexKey);
+  }
+
+  /**
+   * A secret for one purpose (e.g. signing the care console's session cookie), derived with HKDF
+   * from the blind-index key: the same on every instance sharing SERVICE_KEYS, separate from the
+   * blind indexes, and never the key itself.
+   */
+  derivedSecret(purpose: string): string {
+    return Buffer.from(hkdfSync('sha256', this.blindIndexKey, Buffer.alloc(0), `enrollment-service:${purpose}`, 32)).toString('base64url');
   }
 
   get signingKeyId(): string {

@@ -24,5 +24,7 @@ import { CareOperationsService } from './services/care-operations.service';
     CardReplacementService,
     { provide: CardProcessor, useClass: SandboxCardProcessor },
   ],
+  // The care console drives the same operations through these public methods.
+  exports: [CareActionRunner, CareOperationsService, CardUnblockService, CardReplacementService],
 })
 export class CareModule {}

@@ -17,6 +17,7 @@ import { EnrollmentProgressRepository } from './repositories/enrollment-progress
 import { EnrollmentCompletionService } from './services/enrollment-completion.service';
 import { EnrollmentRulesService } from './services/enrollment-rules.service';
 import { EnrollmentWriter } from './services/enrollment-writer';
+import { EnrollmentRequestsService } from './services/enrollment-requests.service';
 import { EnrollmentService } from './services/enrollment.service';
 import { ScanCaptureService } from './services/scan-capture.service';
 
@@ -27,6 +28,7 @@ import { ScanCaptureService } from './services/scan-capture.service';
   providers: [
     EnrollmentRulesService,
     EnrollmentService,
+    EnrollmentRequestsService,
     EnrollmentWriter,
     EnrollmentProgressRepository,
     EnrollmentCompletionService,

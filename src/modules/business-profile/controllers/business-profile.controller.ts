@@ -3,6 +3,8 @@ import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
+import { validatedOnly, ValidatedOnly } from '../../../common/http/envelope.interceptor';
+import { ValidateOnly } from '../../../common/validation/validate-only';
 import { UpdateBusinessProfileRequestDto } from '../dtos/business-data-update.dto';
 import { BusinessDataView } from '../services/business-profile.codec';
 import { BusinessProfileService } from '../services/business-profile.service';
@@ -46,8 +48,11 @@ export class BusinessProfileController {
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,
     @Param('accountIdentifier') accountIdentifier: string,
+    @ValidateOnly() validateOnly: boolean,
     @Body() body: UpdateBusinessProfileRequestDto,
-  ): Promise<{ businessData: BusinessDataView }> {
+  ): Promise<{ businessData: BusinessDataView } | ValidatedOnly> {
+    // Every rule of this update that needs no stored data is the DTO's, run by the validation pipe.
+    if (validateOnly) return validatedOnly();
     return { businessData: await this.businessProfiles.update(principal, programCode, accountIdentifier, body.businessData) };
   }
 }

@@ -6,14 +6,24 @@ import type { Account } from '../../accounts/account.types';
 import type { PaymentInstrument } from '../../accounts/account.types';
 import { AccountRepository } from '../../accounts/repositories/account.repository';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
-import { AccountSnapshot, CareAuditService } from '../../audit/care-audit.service';
+import { AccountSnapshot, AuditEntry, CareAuditService, StaffIdentity } from '../../audit/care-audit.service';
 import { publishedState } from '../../lifecycle/account-lifecycle';
 import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
 
-/** Who acts: recorded in the audit trail; `programs` bounds which accounts the care client reaches. */
+/**
+ * Who acts: recorded in the audit trail; `programs` bounds which accounts the care client reaches.
+ * A console action also names the staff member and the reason they gave (CONTRACT section 14).
+ */
 export interface CareActor {
   actor: string;
   programs: readonly string[];
+  staff?: StaffIdentity;
+  reason?: string;
+}
+
+/** The audit fields of an actor, for an entry of its action. */
+export function auditedActor(who: CareActor): Pick<AuditEntry, 'actor' | 'staff' | 'reason'> {
+  return { actor: who.actor, ...(who.staff ? { staff: who.staff } : {}), ...(who.reason !== undefined ? { reason: who.reason } : {}) };
 }
 
 export type CareWork = (manager: EntityManager, account: Account, cards: PaymentInstrument[]) => Promise<Record<string, unknown> | void>;
@@ -36,7 +46,7 @@ export class CareActionRunner {
       const before = snapshotOf(account, cards);
       const detail = await work(manager, account, cards);
       const after = await this.snapshot(manager, await this.accounts.lockForUpdate(manager, account.id));
-      await this.audit.record(manager, { accountId: account.id, actor: who.actor, action, before, after, detail: detail ?? {} });
+      await this.audit.record(manager, { accountId: account.id, ...auditedActor(who), action, before, after, detail: detail ?? {} });
     });
   }
 

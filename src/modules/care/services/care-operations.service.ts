@@ -5,7 +5,7 @@ import { EnrollmentCompletionService } from '../../enrollment/services/enrollmen
 import * as lifecycle from '../../lifecycle/account-lifecycle';
 import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
 import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
-import { CareActionRunner, CareActor } from './care-action-runner';
+import { auditedActor, CareActionRunner, CareActor } from './care-action-runner';
 
 /**
  * Account-level care operations of CONTRACT section 8. The rules are the account lifecycle's
@@ -69,7 +69,7 @@ export class CareOperationsService {
     await this.tx.run(async (manager) => {
       const account = await this.runner.lockAccount(manager, who, id);
       const after = await this.runner.snapshot(manager, account);
-      await this.audit.record(manager, { accountId: id, actor: who.actor, action: 'ofacClear', before, after, detail: { outcome } });
+      await this.audit.record(manager, { accountId: id, ...auditedActor(who), action: 'ofacClear', before, after, detail: { outcome } });
     });
   }
 }

@@ -6,10 +6,13 @@ import { Principal } from '../../../common/context/request-context';
 import { LIMIT_COUNTING_RULE } from '../../accounts/services/account-limits.service';
 import type { AccountView } from '../../accounts/services/account-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
-import type { RawResponse } from '../../../common/http/envelope.interceptor';
+import { RawResponse, validatedOnly, ValidatedOnly } from '../../../common/http/envelope.interceptor';
+import { ValidateOnly } from '../../../common/validation/validate-only';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { EnrollmentService } from '../services/enrollment.service';
+import { EnrollmentRequestsService, RequestStatus } from '../services/enrollment-requests.service';
+import { EnrollmentRequestStatusResponse } from '../dtos/request-status.response';
 import { EnrollmentPlan, EnrollmentRulesService } from '../services/enrollment-rules.service';
 
 const ENROLL_DESCRIPTION = [
@@ -37,7 +40,10 @@ const ENROLL_DESCRIPTION = [
 @Controller('v1/programs/:programCode/enrollments')
 @RequiresScopes('enrollments')
 export class EnrollmentController {
-  constructor(private readonly enrollments: EnrollmentService) {}
+  constructor(
+    private readonly enrollments: EnrollmentService,
+    private readonly requests: EnrollmentRequestsService,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -49,8 +55,13 @@ export class EnrollmentController {
   @ApiBadRequestResponse({ description: 'Every validation row of the enrollment, KYB, currency/terms and user-data tables' })
   async enroll(
     @CurrentPrincipal() principal: Principal,
+    @ValidateOnly() validateOnly: boolean,
     @ValidBody(CreateEnrollmentDto, EnrollmentRulesService) plan: EnrollmentPlan,
-  ): Promise<RawResponse> {
+  ): Promise<RawResponse | ValidatedOnly> {
+    if (validateOnly) {
+      this.enrollments.validate(plan);
+      return validatedOnly();
+    }
     return this.enrollments.enroll(principal, plan);
   }
 
@@ -69,5 +80,25 @@ export class EnrollmentController {
     @Param('accountIdentifier') accountIdentifier: string,
   ): Promise<AccountView> {
     return this.enrollments.get(principal, programCode, accountIdentifier);
+  }
+
+  @Get('requests/:requestId')
+  @ApiOperation({
+    operationId: 'getEnrollmentRequest',
+    summary: 'What happened to an enrollment requestId, and the answer its identical retry would replay',
+    description:
+      'state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), ' +
+      'held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. ' +
+      'Decision where the contract is silent: an enrollment completed by care\'s OFAC clearance is completed with answer null until its identical retry stores the answer. ' +
+      'Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner\'s: 404/10/0.',
+  })
+  @ApiOkResponse({ type: EnrollmentRequestStatusResponse })
+  @ApiNotFoundResponse({ description: '404/10/0 "Request Not Found": unknown requestId, or one of another partner or program' })
+  async request(
+    @CurrentPrincipal() principal: Principal,
+    @Param('programCode') programCode: string,
+    @Param('requestId') requestId: string,
+  ): Promise<RequestStatus> {
+    return this.requests.status(principal, programCode, requestId);
   }
 }

@@ -5,6 +5,8 @@ import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
 import { UserView } from '../../accounts/services/account-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
+import { ValidateOnly } from '../../../common/validation/validate-only';
+import { validatedOnly, ValidatedOnly } from '../../../common/http/envelope.interceptor';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { UpdateUserRequestDto } from '../dtos/update-user.dto';
 import { UserProfileService } from '../services/user-profile.service';
@@ -39,8 +41,13 @@ export class UserProfileController {
     @Param('programCode') programCode: string,
     @Param('accountIdentifier') accountIdentifier: string,
     @Param('userIdentifier') userIdentifier: string,
+    @ValidateOnly() validateOnly: boolean,
     @ValidBody(UpdateUserRequestDto) body: UpdateUserRequestDto,
-  ): Promise<{ user: UserView }> {
+  ): Promise<{ user: UserView } | ValidatedOnly> {
+    if (validateOnly) {
+      this.profiles.validate(body.encryptedUserData);
+      return validatedOnly();
+    }
     return { user: await this.profiles.update(principal, programCode, accountIdentifier, userIdentifier, body.encryptedUserData) };
   }
 

@@ -208,6 +208,22 @@ export class UserRepository {
   }
 
 
+  /** Every user of an account, primary first (the care console's account page). */
+  usersOf(manager: EntityManager, accountId: string): Promise<User[]> {
+    return manager.find(User, { where: { accountId }, order: { isPrimary: 'DESC', createdAt: 'ASC' } });
+  }
+
+  /**
+   * Accounts whose user has this full SSN (or ITIN: a 9-digit value may be either) or this phone
+   * number, found through the blind indexes only: never a plaintext or partial match.
+   */
+  async accountIdsByIdentity(manager: EntityManager, kind: 'ssn' | 'phone', value: string): Promise<string[]> {
+    const rows = (await (kind === 'ssn'
+      ? manager.query(`select distinct account_id from users where ssn_bidx = $1 or itin_bidx = $2`, [this.blindIndex.of('ssn', value), this.itinIndex(value)])
+      : manager.query(`select distinct u.account_id from users u join user_phones p on p.user_id = u.id where p.number_bidx = $1`, [this.phoneIndex(value)]))) as Array<{ account_id: string }>;
+    return rows.map((row) => row.account_id);
+  }
+
   findById(manager: EntityManager, accountId: string, userId: string): Promise<User | null> {
     return manager.findOne(User, { where: { id: userId, accountId } });
   }
