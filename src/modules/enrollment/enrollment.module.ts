@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuditModule } from '../audit/audit.module';
 import { EventsModule } from '../events/events.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { LockingModule } from '../locking/locking.module';
 import { BusinessProfileModule } from '../business-profile/business-profile.module';
 import { LifecycleModule } from '../lifecycle/lifecycle.module';
@@ -23,7 +24,7 @@ import { ScanCaptureService } from './services/scan-capture.service';
 
 /** Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ScanCapture]), AccountsModule, AuditModule, EventsModule, LifecycleModule, LockingModule, UserModule, BusinessProfileModule, ScreeningModule],
+  imports: [TypeOrmModule.forFeature([ScanCapture]), AccountsModule, AuditModule, EventsModule, IdempotencyModule, LifecycleModule, LockingModule, UserModule, BusinessProfileModule, ScreeningModule],
   controllers: [EnrollmentController, ScanCaptureController],
   providers: [
     EnrollmentRulesService,
