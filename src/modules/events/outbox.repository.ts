@@ -35,6 +35,13 @@ export interface AttemptOutcome {
 
 export type AttemptNext = { kind: 'delivered' } | { kind: 'retry'; delayMs: number } | { kind: 'dead' };
 
+export interface FinishedAttempt {
+  eventId: string;
+  attempt: number;
+  outcome: AttemptOutcome;
+  next: AttemptNext;
+}
+
 /** Position in a partner's event list: the inserting transaction's id and the row's sequence number. */
 export interface ListCursor {
   txId: string;
@@ -99,23 +106,37 @@ export class OutboxRepository {
   }
 
   /**
-   * Records attempt `attempt` in the delivery log and settles the event, in one statement. A retry or
-   * a give-up applies only while this attempt is the latest (a redelivery may have claimed a newer
-   * one) and the event is not delivered; an acknowledgement always counts.
+   * Records finished attempts in the delivery log and settles their events, in one statement for
+   * the whole set (ids unique). A retry or a give-up applies only while its attempt is the latest (a
+   * redelivery may have claimed a newer one) and the event is not delivered; an acknowledgement
+   * always counts.
    */
-  async finishAttempt(manager: EntityManager, eventId: string, attempt: number, outcome: AttemptOutcome, next: AttemptNext): Promise<void> {
-    const settle =
-      next.kind === 'delivered'
-        ? `update outbox_events set delivered_at = now(), next_attempt_at = null, dead = false where id = $1`
-        : next.kind === 'retry'
-          ? `update outbox_events set next_attempt_at = now() + make_interval(secs => $7)
-              where id = $1 and attempts = $2 and delivered_at is null`
-          : `update outbox_events set dead = true, next_attempt_at = null where id = $1 and attempts = $2 and delivered_at is null`;
+  async finishAttempts(manager: EntityManager, attempts: readonly FinishedAttempt[]): Promise<void> {
+    if (attempts.length === 0) return;
+    const column = <T>(pick: (a: FinishedAttempt) => T): T[] => attempts.map(pick);
     await manager.query(
-      `with log as (
-         insert into webhook_deliveries (event_id, attempt, url, status_code, error, duration_ms) values ($1, $2, $3, $4, $5, $6))
-       ${settle}`,
-      [eventId, attempt, outcome.url, outcome.statusCode, outcome.error, outcome.durationMs, ...(next.kind === 'retry' ? [next.delayMs / 1000] : [])],
+      `with o as (
+         select * from unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[])
+           as o(event_id, attempt, url, status_code, error, duration_ms, next_kind, delay_secs)),
+       log as (
+         insert into webhook_deliveries (event_id, attempt, url, status_code, error, duration_ms)
+         select event_id, attempt, url, status_code, error, duration_ms from o)
+       update outbox_events e
+          set delivered_at = case when o.next_kind = 'delivered' then now() else e.delivered_at end,
+              dead = case o.next_kind when 'delivered' then false when 'dead' then true else e.dead end,
+              next_attempt_at = case when o.next_kind = 'retry' then now() + make_interval(secs => o.delay_secs) end
+         from o
+        where e.id = o.event_id and (o.next_kind = 'delivered' or (e.attempts = o.attempt and e.delivered_at is null))`,
+      [
+        column((a) => a.eventId),
+        column((a) => a.attempt),
+        column((a) => a.outcome.url),
+        column((a) => a.outcome.statusCode),
+        column((a) => a.outcome.error),
+        column((a) => a.outcome.durationMs),
+        column((a) => a.next.kind),
+        column((a) => (a.next.kind === 'retry' ? a.next.delayMs / 1000 : null)),
+      ],
     );
   }
 

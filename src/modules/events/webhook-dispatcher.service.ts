@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
-import { AttemptNext, OutboxRepository, OutboxRow } from './outbox.repository';
+import { AttemptNext, FinishedAttempt, OutboxRepository, OutboxRow } from './outbox.repository';
 import { WebhookSender } from './webhook-sender';
 
 /** Idle poll: the lag of a new event is at most this plus one claim (no LISTEN connection to keep alive). */
@@ -13,12 +13,15 @@ const MAX_IN_FLIGHT = 64;
 const ERROR_BACKOFF_MS = 1_000;
 /** On shutdown, attempts in flight get this long to finish and be recorded (one HTTP timeout). */
 const DRAIN_MS = 10_000;
+/** Finished attempts wait at most this long to be recorded together (one statement per flush). */
+const FLUSH_MS = 20;
 
 /**
  * Delivers outbox events to partners' webhooks, at least once, from every instance: a poller
  * claims due rows in batches (one statement, SKIP LOCKED, attempt counted and leased), posts them
- * concurrently outside any transaction, and records each attempt with its settlement in one
- * statement: delivered, due again after WEBHOOK_RETRY_DELAYS_MS, or failed for good. An instance
+ * concurrently outside any transaction, and records finished attempts with their settlement
+ * (delivered, due again after WEBHOOK_RETRY_DELAYS_MS, or failed for good) in one statement per
+ * flush, so delivery takes one pooled connection per batch rather than per event. An instance
  * killed mid-batch leaves leases that expire after WEBHOOK_LEASE_SECONDS; any instance then
  * claims those events again.
  */
@@ -26,9 +29,11 @@ const DRAIN_MS = 10_000;
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly inFlight = new Set<Promise<void>>();
+  private finished: FinishedAttempt[] = [];
   private stopped = false;
   private loop?: Promise<void>;
   private wakeUp?: () => void;
+  private flushSoon?: NodeJS.Timeout;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -44,10 +49,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.flushSoon);
     this.wake();
     await this.loop;
     const drained = Promise.allSettled([...this.inFlight]);
     await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+    // What is not recorded now is sent again after its lease: at least once either way.
+    await this.flush().catch(() => undefined);
   }
 
   /** Polls now instead of at the end of the current wait (an attempt finished and made room). */
@@ -59,6 +67,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     while (!this.stopped) {
       let wait = POLL_MS;
       try {
+        await this.flush();
         const room = MAX_IN_FLIGHT - this.inFlight.size;
         if (room > 0) {
           const claimed = await this.outbox.claimDue(this.dataSource.manager, room, this.config.env.webhookLeaseSeconds);
@@ -69,16 +78,39 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       } catch (error) {
         if (this.stopped) break;
         wait = ERROR_BACKOFF_MS;
-        this.logger.warn({ errorName: (error as Error).name, message: (error as Error).message }, 'outbox claim failed');
+        this.logger.warn({ errorName: (error as Error).name, message: (error as Error).message }, 'outbox poll failed');
       }
       if (wait > 0 || this.inFlight.size >= MAX_IN_FLIGHT) await this.sleep(wait || POLL_MS);
+    }
+  }
+
+  /** Records the finished attempts in one statement; an event finished twice waits for the next flush. */
+  private async flush(): Promise<void> {
+    if (this.finished.length === 0) return;
+    const ids = new Set<string>();
+    const now: FinishedAttempt[] = [];
+    const later: FinishedAttempt[] = [];
+    for (const done of this.finished) {
+      (ids.has(done.eventId) ? later : now).push(done);
+      ids.add(done.eventId);
+    }
+    this.finished = later;
+    try {
+      await this.outbox.finishAttempts(this.dataSource.manager, now);
+    } catch (error) {
+      this.finished.push(...now);
+      throw error;
     }
   }
 
   private track(attempt: Promise<void>): void {
     const tracked = attempt.finally(() => {
       this.inFlight.delete(tracked);
-      if (this.inFlight.size === MAX_IN_FLIGHT - 1) this.wake();
+      // Soon, not at once: attempts finishing together are recorded together.
+      this.flushSoon ??= setTimeout(() => {
+        this.flushSoon = undefined;
+        this.wake();
+      }, FLUSH_MS);
     });
     this.inFlight.add(tracked);
   }
@@ -94,7 +126,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     });
   }
 
-  /** One claimed attempt; a failure to record it leaves the lease to expire, and the event is sent again. */
+  /** One claimed attempt, recorded by the next flush; if that never happens the lease expires and the event is sent again. */
   private async attempt(event: OutboxRow): Promise<void> {
     try {
       const webhook = this.config.service.partnerById(event.partnerId)?.webhook;
@@ -103,7 +135,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         return;
       }
       const outcome = await this.sender.post(webhook, event.id, webhookBody(event));
-      await this.outbox.finishAttempt(this.dataSource.manager, event.id, event.attempts, outcome, this.next(event.attempts, outcome.ok));
+      this.finished.push({ eventId: event.id, attempt: event.attempts, outcome, next: this.next(event.attempts, outcome.ok) });
       if (!outcome.ok) {
         this.logger.warn({ eventId: event.id, attempt: event.attempts, statusCode: outcome.statusCode, error: outcome.error }, 'webhook attempt failed');
       }
