@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { DELIVERY_DATA_SOURCE } from '../../infrastructure/database/database.module';
 import { AttemptNext, FinishedAttempt, OutboxRepository, OutboxRow } from './outbox.repository';
 import { WebhookSender } from './webhook-sender';
 
@@ -36,7 +37,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private flushSoon?: NodeJS.Timeout;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource(DELIVERY_DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly outbox: OutboxRepository,
     private readonly sender: WebhookSender,
