@@ -131,42 +131,11 @@ export class UserRecordsService {
     batch.insert('user_phones', ['id', 'user_id', 'phone_type', 'is_default', 'number_enc', 'number_bidx', 'created_at', 'updated_at'], phones);
   }
 
-  async insertAddress(manager: EntityManager, userId: string, address: AddressPlain): Promise<UserAddress> {
-    const row = manager.create(UserAddress, {
-      id: randomUUID(),
-      userId,
-      type: address.type,
-      isDefault: address.isDefault,
-      addressEnc: this.encryptAddress(address),
-    });
-    await manager.insert(UserAddress, row);
-    return row;
-  }
-
-  async insertPhone(manager: EntityManager, userId: string, phone: PhonePlain): Promise<UserPhone> {
-    const row = manager.create(UserPhone, {
-      id: randomUUID(),
-      userId,
-      phoneType: phone.phoneType,
-      isDefault: phone.isDefault,
-      numberEnc: this.encryptPhone(phone.number),
-      numberBidx: this.phoneIndex(phone.number),
-    });
-    await manager.insert(UserPhone, row);
-    return row;
-  }
-
-  async updateAddress(manager: EntityManager, addressId: string, address: AddressPlain): Promise<void> {
-    await manager.update(UserAddress, { id: addressId }, { addressEnc: this.encryptAddress(address), updatedAt: () => 'now()' });
-  }
-
-  /** In place, type included (SERVICE.md: a single phone changes type without a new record). */
-  async updatePhone(manager: EntityManager, phoneId: string, phoneType: PhoneType, number: string): Promise<void> {
-    await manager.update(UserPhone, { id: phoneId }, { phoneType, numberEnc: this.encryptPhone(number), numberBidx: this.phoneIndex(number), updatedAt: () => 'now()' });
-  }
-
-  async setEmail(manager: EntityManager, userId: string, emailAddress: string): Promise<void> {
-    await manager.update(User, { id: userId }, { emailEnc: this.cipher.encrypt(emailAddress, USER_CIPHER_CONTEXT.email), updatedAt: () => 'now()' });
+  /** The user's new email, as a part of the caller's batch; returns its ciphertext (the answer is built from it). */
+  stageEmail(batch: WriteBatch, userId: string, emailAddress: string): string {
+    const emailEnc = this.cipher.encrypt(emailAddress, USER_CIPHER_CONTEXT.email);
+    batch.write(`update users set email_enc = $2, updated_at = now() where id = $1`, [userId, emailEnc]);
+    return emailEnc;
   }
 
   itinIndex(itin: string): string {
