@@ -26,6 +26,12 @@ export interface AccountRead {
   contact: ContactRows | null;
 }
 
+/** A partner's account in one program, or (programCode null) in any program, checked by the caller. */
+export interface LockScope {
+  partnerId: string;
+  programCode: string | null;
+}
+
 /** An account locked with one of its users and that user's contact rows (ids included, for the writes). */
 export interface LockedUserRead {
   account: Account;
@@ -104,7 +110,7 @@ const LOCKED_USER_SQL = `select ${ACCOUNT_COLUMNS},
           from user_phones ph where ph.user_id = u.id) as phones
   from accounts a
   left join users u on u.account_id = a.id and u.id = $4
- where a.id = $1 ${SCOPE}
+ where a.id = $1 and a.partner_id = $2 and ($3::text is null or a.program_code = $3)
    for update of a`;
 
 /** Built once: [scoped][contact]. */
@@ -143,7 +149,7 @@ export class AccountReadRepository {
    * no such user) and that user's contact rows, in one statement; null when the account is not found.
    * Both ids must be uuids.
    */
-  async lockUser(manager: EntityManager, accountId: string, userId: string, scope: AccountScope): Promise<LockedUserRead | null> {
+  async lockUser(manager: EntityManager, accountId: string, userId: string, scope: LockScope): Promise<LockedUserRead | null> {
     const rows = (await manager.query(LOCKED_USER_SQL, [accountId, scope.partnerId, scope.programCode, userId])) as Row[];
     const row = rows[0];
     if (!row) return null;

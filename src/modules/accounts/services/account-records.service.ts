@@ -7,7 +7,7 @@ import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { Account, AccountType, IdentityKind } from '../entities/account.entity';
 import { Purse } from '../entities/purse.entity';
 import type { User } from '../../user/entities/user.entity';
-import { AccountReadRepository, AccountScope, LockedContactRows } from '../repositories/account-read.repository';
+import { AccountReadRepository, LockedContactRows, LockScope } from '../repositories/account-read.repository';
 
 export type { LockedContactRows };
 
@@ -66,7 +66,7 @@ export class AccountRecordsService {
    * contact rows, in one statement: 404/10/0 (ACCOUNT_NOT_FOUND) for another partner's or program's
    * account, a malformed id, or a user of another account.
    */
-  async lockWithUser(manager: EntityManager, scope: AccountScope, accountId: string, userId: string): Promise<LockedUser> {
+  async lockWithUser(manager: EntityManager, scope: LockScope, accountId: string, userId: string): Promise<LockedUser> {
     const read = UUID.test(accountId) && UUID.test(userId) ? await this.reads.lockUser(manager, accountId, userId, scope) : null;
     if (!read?.user) throw new DomainError('ACCOUNT_NOT_FOUND');
     return { account: read.account, user: read.user, contact: read.contact };

@@ -142,9 +142,13 @@ export class UserRecordsService {
     return this.blindIndex.of('itin', itin);
   }
 
-  async setItin(manager: EntityManager, userId: string, itin: string): Promise<void> {
-    await manager.update(User, { id: userId }, { itinEnc: this.cipher.encrypt(itin, USER_CIPHER_CONTEXT.itin), itinBidx: this.itinIndex(itin), updatedAt: () => 'now()' });
+  /** The user's ITIN, as a part of the caller's batch; returns the stored columns (the answer is built from them). */
+  stageItin(batch: WriteBatch, userId: string, itin: string): { itinEnc: string; itinBidx: string } {
+    const columns = { itinEnc: this.cipher.encrypt(itin, USER_CIPHER_CONTEXT.itin), itinBidx: this.itinIndex(itin) };
+    batch.write(`update users set itin_enc = $2, itin_bidx = $3, updated_at = now() where id = $1`, [userId, columns.itinEnc, columns.itinBidx]);
+    return columns;
   }
+
 
   /** The address columns other than type/default, as one encrypted JSON value. */
   encryptAddress(address: AddressPlain | StoredAddress): string {
