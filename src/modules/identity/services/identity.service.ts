@@ -49,8 +49,8 @@ export class IdentityService {
       if (user.itinBidx === itinBidx) return this.views.userViewOf(user, contact, principal.partner);
       if (user.itinBidx !== null) throw new DomainError('ITIN_ALREADY_ADDED');
 
-      await this.limits.claimForAccount(manager, account, { kind: 'itin', value: itin });
       const batch = new WriteBatch();
+      await this.limits.claimForAccount(manager, account, { kind: 'itin', value: itin }, batch);
       Object.assign(user, this.users.stageItin(batch, user.id, itin));
       this.outbox.stage(batch, [
         {

@@ -61,7 +61,7 @@ export class UserProfileService {
       }
       if (data.phoneNumber) {
         const phone = this.contact.applyPhone(batch, user.id, contact, data.phoneNumber);
-        if (user.isPrimary && phone.after !== null && phone.after !== phone.before) await this.recordDefaultPhone(manager, account, phone.after);
+        if (user.isPrimary && phone.after !== null && phone.after !== phone.before) await this.recordDefaultPhone(manager, batch, account, phone.after);
         changed.push('phoneNumber');
       }
       if (changed.length > 0) {
@@ -89,8 +89,8 @@ export class UserProfileService {
    * The account's default phone changed: the phone limits of enrollment apply to the new number
    * (the account itself excluded), and the account then counts under it instead of the old one.
    */
-  private async recordDefaultPhone(manager: EntityManager, account: Account, number: string): Promise<void> {
-    await this.limits.claimForAccount(manager, account, { kind: 'phone', value: number });
+  private async recordDefaultPhone(manager: EntityManager, batch: WriteBatch, account: Account, number: string): Promise<void> {
+    await this.limits.claimForAccount(manager, account, { kind: 'phone', value: number }, batch);
   }
 
 }
