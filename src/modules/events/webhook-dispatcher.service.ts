@@ -3,9 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { DELIVERY_DATA_SOURCE } from '../../infrastructure/database/database.module';
+import { JobQueue } from '../../infrastructure/queue/job-queue';
 import { AttemptNext, FinishedAttempt, OutboxRepository, OutboxRow } from './outbox.repository';
 import { WebhookSender } from './webhook-sender';
 
+/** The per-minute cron that re-enqueued lost delivery jobs before the poller; databases made before it still hold it. */
+const RETIRED_SWEEP_SCHEDULE = 'outbox-sweep';
 /** Idle poll: the lag of a new event is at most this plus one claim (no LISTEN connection to keep alive). */
 const POLL_MS = 250;
 /** Attempts in flight per instance (the HTTP posts are concurrent); a claim never takes more than the room left. */
@@ -41,11 +44,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     private readonly config: AppConfig,
     private readonly outbox: OutboxRepository,
     private readonly sender: WebhookSender,
+    private readonly jobs: JobQueue,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     // JOBS_ENABLED=false: this instance writes events but delivers none, like its job workers.
-    if (this.config.env.jobsEnabled) this.loop = this.run();
+    if (!this.config.env.jobsEnabled) return;
+    await this.jobs.unschedule(RETIRED_SWEEP_SCHEDULE);
+    this.loop = this.run();
   }
 
   async onModuleDestroy(): Promise<void> {
