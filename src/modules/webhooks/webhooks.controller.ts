@@ -1,10 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { RequiresScopes } from '../../common/auth/decorators';
 import { CurrentPrincipal } from '../../common/auth/principal.decorator';
 import type { Principal } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
-import { EventLogService, EventView } from '../events/event-log.service';
+import { EVENT_TYPES } from '../events/event-types';
+import { EventListItem, EventLogService, EventPage, EventView } from '../events/event-log.service';
+import { RedeliveredWebhookEventDto, WebhookEventListDto } from './dtos/webhook-event.dto';
 import { SendTestWebhookDto } from './dtos/send-test-webhook.dto';
 import { TestWebhookResult, WebhookTestService } from './webhook-test.service';
 
@@ -31,6 +33,49 @@ export class WebhooksController {
   @ApiOkResponse({ description: 'The envelope with eventId, eventType, programCode and webhookConfigured' })
   sendTest(@CurrentPrincipal() principal: Principal, @Body() body: SendTestWebhookDto): Promise<TestWebhookResult> {
     return this.tests.send(principal.partner, body.eventType, body.programCode);
+  }
+
+  @Get('v1/webhooks/events')
+  @RequiresScopes('webhooks')
+  @ApiOperation({
+    summary: "The partner's own events, oldest first, a page at a time",
+    description:
+      'Pages never repeat or skip an event, even while new events are written between pages: an event appears once every ' +
+      'transaction older than its own has ended (usually milliseconds after it is written). Events stay listable for at ' +
+      'least 30 days; an undelivered event is never purged.',
+  })
+  @ApiQuery({ name: 'after', required: false, description: 'nextCursor of the previous page (or the cursor of an event); omitted: from the oldest event' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiQuery({ name: 'eventType', required: false, enum: EVENT_TYPES, description: 'Only events of this type (400/100/5 for an unknown type)' })
+  @ApiOkResponse({ type: WebhookEventListDto, description: 'The envelope with events and nextCursor' })
+  @ApiBadRequestResponse({ description: 'A cursor this service did not issue, or a limit outside 1..100 (400, code 100, subCode 6)' })
+  listEvents(
+    @CurrentPrincipal() principal: Principal,
+    @Query('after') after?: unknown,
+    @Query('limit') limit?: unknown,
+    @Query('eventType') eventType?: unknown,
+  ): Promise<EventPage> {
+    return this.events.list(principal.partner.partnerId, { after, limit, eventType });
+  }
+
+  @Post('v1/webhooks/events/:eventId/redeliver')
+  @HttpCode(200)
+  @RequiresScopes('webhooks')
+  @ApiOperation({
+    summary: 'Make one of the partner\'s events due for one more delivery attempt now',
+    description:
+      'Whatever its state (delivered, failed or pending), the event is pending again and the delivery poller sends it ' +
+      'within a second, signed as usual under the same webhook-id. An acknowledged attempt ends it; a refused one follows ' +
+      'the rest of the retry schedule (none left for an event that had already failed). For a partner without a webhook ' +
+      'nothing is sent and the event is answered as it is.',
+  })
+  @ApiParam({ name: 'eventId', format: 'uuid' })
+  @ApiOkResponse({ type: RedeliveredWebhookEventDto, description: 'The envelope with the event' })
+  @ApiNotFoundResponse({ description: "Unknown event or another partner's event (404, code 10, subCode 0)" })
+  async redeliver(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventListItem }> {
+    const event = await this.events.redeliver(principal.partner.partnerId, eventId);
+    if (!event) throw new DomainError('EVENT_NOT_FOUND');
+    return { event };
   }
 
   @Get('v1/webhooks/events/:eventId')
