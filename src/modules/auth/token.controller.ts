@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
 import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
@@ -43,13 +44,55 @@ export class TokenController {
   @HttpCode(200)
   @Header('cache-control', 'no-store')
   @Header('pragma', 'no-cache')
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiSecurity('clientSecretBasic')
+  @ApiBody({
+    type: TokenRequestDto,
+    examples: {
+      basic: { summary: 'client_secret_basic: credentials in the Authorization header', value: { grant_type: 'client_credentials', scope: 'enrollments users' } },
+      post: { summary: 'client_secret_post: credentials in the form', value: { grant_type: 'client_credentials', client_id: 'acme', client_secret: 'acme-sandbox-secret' } },
+    },
+  })
+  @ApiResponse({
+    status: 400,
+    type: OAuthErrorDto,
+    description: 'RFC 6749 §5.2: invalid_request, unsupported_grant_type, invalid_scope',
+    examples: {
+      unsupportedGrant: { summary: 'Not client_credentials', value: { error: 'unsupported_grant_type', error_description: 'Only client_credentials is supported' } },
+      invalidScope: { summary: 'A scope the client does not have', value: { error: 'invalid_scope', error_description: 'Scope not allowed: care' } },
+    },
+  })
+  @ApiResponse({
+    status: 401,
+    type: OAuthErrorDto,
+    description: 'invalid_client, with WWW-Authenticate',
+    examples: { invalidClient: { summary: 'Unknown client or wrong secret', value: { error: 'invalid_client', error_description: 'Client authentication failed' } } },
+  })
+  @ApiResponse({
+    status: 429,
+    type: OAuthErrorDto,
+    description: 'Too many token requests (CONTRACT section 12): RFC 6749 error plus responseDetails 429/0, with Retry-After, RateLimit-Policy and RateLimit headers',
+    examples: {
+      tooMany: {
+        summary: 'Over TOKEN_RATE_LIMIT per minute',
+        value: { error: 'too_many_requests', error_description: 'Too many token requests; retry later', requestId: 'req-20261121-0001', responseDetails: [{ code: 429, subCode: 0, description: 'Too many token requests; retry later', docUrl: 'https://sandbox.example.com/docs/errors#429-0' }] },
+      },
+    },
+  })
   @ApiOperation({
+    operationId: 'issueToken',
     summary: 'Client-credentials token (RFC 6749 §4.4)',
     description:
       'application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic ' +
       '(client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies.',
   })
-  @ApiOkResponse({ description: '{ access_token, token_type: "Bearer", expires_in, scope }' })
+  @ApiOkResponse({
+    type: TokenResponseDto,
+    description: 'RFC 6749 §5.1',
+    examples: {
+      token: { summary: 'A bearer token', value: { access_token: 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJjbGllbnRfaWQiOiJhY21lIn0.c2ln', token_type: 'Bearer', expires_in: 3600, scope: 'enrollments users' } },
+    },
+  })
   async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<RawResponse> {
     const form = (body && typeof body === 'object' ? body : {}) as TokenForm;
     const basic = basicCredentials(request.headers.authorization);
@@ -75,13 +118,46 @@ export class TokenController {
   }
 
   @Get('.well-known/jwks.json')
-  @ApiOperation({ summary: 'Public keys: token signing (use sig) and encryptedUserData encryption (use enc)' })
+  @ApiOperation({ operationId: 'getJwks', summary: 'Public keys: token signing (use sig) and encryptedUserData encryption (use enc)' })
+  @ApiOkResponse({
+    type: JwkSetDto,
+    description: 'JWK Set (RFC 7517)',
+    examples: {
+      keys: {
+        summary: 'Signing and encryption keys',
+        value: {
+          keys: [
+            { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', kid: 'sig-1', use: 'sig', alg: 'ES256' },
+            { kty: 'EC', crv: 'P-256', x: 'gI0GAILBdu7T53akrFmMyGcsF3n5dO7MmwNBHKW5SV0', y: 'SLW_xSffzlPWrHEVI30DHM_4egVwt3NQqeUD7nMFpps', kid: 'enc-1', use: 'enc', alg: 'ECDH-ES' },
+          ],
+        },
+      },
+    },
+  })
   jwks(): RawResponse {
     return rawResponse(this.keys.publicJwks());
   }
 
   @Get('.well-known/oauth-authorization-server')
-  @ApiOperation({ summary: 'RFC 8414 authorization server metadata' })
+  @ApiOperation({ operationId: 'getAuthorizationServerMetadata', summary: 'RFC 8414 authorization server metadata' })
+  @ApiOkResponse({
+    type: AuthorizationServerMetadataDto,
+    description: 'RFC 8414',
+    examples: {
+      metadata: {
+        summary: 'The sandbox',
+        value: {
+          issuer: 'https://sandbox.example.com',
+          token_endpoint: 'https://sandbox.example.com/oauth2/token',
+          jwks_uri: 'https://sandbox.example.com/.well-known/jwks.json',
+          grant_types_supported: ['client_credentials'],
+          token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+          scopes_supported: ['enrollments', 'users', 'business_profiles', 'identity', 'webhooks', 'care'],
+          response_types_supported: ['token'],
+        },
+      },
+    },
+  })
   metadata(): RawResponse {
     const base = this.tokens.issuer;
     return rawResponse({

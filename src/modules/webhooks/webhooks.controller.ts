@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, ApiErrors, successExample } from '../../common/openapi/api-answers';
+import { TestWebhookResponseDto, WebhookEventResponseDto } from './dtos/webhook-responses.dto';
 import { RequiresScopes } from '../../common/auth/decorators';
 import { CurrentPrincipal } from '../../common/auth/principal.decorator';
 import type { Principal } from '../../common/context/request-context';
@@ -16,6 +18,20 @@ const DELIVERY_NOTE =
   'Any 2xx acknowledges; anything else (including redirects and a 10 s timeout) is retried after ' +
   'WEBHOOK_RETRY_DELAYS_MS (default 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h: more than 24 h in total), then the event is marked failed.';
 
+const EVENT_EXAMPLE = {
+  eventId: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f',
+  eventType: 'accountUpdated',
+  partnerId: 'acme',
+  programCode: 'sandbox',
+  accountIdentifier: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  occurredDateTime: '2026-11-21T10:00:01.500Z',
+  deliveryStatus: 'delivered',
+  attempts: 1,
+  nextAttemptDateTime: null,
+  deliveredDateTime: '2026-11-21T10:00:02.042Z',
+  deliveries: [{ attempt: 1, url: 'https://partner.example.com/hooks', statusCode: 200, error: null, durationMs: 42, attemptedDateTime: '2026-11-21T10:00:02.000Z' }],
+};
+
 @ApiTags('Webhooks')
 @Controller()
 export class WebhooksController {
@@ -27,17 +43,21 @@ export class WebhooksController {
   @Post('v1/webhooks/test')
   @HttpCode(200)
   @RequiresScopes('webhooks')
-  @ApiOperation({ summary: 'Send a test event of any of the 13 event types to the calling partner', description: DELIVERY_NOTE })
-  @ApiOkResponse({ description: 'The envelope with eventId, eventType, programCode and webhookConfigured' })
+  @ApiOperation({ operationId: 'sendTestWebhook', summary: 'Send a test event of any of the 13 event types to the calling partner', description: DELIVERY_NOTE })
+  @ApiBody({ type: SendTestWebhookDto, examples: { accountUpdated: { summary: 'A test accountUpdated event', value: { eventType: 'accountUpdated', programCode: 'sandbox' } } } })
+  @ApiAnswer(TestWebhookResponseDto, 'The event was stored and is delivered like any other', {
+    success: { summary: 'Queued', value: successExample({ eventId: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f', eventType: 'accountUpdated', programCode: 'sandbox', webhookConfigured: true }) },
+  })
+  @ApiErrors({ 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_FIELD'] })
   sendTest(@CurrentPrincipal() principal: Principal, @Body() body: SendTestWebhookDto): Promise<TestWebhookResult> {
     return this.tests.send(principal.partner, body.eventType, body.programCode);
   }
 
   @Get('v1/webhooks/events/:eventId')
   @RequiresScopes('webhooks')
-  @ApiOperation({ summary: "Delivery state and attempt log of one of the partner's events" })
-  @ApiOkResponse({ description: '{ event: { eventId, eventType, deliveryStatus (pending|delivered|failed|notDeliverable), attempts, deliveries: [...] } }' })
-  @ApiNotFoundResponse({ description: 'Unknown event or another partner\'s event (404, code 10, subCode 0)' })
+  @ApiOperation({ operationId: 'getWebhookEvent', summary: "Delivery state and attempt log of one of the partner's events" })
+  @ApiAnswer(WebhookEventResponseDto, 'The event with its delivery state and attempts', { success: { summary: 'A delivered event', value: successExample({ event: EVENT_EXAMPLE }) } })
+  @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event or another partner's event" })
   async partnerEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventView }> {
     const event = await this.events.describe(eventId, { partnerId: principal.partner.partnerId });
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
@@ -46,9 +66,9 @@ export class WebhooksController {
 
   @Get('v1/care/webhooks/events/:eventId')
   @RequiresScopes('care')
-  @ApiOperation({ summary: "Care: delivery state and attempt log of an event of the care client's programs (status code, error, duration per attempt)" })
-  @ApiOkResponse({ description: '{ event: { …, deliveries: [{ attempt, url, statusCode, error, durationMs, attemptedDateTime }] } }' })
-  @ApiNotFoundResponse({ description: 'Unknown event, or one of a program outside the care client\'s programs (404, code 10, subCode 0)' })
+  @ApiOperation({ operationId: 'careGetWebhookEvent', summary: "Care: delivery state and attempt log of an event of the care client's programs (status code, error, duration per attempt)" })
+  @ApiAnswer(WebhookEventResponseDto, 'The event with its delivery state and attempts', { success: { summary: 'A delivered event', value: successExample({ event: EVENT_EXAMPLE }) } })
+  @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event, or one of a program outside the care client's programs" })
   async careEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventView }> {
     const event = await this.events.describe(eventId, { programs: principal.partner.programs });
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
