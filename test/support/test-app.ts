@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { createApp } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
 import { EnrollmentClient } from '../../client/enrollment-client';
+import { schemaCheck } from './schema-check';
 
 /** Partners of the test configuration. Secrets are sandbox values. */
 export const PARTNERS = {
@@ -135,6 +136,7 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
+  schemaCheck.watch(baseUrl);
   const clients: EnrollmentClient[] = [];
   return {
     app,
