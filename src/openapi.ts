@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { ExampleObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ERROR_CATALOGUE, ErrorKey } from './common/errors/error-catalogue';
 import { DEFAULT_ERROR_KEYS, errorExample, Examples } from './common/openapi/api-answers';
 import { AppConfig } from './config/app-config';
@@ -44,6 +46,25 @@ function rowSummary(key: ErrorKey): string {
   return `${http}/${code}/${subCode} ${description}`;
 }
 
+/** Each catalogue row's example once, in components.examples, referenced by every answer that lists it. */
+function shareErrorExamples(document: OpenAPIObject): void {
+  const shared: Record<string, ExampleObject> = {};
+  for (const item of Object.values(document.paths)) {
+    for (const method of HTTP_METHODS) {
+      for (const response of Object.values(item[method]?.responses ?? {}) as ResponseObject[]) {
+        for (const media of Object.values(response.content ?? {})) {
+          for (const [name, example] of Object.entries(media.examples ?? {})) {
+            if (!(name in ERROR_CATALOGUE) || '$ref' in example || !isDeepStrictEqual(example.value, errorExample(name as ErrorKey))) continue;
+            shared[name] = example;
+            media.examples![name] = { $ref: `#/components/examples/${name}` };
+          }
+        }
+      }
+    }
+  }
+  document.components = { ...document.components, examples: { ...(document.components?.examples ?? {}), ...shared } };
+}
+
 function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
@@ -65,6 +86,7 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
       };
     }
   }
+  shareErrorExamples(document);
   for (const name of CLOSED_SCHEMAS) {
     const schema = document.components?.schemas?.[name];
     if (schema && !('$ref' in schema)) schema.additionalProperties = false;

@@ -67,7 +67,8 @@ describe('OpenAPI as a contract (issue 14)', () => {
       for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
         const json = response.content?.['application/json'];
         if (!json) continue;
-        for (const [name, example] of Object.entries((json.examples ?? {}) as Record<string, Json>)) {
+        for (const [name, listed] of Object.entries((json.examples ?? {}) as Record<string, Json>)) {
+          const example = listed.$ref ? document.components.examples[(listed.$ref as string).split('/').pop() as string] : listed;
           const errors = validator.errorsOf(json.schema, example.value);
           if (errors.length) failures.push(`${method.toUpperCase()} ${path} ${status} ${name}: ${errors.join('; ')}`);
         }
