@@ -59,7 +59,7 @@ export class TokenController {
     description: 'RFC 6749 §5.2: invalid_request, unsupported_grant_type, invalid_scope',
     examples: {
       unsupportedGrant: { summary: 'Not client_credentials', value: { error: 'unsupported_grant_type', error_description: 'Only client_credentials is supported' } },
-      invalidScope: { summary: 'A scope the client does not have', value: { error: 'invalid_scope', error_description: 'Scope not allowed: care' } },
+      invalidScope: { summary: 'A scope the client does not have', value: { error: 'invalid_scope', error_description: 'Scope not granted to this client: care' } },
     },
   })
   @ApiResponse({
