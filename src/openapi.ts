@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { ExampleObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { ExampleObject, HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ERROR_CATALOGUE, ErrorKey } from './common/errors/error-catalogue';
 import { DEFAULT_ERROR_KEYS, errorExample, Examples } from './common/openapi/api-answers';
 import { AppConfig } from './config/app-config';
@@ -38,6 +38,12 @@ const CLOSED_SCHEMAS = [
   'WebhookEventResponse', 'CardSnapshot', 'AccountSnapshot', 'AuditEntry', 'AuditTrailResponse', 'LiveResponse', 'ReadyResponse', 'TokenResponse',
   'AuthorizationServerMetadata',
 ];
+
+/** Headers of every answer (X-Request-Id) and of every 503 (Retry-After), referenced from components.headers. */
+const RESPONSE_HEADERS: Record<string, HeaderObject> = {
+  'X-Request-Id': { description: "The body's requestId when the request had one, otherwise a generated id", schema: { type: 'string' }, example: 'req-20261121-0001' },
+  'Retry-After': { description: 'On every 503: seconds to wait before resending the identical request (SERVICE.md retry policy)', schema: { type: 'integer' }, example: 1 },
+};
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -86,6 +92,15 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
       };
     }
   }
+  for (const item of Object.values(document.paths)) {
+    for (const method of HTTP_METHODS) {
+      for (const [status, response] of Object.entries(item[method]?.responses ?? {}) as Array<[string, ResponseObject]>) {
+        const names = ['X-Request-Id', ...(status === '503' || status === 'default' ? ['Retry-After'] : [])];
+        response.headers = { ...Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }])), ...(response.headers ?? {}) };
+      }
+    }
+  }
+  document.components = { ...document.components, headers: { ...(document.components?.headers ?? {}), ...RESPONSE_HEADERS } };
   shareErrorExamples(document);
   for (const name of CLOSED_SCHEMAS) {
     const schema = document.components?.schemas?.[name];

@@ -1321,7 +1321,18 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description On every 503: seconds to wait before resending the identical request (SERVICE.md retry policy)
+         * @example 1
+         */
+        "Retry-After": number;
+        /**
+         * @description The body's requestId when the request had one, otherwise a generated id
+         * @example req-20261121-0001
+         */
+        "X-Request-Id": string;
+    };
     pathItems: never;
 }
 export type SchemaAccount = components['schemas']['Account'];
@@ -1369,6 +1380,8 @@ export type SchemaUsersResponse = components['schemas']['UsersResponse'];
 export type SchemaWebhookDelivery = components['schemas']['WebhookDelivery'];
 export type SchemaWebhookEvent = components['schemas']['WebhookEvent'];
 export type SchemaWebhookEventResponse = components['schemas']['WebhookEventResponse'];
+export type HeaderRetryAfter = components['headers']['Retry-After'];
+export type HeaderXRequestId = components['headers']['X-Request-Id'];
 export type $defs = Record<string, never>;
 export interface operations {
     getJwks: {
@@ -1383,6 +1396,7 @@ export interface operations {
             /** @description JWK Set (RFC 7517) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1392,6 +1406,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1412,6 +1428,7 @@ export interface operations {
             /** @description RFC 8414 */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1421,6 +1438,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1441,6 +1460,7 @@ export interface operations {
             /** @description Up */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1450,6 +1470,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1470,6 +1492,7 @@ export interface operations {
             /** @description Ready */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1479,6 +1502,8 @@ export interface operations {
             /** @description Database unreachable or migrations pending. 503/503/2 Service temporarily unavailable; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1488,6 +1513,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1508,6 +1535,7 @@ export interface operations {
             /** @description Prometheus text exposition format */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1521,6 +1549,7 @@ export interface operations {
             /** @description Production: metrics are on METRICS_PORT only. 404/404/0 Resource not found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1530,6 +1559,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1554,6 +1585,7 @@ export interface operations {
             /** @description RFC 6749 §5.1 */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1563,6 +1595,7 @@ export interface operations {
             /** @description RFC 6749 §5.2: invalid_request, unsupported_grant_type, invalid_scope */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1572,6 +1605,7 @@ export interface operations {
             /** @description invalid_client, with WWW-Authenticate */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1581,6 +1615,7 @@ export interface operations {
             /** @description Too many token requests (CONTRACT section 12): RFC 6749 error plus responseDetails 429/0, with Retry-After, RateLimit-Policy and RateLimit headers */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1590,6 +1625,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1617,6 +1654,7 @@ export interface operations {
             /** @description Success with the user (user.encryptedUserData: JWE for encryption partners, omitted otherwise), or a decline with HTTP 200: not a Matricula enrollment (5/380), a different ITIN already added (5/381), a locked account (5/362), ITIN limits (2/60, 2/61) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1626,6 +1664,7 @@ export interface operations {
             /** @description Not 9 digits, non-numeric or not starting with 9: 400/761/0 Invalid ITIN. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/761/0 Invalid ITIN */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1635,6 +1674,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1644,6 +1684,7 @@ export interface operations {
             /** @description Needs scope identity (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1653,6 +1694,7 @@ export interface operations {
             /** @description Unknown account or user, or one of another partner. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1662,6 +1704,8 @@ export interface operations {
             /** @description Locked on accountIdentifier, userIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1671,6 +1715,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1693,6 +1739,7 @@ export interface operations {
             /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1702,6 +1749,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1711,6 +1759,7 @@ export interface operations {
             /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1720,6 +1769,7 @@ export interface operations {
             /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1729,6 +1779,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1751,6 +1803,7 @@ export interface operations {
             /** @description auditTrail, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1760,6 +1813,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1769,6 +1823,7 @@ export interface operations {
             /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1778,6 +1833,7 @@ export interface operations {
             /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1787,6 +1843,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1813,6 +1871,7 @@ export interface operations {
             /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1822,6 +1881,7 @@ export interface operations {
             /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1831,6 +1891,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1840,6 +1901,7 @@ export interface operations {
             /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1849,6 +1911,7 @@ export interface operations {
             /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1858,6 +1921,7 @@ export interface operations {
             /** @description Already closed (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1867,6 +1931,8 @@ export interface operations {
             /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1876,6 +1942,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1902,6 +1970,7 @@ export interface operations {
             /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1911,6 +1980,7 @@ export interface operations {
             /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1920,6 +1990,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1929,6 +2000,7 @@ export interface operations {
             /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1938,6 +2010,7 @@ export interface operations {
             /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1947,6 +2020,7 @@ export interface operations {
             /** @description Closed, already locked or blocked, or held for OFAC review (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1956,6 +2030,8 @@ export interface operations {
             /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1965,6 +2041,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1991,6 +2069,7 @@ export interface operations {
             /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2000,6 +2079,7 @@ export interface operations {
             /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2009,6 +2089,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2018,6 +2099,7 @@ export interface operations {
             /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2027,6 +2109,7 @@ export interface operations {
             /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2036,6 +2119,7 @@ export interface operations {
             /** @description Not fraud-blocked (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2045,6 +2129,8 @@ export interface operations {
             /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2054,6 +2140,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2080,6 +2168,7 @@ export interface operations {
             /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2089,6 +2178,7 @@ export interface operations {
             /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2098,6 +2188,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2107,6 +2198,7 @@ export interface operations {
             /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2116,6 +2208,7 @@ export interface operations {
             /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2125,6 +2218,7 @@ export interface operations {
             /** @description No manual gate, or the account is locked or closed (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2134,6 +2228,8 @@ export interface operations {
             /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2143,6 +2239,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2169,6 +2267,7 @@ export interface operations {
             /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2178,6 +2277,7 @@ export interface operations {
             /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2187,6 +2287,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2196,6 +2297,7 @@ export interface operations {
             /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2205,6 +2307,7 @@ export interface operations {
             /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2214,6 +2317,7 @@ export interface operations {
             /** @description Not applicable: closed, already locked, or held for OFAC review (409, code 5, subCode 390). 409/5/390 The care operation does not apply to the account in its current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2223,6 +2327,8 @@ export interface operations {
             /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2232,6 +2338,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2258,6 +2366,7 @@ export interface operations {
             /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2267,6 +2376,7 @@ export interface operations {
             /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2276,6 +2386,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2285,6 +2396,7 @@ export interface operations {
             /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2294,6 +2406,7 @@ export interface operations {
             /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2303,6 +2416,7 @@ export interface operations {
             /** @description Not held for OFAC review (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2312,6 +2426,8 @@ export interface operations {
             /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2321,6 +2437,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2348,6 +2466,7 @@ export interface operations {
             /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2357,6 +2476,7 @@ export interface operations {
             /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2366,6 +2486,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,6 +2496,7 @@ export interface operations {
             /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2384,6 +2506,7 @@ export interface operations {
             /** @description Unknown account, or a card of another account. 404/10/0 Account Not Found; 404/10/0 Payment instrument not found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2393,6 +2516,7 @@ export interface operations {
             /** @description Card already replaced or closed, or account closed (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2402,6 +2526,8 @@ export interface operations {
             /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2411,6 +2537,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2437,6 +2565,7 @@ export interface operations {
             /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2446,6 +2575,7 @@ export interface operations {
             /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2455,6 +2585,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2464,6 +2595,7 @@ export interface operations {
             /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2473,6 +2605,7 @@ export interface operations {
             /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2482,6 +2615,7 @@ export interface operations {
             /** @description Not locked by care (a fraud block is removed with DELETE fraudBlock) (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2491,6 +2625,8 @@ export interface operations {
             /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2500,6 +2636,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2522,6 +2660,7 @@ export interface operations {
             /** @description The event with its delivery state and attempts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2531,6 +2670,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2540,6 +2680,7 @@ export interface operations {
             /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2549,6 +2690,7 @@ export interface operations {
             /** @description Unknown event, or one of a program outside the care client's programs. 404/10/0 Event Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2558,6 +2700,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2582,6 +2726,7 @@ export interface operations {
             /** @description The scan is completed; its onboardingID enrolls once within 24 hours */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2591,6 +2736,7 @@ export interface operations {
             /** @description Malformed fields (100/5), missing fields (200/0). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2600,6 +2746,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2609,6 +2756,7 @@ export interface operations {
             /** @description Needs scope enrollments (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2618,6 +2766,7 @@ export interface operations {
             /** @description Body over 10 MiB. 413/100/3 Request body exceeds 64 KiB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2627,6 +2776,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2650,6 +2801,7 @@ export interface operations {
             /** @description The business data */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2659,6 +2811,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2668,6 +2821,7 @@ export interface operations {
             /** @description Needs scope business_profiles (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2677,6 +2831,7 @@ export interface operations {
             /** @description 404/10/0 "Account Not Found" for an unknown account or one of another partner or program; 404/10/0 "Business profile not found" for an account without a business profile (consumer accounts included).. 404/10/0 Account Not Found; 404/10/0 Business profile not found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2686,6 +2841,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2713,6 +2870,7 @@ export interface operations {
             /** @description The business data after the update */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2722,6 +2880,7 @@ export interface operations {
             /** @description Enrollment KYB rules; businessType outside the list: 400/600/0 "Invalid businessType". 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/600/0 Invalid businessType; 400/400/507 businessName min or max length; 400/640/507 businessName contains invalid characters; 400/400/0 <property name> min or max length; 400/400/504 city min or max length; 400/400/505 addressLine1 min or max length; 400/400/506 addressLine2 min or max length; 400/350/0 Invalid Business Zip Code; 400/350/0 Invalid Zip Code; 400/740/0 Invalid URL Format; 400/750/0 Invalid Email Format; 400/600/0 Invalid Business Country Code; 400/300/0 Invalid Avg Monthly Processing Volume */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2731,6 +2890,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2740,6 +2900,7 @@ export interface operations {
             /** @description Needs scope business_profiles (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2749,6 +2910,7 @@ export interface operations {
             /** @description 404/10/0 "Account Not Found" for an unknown account or one of another partner or program; 404/10/0 "Business profile not found" for an account without a business profile (consumer accounts included).. 404/10/0 Account Not Found; 404/10/0 Business profile not found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2758,6 +2920,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2781,6 +2945,7 @@ export interface operations {
             /** @description users: primary first (encryptedUserData per the partner configuration) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2790,6 +2955,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2799,6 +2965,7 @@ export interface operations {
             /** @description Needs scope users (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2808,6 +2975,7 @@ export interface operations {
             /** @description 404/10/0 "Account Not Found": unknown account or user, or one of another partner or program. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2817,6 +2985,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2845,6 +3015,7 @@ export interface operations {
             /** @description Success with the user (user.encryptedUserData: JWE for encryption partners, omitted otherwise), or a decline with HTTP 200 and nothing stored: a locked account (code 5, subCode 362) or a new default phone over the phone limits (code 2, subCode 63 or 66) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2854,6 +3025,7 @@ export interface operations {
             /** @description Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type; 400/1020/0 Duplicated type is not allowed; 400/1040/0 For card shipment, either a home or business address can be the default; 400/400/504 city min or max length; 400/400/505 addressLine1 min or max length; 400/400/506 addressLine2 min or max length; 400/640/504 city contains invalid characters; 400/640/505 addressLine1 contains invalid characters; 400/640/506 addressLine2 contains invalid characters; 400/770/0 Invalid Phone Number; 400/750/0 Invalid Email Format; 400/780/0 Invalid State; 400/350/0 Invalid Zip Code */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2863,6 +3035,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2872,6 +3045,7 @@ export interface operations {
             /** @description Needs scope users (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2881,6 +3055,7 @@ export interface operations {
             /** @description 404/10/0 "Account Not Found": unknown account or user, or one of another partner or program. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2890,6 +3065,8 @@ export interface operations {
             /** @description Locked on accountIdentifier, userIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2899,6 +3076,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2929,6 +3108,7 @@ export interface operations {
             /** @description Success, or a business decline with HTTP 200: the OFAC hold (code 5, subCode 370) and the account-limit declines (code 2, subCodes 60, 61, 63, 66). Check responseDetails[0].code: 0 is success. A replayed answer carries the header Idempotent-Replayed: true. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2938,6 +3118,7 @@ export interface operations {
             /** @description Every validation row of the enrollment, KYB, currency/terms and user-data tables; further details name each failed field. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type; 400/700/0 identifyingData.dateOfBirth must be in the form YYYY-MM-DD; 400/630/0 Cannot pass both last4SSN and SSN; 400/630/0 Cannot pass both matriculaId and ssn or last4ssn; 400/200/0 ssn is required; 400/760/0 Invalid SSN; 400/660/0 Invalid onboardingID; 400/1020/0 Duplicated type is not allowed; 400/1040/0 For card shipment, either a home or business address can be the default; 400/1042/0 Home address is missing; 400/101/0 phoneNumbers userData sections missing, check your JSON; 400/650/0 Invalid Currency Code; 400/650/430 This product does not support this currency; 400/620/0 termsAcceptanceDateTime must be within 720 hours of the time it was submitted; 400/400/501 firstName min or max length; 400/400/502 lastName min or max length; 400/400/504 city min or max length; 400/400/505 addressLine1 min or max length; 400/400/506 addressLine2 min or max length; 400/640/501 firstName contains invalid characters; 400/640/502 lastName contains invalid characters; 400/640/503 middleName contains invalid characters; 400/640/504 city contains invalid characters; 400/640/505 addressLine1 contains invalid characters; 400/640/506 addressLine2 contains invalid characters; 400/770/0 Invalid Phone Number; 400/750/0 Invalid Email Format; 400/780/0 Invalid State; 400/350/0 Invalid Zip Code; 400/630/0 businessData is only valid when accountType is business; 400/400/507 businessName min or max length; 400/400/0 <property name> min or max length; 400/640/507 businessName contains invalid characters; 400/350/0 Invalid Business Zip Code; 400/740/0 Invalid URL Format; 400/750/0 Invalid Email Format; 400/600/0 Invalid Business Country Code; 400/600/0 Invalid Business Type; 400/300/0 Invalid Avg Monthly Processing Volume */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2947,6 +3128,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2956,6 +3138,7 @@ export interface operations {
             /** @description Needs scope enrollments (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2965,6 +3148,7 @@ export interface operations {
             /** @description 422/422/0 requestId was already used with a different payload */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2974,6 +3158,8 @@ export interface operations {
             /** @description Locked on requestId, ssn: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2983,6 +3169,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3006,6 +3194,7 @@ export interface operations {
             /** @description The account, its primary user and its cards */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3015,6 +3204,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3024,6 +3214,7 @@ export interface operations {
             /** @description Needs scope enrollments (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3033,6 +3224,7 @@ export interface operations {
             /** @description Unknown or malformed id, or an account of another partner or program. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3042,6 +3234,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3064,6 +3258,7 @@ export interface operations {
             /** @description The event with its delivery state and attempts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3073,6 +3268,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3082,6 +3278,7 @@ export interface operations {
             /** @description Needs scope webhooks (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3091,6 +3288,7 @@ export interface operations {
             /** @description Unknown event or another partner's event. 404/10/0 Event Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3100,6 +3298,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3124,6 +3324,7 @@ export interface operations {
             /** @description The event was stored and is delivered like any other */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3133,6 +3334,7 @@ export interface operations {
             /** @description 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3142,6 +3344,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3151,6 +3354,7 @@ export interface operations {
             /** @description Needs scope webhooks (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3160,6 +3364,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
