@@ -959,18 +959,15 @@ export interface components {
              */
             status: "ok";
         };
-        /** @description RFC 6749 §5.2; the 429 adds responseDetails 429/0 (CONTRACT section 2) */
+        /** @description RFC 6749 §5.2 */
         OAuthError: {
             /**
              * @example invalid_client
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "too_many_requests";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
             /** @example Client authentication failed */
             error_description?: string;
-            /** @example req-20261121-0001 */
-            requestId?: string;
-            responseDetails?: components["schemas"]["ErrorDetail"][];
         };
         PaymentInstrument: {
             /**
@@ -1157,6 +1154,16 @@ export interface components {
              * @example true
              */
             webhookConfigured: boolean;
+        };
+        /** @description The error envelope with 429/0; an RFC 6749 error and error_description may accompany it */
+        TokenRateLimited: {
+            /** @example too_many_requests */
+            error?: string;
+            /** @example Too many token requests; retry later */
+            error_description?: string;
+            /** @example req-20261121-0001 */
+            requestId: string;
+            responseDetails: components["schemas"]["ErrorDetail"][];
         };
         /** @description RFC 6749 §4.4.2; the client authenticates with HTTP Basic or client_id + client_secret here */
         TokenRequest: {
@@ -1369,6 +1376,7 @@ export type SchemaScanCaptureDto = components['schemas']['ScanCaptureDto'];
 export type SchemaScanCaptureResponse = components['schemas']['ScanCaptureResponse'];
 export type SchemaSendTestWebhookDto = components['schemas']['SendTestWebhookDto'];
 export type SchemaTestWebhookResponse = components['schemas']['TestWebhookResponse'];
+export type SchemaTokenRateLimited = components['schemas']['TokenRateLimited'];
 export type SchemaTokenRequest = components['schemas']['TokenRequest'];
 export type SchemaTokenResponse = components['schemas']['TokenResponse'];
 export type SchemaUpdateBusinessProfileRequestDto = components['schemas']['UpdateBusinessProfileRequestDto'];
@@ -1612,14 +1620,20 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Too many token requests (CONTRACT section 12): RFC 6749 error plus responseDetails 429/0, with Retry-After, RateLimit-Policy and RateLimit headers */
+            /** @description Too many token requests (CONTRACT section 12, code 429, subCode 0): the client id or the source address is over its limit; retry after Retry-After seconds */
             429: {
                 headers: {
+                    /** @description IETF httpapi ratelimit header: "<policy>";r=<remaining>;t=<seconds> */
+                    RateLimit?: string;
+                    /** @description IETF httpapi ratelimit policies: "client";q=<limit>;w=60, "address";q=<10 x limit>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the window that was exceeded resets */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OAuthError"];
+                    "application/json": components["schemas"]["TokenRateLimited"];
                 };
             };
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */

@@ -18,13 +18,20 @@ export class TokenResponseDto {
   @ApiProperty({ example: 'enrollments users business_profiles identity webhooks' }) scope: string;
 }
 
-@ApiSchema({ name: 'OAuthError', description: 'RFC 6749 §5.2; the 429 adds responseDetails 429/0 (CONTRACT section 2)' })
+@ApiSchema({ name: 'OAuthError', description: 'RFC 6749 §5.2' })
 export class OAuthErrorDto {
-  @ApiProperty({ enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'too_many_requests'], example: 'invalid_client' })
+  @ApiProperty({ enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'], example: 'invalid_client' })
   error: string;
   @ApiPropertyOptional({ example: 'Client authentication failed' }) error_description?: string;
-  @ApiPropertyOptional({ example: 'req-20261121-0001' }) requestId?: string;
-  @ApiPropertyOptional({ type: [ErrorDetailDto] }) responseDetails?: ErrorDetailDto[];
+}
+
+/** CONTRACT section 2: the token 429 answers responseDetails 429/0, beside an RFC 6749 error when there is one. */
+@ApiSchema({ name: 'TokenRateLimited', description: 'The error envelope with 429/0; an RFC 6749 error and error_description may accompany it' })
+export class TokenRateLimitedDto {
+  @ApiProperty({ example: 'req-20261121-0001' }) requestId: string;
+  @ApiProperty({ type: [ErrorDetailDto], minItems: 1 }) responseDetails: ErrorDetailDto[];
+  @ApiPropertyOptional({ example: 'too_many_requests' }) error?: string;
+  @ApiPropertyOptional({ example: 'Too many token requests; retry later' }) error_description?: string;
 }
 
 @ApiSchema({ name: 'Jwk', description: 'A public JWK: EC P-256 signing (use sig, ES256) or encryption (use enc, ECDH-ES) key' })

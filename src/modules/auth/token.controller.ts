@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
+import { errorExample } from '../../common/openapi/api-answers';
+import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRateLimitedDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
 import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
@@ -70,14 +71,14 @@ export class TokenController {
   })
   @ApiResponse({
     status: 429,
-    type: OAuthErrorDto,
-    description: 'Too many token requests (CONTRACT section 12): RFC 6749 error plus responseDetails 429/0, with Retry-After, RateLimit-Policy and RateLimit headers',
-    examples: {
-      tooMany: {
-        summary: 'Over TOKEN_RATE_LIMIT per minute',
-        value: { error: 'too_many_requests', error_description: 'Too many token requests; retry later', requestId: 'req-20261121-0001', responseDetails: [{ code: 429, subCode: 0, description: 'Too many token requests; retry later', docUrl: 'https://sandbox.example.com/docs/errors#429-0' }] },
-      },
+    type: TokenRateLimitedDto,
+    description: 'Too many token requests (CONTRACT section 12, code 429, subCode 0): the client id or the source address is over its limit; retry after Retry-After seconds',
+    headers: {
+      'Retry-After': { description: 'Seconds until the window that was exceeded resets', schema: { type: 'integer' } },
+      RateLimit: { description: 'IETF httpapi ratelimit header: "<policy>";r=<remaining>;t=<seconds>', schema: { type: 'string' } },
+      'RateLimit-Policy': { description: 'IETF httpapi ratelimit policies: "client";q=<limit>;w=60, "address";q=<10 x limit>;w=60', schema: { type: 'string' } },
     },
+    examples: { tooMany: { summary: 'Over TOKEN_RATE_LIMIT requests a minute', value: errorExample('TOO_MANY_TOKEN_REQUESTS') } },
   })
   @ApiOperation({
     operationId: 'issueToken',
