@@ -88,6 +88,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
       LOG_LEVEL: 'info',
       // The per-partner cap above the bench's and soak's own concurrency (CONTRACT section 15).
       PARTNER_MAX_IN_FLIGHT: '1000',
+      TOKEN_RATE_LIMIT: '1000000',
       ...extra,
     }),
     db: connect,

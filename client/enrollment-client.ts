@@ -24,6 +24,8 @@ export interface ResponseDetail {
   subCode: number;
   description: string;
   field?: string;
+  /** Every detail of a non-success answer: `{PUBLIC_URL}/docs/errors#{code}-{subCode}`. */
+  docUrl?: string;
 }
 
 export interface ApiBody {

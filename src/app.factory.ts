@@ -14,7 +14,9 @@ import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';
 import { runMigrations } from './infrastructure/database/migrate';
 import { Metrics } from './infrastructure/metrics/metrics';
+import { installTokenRateLimit } from './modules/auth/token-rate-limit';
 import { setupOpenApi } from './openapi';
+import { installConsoleHttp } from './modules/care-console/console-http';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -31,7 +33,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
     // Fastify's own URL errors (undecodable %, over-long parameter) answer the envelope too.
-    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => sendError(error, request, reply, new NestLogger('Errors')),
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => sendError(error, request, reply, new NestLogger('Errors'), config.env.publicUrl),
   });
   const metrics = new Metrics();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics), adapter, {
@@ -43,7 +45,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const fastify = app.getHttpAdapter().getInstance();
   metrics.install(fastify);
   const errors = new NestLogger('Errors');
-  installRequestTimeout(fastify, config.env.requestTimeoutMs, (error, request, reply) => sendError(error, request, reply, errors));
+  installRequestTimeout(fastify, config.env.requestTimeoutMs, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
+  await installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
   // JSON only (and the token endpoint's form): any other body type is refused with 415.
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -53,6 +56,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('preValidation', bodyDepthHook);
   fastify.addHook('preValidation', nfcBodyHook);
   app.useGlobalPipes(createValidationPipe());
+  await installConsoleHttp(app, config);
   setupOpenApi(app, config);
   await app.init();
   return app;

@@ -16,7 +16,10 @@ import { AccountsModule } from './modules/accounts/accounts.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { BusinessProfileModule } from './modules/business-profile/business-profile.module';
 import { CareModule } from './modules/care/care.module';
+import { CareConsoleModule } from './modules/care-console/care-console.module';
 import { EnrollmentModule } from './modules/enrollment/enrollment.module';
+import { ErrorDocsModule } from './modules/error-docs/error-docs.module';
+import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
@@ -26,7 +29,7 @@ import { UserProfileModule } from './modules/user/user-profile.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Resource modules; each registers its own controllers and exports only its services. */
-const FEATURE_MODULES = [AuthModule, HealthModule, AccountsModule, EnrollmentModule, BusinessProfileModule, UserProfileModule, IdentityModule, JobsModule, EventsModule, WebhooksModule, CareModule];
+const FEATURE_MODULES = [AuthModule, HealthModule, AccountsModule, EnrollmentModule, BusinessProfileModule, UserProfileModule, IdentityModule, JobsModule, EventsModule, WebhooksModule, CareModule, CareConsoleModule, ErrorDocsModule];
 
 @Module({})
 export class AppModule {
@@ -52,6 +55,8 @@ export class AppModule {
         LockingModule,
         IdempotencyModule,
         ...FEATURE_MODULES,
+        // Sandbox tools exist only in sandbox mode: in production their routes are unknown (404).
+        ...(config.isSandbox ? [SandboxModule] : []),
       ],
       providers: [
         { provide: Metrics, useValue: metrics },

@@ -35,7 +35,7 @@ other error answers the \`ErrorEnvelope\` (\`default\`).
 const CLOSED_SCHEMAS = [
   'ResponseDetail', 'ErrorDetail', 'ErrorEnvelope', 'Envelope', 'Purse', 'Account', 'User', 'PaymentInstrument', 'AccountResponse', 'UserResponse',
   'UsersResponse', 'BusinessData', 'BusinessProfileResponse', 'ScanCaptureResponse', 'TestWebhookResponse', 'WebhookDelivery', 'WebhookEvent',
-  'WebhookEventResponse', 'CardSnapshot', 'AccountSnapshot', 'AuditEntry', 'AuditTrailResponse', 'LiveResponse', 'ReadyResponse', 'TokenResponse', 'OAuthError', 'TokenRateLimited',
+  'WebhookEventResponse', 'CardSnapshot', 'AccountSnapshot', 'AuditEntry', 'StaffIdentity', 'AuditTrailResponse', 'LiveResponse', 'ReadyResponse', 'TokenResponse', 'OAuthError', 'TokenRateLimited',
   'AuthorizationServerMetadata',
 ];
 

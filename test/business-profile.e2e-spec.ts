@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiBody, EnrollmentClient } from '../client/enrollment-client';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
-import { PartnerName, startTestApp, TestApp } from './support/test-app';
+import { PartnerName, startTestApp, TestApp, linked } from './support/test-app';
 
 const FULL_BUSINESS_DATA = {
   businessName: 'Núñez Tacos & Co.',
@@ -197,10 +197,10 @@ describe('Business profile (e2e)', () => {
       for (const id of [randomUUID(), 'not-a-uuid']) {
         const get = await acme.get(path(id));
         expect(get.status).toBe(404);
-        expect(detail(get.body)).toEqual({ code: 10, subCode: 0, description: 'Account Not Found' });
+        expect(detail(get.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Account Not Found' }));
         const put = await acme.put(path(id), { businessData: { businessName: 'Valid Name' } });
         expect(put.status).toBe(404);
-        expect(detail(put.body)).toEqual({ code: 10, subCode: 0, description: 'Account Not Found' });
+        expect(detail(put.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Account Not Found' }));
       }
     });
 
@@ -208,7 +208,7 @@ describe('Business profile (e2e)', () => {
       const globexAccount = await businessAccount('globex');
       const res = await acme.get(path(globexAccount));
       expect(res.status).toBe(404);
-      expect(detail(res.body)).toEqual({ code: 10, subCode: 0, description: 'Account Not Found' });
+      expect(detail(res.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Account Not Found' }));
       const put = await acme.put(path(globexAccount), { businessData: { businessName: 'Hijacked Name' } });
       expect(put.status).toBe(404);
       const owner = await app.client('globex').get(path(globexAccount));
@@ -219,20 +219,20 @@ describe('Business profile (e2e)', () => {
       const liteAccount = (await enroll('acme', EnrollmentRequestFactory.build(), 'lite')).accountId;
       const res = await acme.get(path(liteAccount, 'sandbox'));
       expect(res.status).toBe(404);
-      expect(detail(res.body)).toEqual({ code: 10, subCode: 0, description: 'Account Not Found' });
+      expect(detail(res.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Account Not Found' }));
       // Under its own program the account is found; it simply has no business profile.
       const own = await acme.get(path(liteAccount, 'lite'));
-      expect(detail(own.body)).toEqual({ code: 10, subCode: 0, description: 'Business profile not found' });
+      expect(detail(own.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Business profile not found' }));
     });
 
     it('account without a business profile: 404/10/0 Business profile not found on GET and PUT', async () => {
       const consumer = (await enroll('acme', EnrollmentRequestFactory.build())).accountId;
       const get = await acme.get(path(consumer));
       expect(get.status).toBe(404);
-      expect(detail(get.body)).toEqual({ code: 10, subCode: 0, description: 'Business profile not found' });
+      expect(detail(get.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Business profile not found' }));
       const put = await acme.put(path(consumer), { businessData: { ...FULL_BUSINESS_DATA } });
       expect(put.status).toBe(404);
-      expect(detail(put.body)).toEqual({ code: 10, subCode: 0, description: 'Business profile not found' });
+      expect(detail(put.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Business profile not found' }));
     });
 
     it('needs scope business_profiles and a program of the partner', async () => {
@@ -281,7 +281,7 @@ describe('Business profile (e2e)', () => {
     ])('%s', async (_name, businessData, code, subCode, description, property) => {
       const res = await enrollWith(businessData);
       expect(res.status).toBe(400);
-      expect(detail(res.body)).toEqual({ code, subCode, description, field: `encryptedUserData.businessData.${property}` });
+      expect(detail(res.body)).toEqual(linked({ code, subCode, description, field: `encryptedUserData.businessData.${property}` }));
     });
   });
 

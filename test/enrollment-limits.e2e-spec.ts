@@ -1,6 +1,6 @@
 import type { ApiBody, ApiResponse } from '../client/enrollment-client';
 import { EnrollmentRequest, EnrollmentRequestFactory, uniqueItin, uniquePhone, uniqueSsn } from './support/enrollment-factory';
-import { startTestApp, TestApp } from './support/test-app';
+import { linked, startTestApp, TestApp } from './support/test-app';
 
 const SANDBOX = '/v1/programs/sandbox/enrollments';
 const OTHER = '/v1/programs/other/enrollments';
@@ -36,7 +36,7 @@ describe('Enrollment account limits (e2e)', () => {
 
   function expectDecline(res: ApiResponse, subCode: number, description: string): void {
     expect(res.status).toBe(200);
-    expect(res.body.responseDetails[0]).toEqual({ code: 2, subCode, description });
+    expect(res.body.responseDetails[0]).toEqual(linked({ code: 2, subCode, description }));
   }
 
   describe('SSN and ITIN (consumer: 1 active, 3 lifetime)', () => {

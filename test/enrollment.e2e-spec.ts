@@ -1,6 +1,6 @@
 import type { ApiBody } from '../client/enrollment-client';
 import { EnrollmentRequestFactory, uniqueItin } from './support/enrollment-factory';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, linked } from './support/test-app';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
 
@@ -127,7 +127,7 @@ describe('Enrollment (e2e)', () => {
     const request = EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } });
     const res = await app.client().post(ENROLL, request);
     expect(res.status).toBe(200);
-    expect(res.body.responseDetails[0]).toEqual({ code: 5, subCode: 370, description: 'Enrollment is held for OFAC review' });
+    expect(res.body.responseDetails[0]).toEqual(linked({ code: 5, subCode: 370, description: 'Enrollment is held for OFAC review' }));
     const held = accountOf(res.body);
     expect(held).toMatchObject({ status: 'pending', statusReason: 'ofacReview', accountCycleDay: null, activatedDateTime: null });
     expect(res.body.user).toMatchObject({ isPrimaryAccountHolder: true });
@@ -193,7 +193,7 @@ describe('Enrollment (e2e)', () => {
     const res = await app.client().post(ENROLL, request);
     expect(res.status).toBe(200);
     expect(res.body.requestId).toBe(request.requestId);
-    expect(res.body.responseDetails).toEqual([{ code: 5, subCode: 370, description: 'Enrollment is held for OFAC review' }]);
+    expect(res.body.responseDetails).toEqual([linked({ code: 5, subCode: 370, description: 'Enrollment is held for OFAC review' })]);
     const held = accountOf(res.body);
     expect(held).toMatchObject({
       programCode: 'sandbox',

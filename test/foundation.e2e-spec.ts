@@ -1,5 +1,5 @@
 import { SignJWT, generateKeyPair, decodeJwt, UnsecuredJWT } from 'jose';
-import { PARTNERS, startTestApp, TestApp } from './support/test-app';
+import { PARTNERS, startTestApp, TestApp, linked } from './support/test-app';
 
 interface TokenBody {
   access_token?: string;
@@ -205,7 +205,7 @@ describe('Service foundation (e2e)', () => {
       for (const raw of ['[1,2]', '"text"', '42']) {
         const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: raw });
         expect(res.status).toBe(400);
-        expect(res.body.responseDetails).toEqual([{ code: 100, subCode: 5, description: 'body has an invalid value or type', field: 'body' }]);
+        expect(res.body.responseDetails).toEqual([linked({ code: 100, subCode: 5, description: 'body has an invalid value or type', field: 'body' })]);
       }
     });
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { compactDecrypt, importJWK, KeyLike } from 'jose';
 import { ApiBody, EnrollmentClient } from '../client/enrollment-client';
 import { EnrollmentRequestFactory, uniqueItin } from './support/enrollment-factory';
-import { encryptionPartnerKeys, startTestApp, TestApp } from './support/test-app';
+import { encryptionPartnerKeys, startTestApp, TestApp, linked } from './support/test-app';
 
 interface Enrolled {
   accountId: string;
@@ -106,7 +106,7 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
     const account = await enroll(acme, EnrollmentRequestFactory.build());
     const res = await acme.post(identityPath(account), { itin: uniqueItin() });
     expect(res.status).toBe(200);
-    expect(detail(res.body)).toEqual({ code: 5, subCode: 380, description: 'An Identity can only be added to a Matricula based enrollment' });
+    expect(detail(res.body)).toEqual(linked({ code: 5, subCode: 380, description: 'An Identity can only be added to a Matricula based enrollment' }));
     expect(res.body.user).toBeUndefined();
     const keys = await query('select * from account_limit_keys where account_id = $1 and key_kind = $2', [account.accountId, 'itin']);
     expect(keys).toHaveLength(0);
@@ -122,7 +122,7 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
     expect((res.body.user as Record<string, unknown>).encryptedUserData).toBeUndefined();
 
     const [user] = await query<{ itin_enc: string; itin_bidx: string }>('select itin_enc, itin_bidx from users where id = $1', [account.userId]);
-    expect(user?.itin_enc).toMatch(/^v1\./);
+    expect(user?.itin_enc).toMatch(/^v2\./);
     expect(user?.itin_enc).not.toContain(itin);
     expect(user?.itin_bidx).toEqual(expect.any(String));
     expect(user?.itin_bidx).not.toContain(itin);
@@ -157,7 +157,7 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
       const second = await enrollWithMatricula();
       const res = await acme.post(identityPath(second), { itin });
       expect(res.status).toBe(200);
-      expect(detail(res.body)).toEqual({ code: 2, subCode: 60, description: 'Number of Active Accounts Exceeded' });
+      expect(detail(res.body)).toEqual(linked({ code: 2, subCode: 60, description: 'Number of Active Accounts Exceeded' }));
       const [user] = await query<{ itin_enc: string | null }>('select itin_enc from users where id = $1', [second.userId]);
       expect(user?.itin_enc).toBeNull();
       const keys = await query('select 1 from account_limit_keys where account_id = $1 and key_kind = $2', [second.accountId, 'itin']);
@@ -181,7 +181,7 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
       const matricula = await enrollWithMatricula(acme, 'lite');
       const res = await acme.post(identityPath(matricula), { itin });
       expect(res.status).toBe(200);
-      expect(detail(res.body)).toEqual({ code: 2, subCode: 61, description: 'Number of Activated Accounts over Lifetime exceeded' });
+      expect(detail(res.body)).toEqual(linked({ code: 2, subCode: 61, description: 'Number of Activated Accounts over Lifetime exceeded' }));
     });
   });
 
@@ -198,7 +198,7 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
       for (const [client, target] of attempts) {
         const res = await client.post(identityPath(target), { itin: uniqueItin() });
         expect(res.status).toBe(404);
-        expect(detail(res.body)).toEqual({ code: 10, subCode: 0, description: 'Account Not Found' });
+        expect(detail(res.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Account Not Found' }));
       }
       const [user] = await query<{ itin_enc: string | null }>('select itin_enc from users where id = $1', [account.userId]);
       expect(user?.itin_enc).toBeNull();

@@ -5,6 +5,7 @@ import { generateKeyMaterial } from '../src/infrastructure/crypto/key-store';
 import { Metrics } from '../src/infrastructure/metrics/metrics';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { BASE_PROGRAMS, PARTNERS, startTestApp, TestApp } from './support/test-app';
+import { expectTooManyTokenRequests, tokenRequest } from './support/token-requests';
 
 const ROOT = path.resolve(__dirname, '..');
 const ENROLL = '/v1/programs/sandbox/enrollments';
@@ -44,6 +45,24 @@ function writeProductionConfig(file: string, literalSecret = false): void {
   );
 }
 
+/** The real app in production mode on a loopback port (the test app's TOKEN_RATE_LIMIT unless `env` sets it). */
+async function startProductionApp(label: string, env: Record<string, string> = {}): Promise<TestApp> {
+  const config = path.join(process.env.TEST_RUN_DIR as string, `${label}.json`);
+  writeProductionConfig(config);
+  return startTestApp(label, {
+    env: {
+      APP_MODE: 'production',
+      SERVICE_CONFIG: config,
+      SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()),
+      PUBLIC_URL: 'https://enrollment.test',
+      OFAC_LIST_DIR: OFAC_FIXTURE,
+      PROD_ACME_SECRET: PARTNERS.acme.clientSecret,
+      PROD_CARE_SECRET: PARTNERS.care.clientSecret,
+      ...env,
+    },
+  });
+}
+
 /** CONTRACT section 12: APP_MODE=production is safe by default. */
 describe('Production mode (e2e)', () => {
   const runDir = () => process.env.TEST_RUN_DIR as string;
@@ -76,19 +95,7 @@ describe('Production mode (e2e)', () => {
     let app: TestApp;
 
     beforeAll(async () => {
-      const config = path.join(runDir(), 'production.json');
-      writeProductionConfig(config);
-      app = await startTestApp('production', {
-        env: {
-          APP_MODE: 'production',
-          SERVICE_CONFIG: config,
-          SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()),
-          PUBLIC_URL: 'https://enrollment.test',
-          OFAC_LIST_DIR: OFAC_FIXTURE,
-          PROD_ACME_SECRET: PARTNERS.acme.clientSecret,
-          PROD_CARE_SECRET: PARTNERS.care.clientSecret,
-        },
-      });
+      app = await startProductionApp('production');
     });
 
     afterAll(async () => {
@@ -106,6 +113,14 @@ describe('Production mode (e2e)', () => {
       const cleared = await app.client('care').post(`/v1/care/accounts/${id}/kycGate/clear`, {});
       expect(cleared.body.account).toMatchObject({ status: 'normal', kycPendingGate: 'none' });
       expect(cleared.body.paymentInstruments).toEqual([expect.objectContaining({ status: 'active' })]);
+    });
+
+    it('the sandbox reset does not exist (404/404/0, as an unknown route), and the partner\'s data stays', async () => {
+      const enrolled = await app.client().post(ENROLL, EnrollmentRequestFactory.build());
+      const res = await app.client().delete('/v1/sandbox/programs/sandbox/data');
+      expect({ status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ status: 404, detail: { code: 404, subCode: 0 } });
+      const id = (enrolled.body.account as { accountIdentifier: string }).accountIdentifier;
+      expect((await app.client().get(`${ENROLL}/accounts/${id}`)).status).toBe(200);
     });
 
     it('a program without kycRequired completes normally', async () => {
@@ -140,10 +155,43 @@ describe('Production mode (e2e)', () => {
       }
     });
 
+    it('without an identity provider the care console is not served, and the sandbox sign-in never (CONTRACT section 14)', async () => {
+      for (const [method, route] of [['GET', '/care'], ['GET', '/care/sign-in'], ['POST', '/care/sign-in'], ['GET', '/care/auth/login']] as const) {
+        const body = method === 'POST' ? new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret }) : undefined;
+        const res = await fetch(`${app.baseUrl}${route}`, { method, body, redirect: 'manual' });
+        expect({ method, route, status: res.status }).toEqual({ method, route, status: 404 });
+        expect(await res.text()).not.toContain('clientSecret');
+      }
+    });
+
     it('a name on the SDN list is held for OFAC review (5/370)', async () => {
       const res = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { firstName: 'Ignatius', lastName: 'Thornwick' } }));
       expect(res.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
       expect(res.body.account).toMatchObject({ status: 'pending', statusReason: 'ofacReview' });
+    });
+  });
+
+  describe('token rate limit', () => {
+    let app: TestApp;
+
+    beforeAll(async () => {
+      app = await startProductionApp('production_rate', { TOKEN_RATE_LIMIT: '2' });
+    });
+
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('TOKEN_RATE_LIMIT tokens a minute per client id, then 429/429/0 with Retry-After, RateLimit and RateLimit-Policy', async () => {
+      const { clientId, clientSecret } = PARTNERS.acme;
+      for (const remaining of [1, 0]) {
+        const answer = await tokenRequest(app.baseUrl, clientId, clientSecret);
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('ratelimit')).toBe(`"client";r=${remaining};t=60`);
+        expect(answer.headers.get('ratelimit-policy')).toBe('"client";q=2;w=60, "address";q=20;w=60');
+      }
+      expectTooManyTokenRequests(await tokenRequest(app.baseUrl, clientId, clientSecret));
+      expect((await tokenRequest(app.baseUrl, PARTNERS.care.clientId, PARTNERS.care.clientSecret)).status).toBe(200);
     });
   });
 });

@@ -97,7 +97,7 @@ describe('Scan capture and Matricula enrollment (e2e)', () => {
         expect((await db.query(`select identity_kind from accounts where id = $1`, [accountId])).rows[0].identity_kind).toBe('matricula');
         const user = (await db.query(`select ssn_enc, matricula_enc, matricula_bidx from users where account_id = $1`, [accountId])).rows[0];
         expect(user.ssn_enc).toBeNull();
-        expect(user.matricula_enc).toMatch(/^v1\./);
+        expect(user.matricula_enc).toMatch(/^v2\./);
         const scanRow = (await db.query(`select used_by_account_id, used_at from scan_captures where id = $1`, [onboardingID])).rows[0];
         expect(scanRow.used_by_account_id).toBe(accountId);
         expect(scanRow.used_at).not.toBeNull();

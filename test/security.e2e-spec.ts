@@ -7,7 +7,7 @@ import { ApiBody, ApiResponse, EnrollmentClient } from '../client/enrollment-cli
 import { captureLogs } from '../src/infrastructure/logging/logging';
 import { tableDigest } from './support/hardening';
 import { EnrollmentRequestFactory, uniqueItin, uniquePhone, uniqueSsn, validBusinessData } from './support/enrollment-factory';
-import { PARTNERS, startTestApp, TestApp, TEST_PUBLIC_URL } from './support/test-app';
+import { PARTNERS, startTestApp, TestApp, TEST_PUBLIC_URL, linked } from './support/test-app';
 
 interface Enrolled {
   accountId: string;
@@ -103,7 +103,7 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
         expect({ attempt: attempt.label, status: res.status, details: res.body.responseDetails }).toEqual({
           attempt: attempt.label,
           status: 404,
-          details: [{ code: 10, subCode: 0, description: 'Account Not Found' }],
+          details: [linked({ code: 10, subCode: 0, description: 'Account Not Found' })],
         });
         expect(res.body.responseDetails).toEqual(missing.body.responseDetails);
         expect(Object.keys(res.body).sort()).toEqual(Object.keys(missing.body).sort());

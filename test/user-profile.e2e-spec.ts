@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { compactDecrypt, CompactEncrypt, importJWK, JWK, KeyLike } from 'jose';
 import { ApiBody, EnrollmentClient } from '../client/enrollment-client';
 import { EnrollmentRequestFactory, uniquePhone, validBusinessData } from './support/enrollment-factory';
-import { encryptionPartnerKeys, startTestApp, TestApp } from './support/test-app';
+import { encryptionPartnerKeys, startTestApp, TestApp, linked } from './support/test-app';
 
 interface Enrolled {
   accountId: string;
@@ -240,7 +240,7 @@ describe('User profile: PUT user, GET users (e2e)', () => {
 
       const declined = await acme.put(userPath(b), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: shared } } });
       expect(declined.status).toBe(200);
-      expect(detail(declined.body)).toEqual({ code: 2, subCode: 63, description: 'Number of Active Accounts Exceeded' });
+      expect(detail(declined.body)).toEqual(linked({ code: 2, subCode: 63, description: 'Number of Active Accounts Exceeded' }));
       expect(declined.body.user).toBeUndefined();
       const unchanged = await stored(b);
       expect(unchanged.phones).toEqual(before.phones);
@@ -262,7 +262,7 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       const c = await enroll(acme, withPhones([{ phoneType: 'mobile', number: uniquePhone() }]));
       const lifetime = await acme.put(userPath(c), { encryptedUserData: { phoneNumber: { phoneType: 'home', number: shared } } });
       expect(lifetime.status).toBe(200);
-      expect(detail(lifetime.body)).toEqual({ code: 2, subCode: 66, description: 'Number of Activated Accounts over Lifetime exceeded' });
+      expect(detail(lifetime.body)).toEqual(linked({ code: 2, subCode: 66, description: 'Number of Activated Accounts over Lifetime exceeded' }));
     });
 
     it('business accounts are declined with the business wording', async () => {
@@ -272,14 +272,14 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       const e = await enroll(acme, business(uniquePhone()));
       const active = await acme.put(userPath(e), { encryptedUserData: { phoneNumber: { phoneType: 'business', number: shared } } });
       expect(active.status).toBe(200);
-      expect(detail(active.body)).toEqual({ code: 2, subCode: 63, description: 'Maximum number of active accounts with the same phone number' });
+      expect(detail(active.body)).toEqual(linked({ code: 2, subCode: 63, description: 'Maximum number of active accounts with the same phone number' }));
 
       await careCall(d.accountId, 'close');
       expect(detail((await acme.put(userPath(e), { encryptedUserData: { phoneNumber: { phoneType: 'business', number: shared } } })).body).code).toBe(0);
       await careCall(e.accountId, 'close');
       const f = await enroll(acme, business(uniquePhone()));
       const lifetime = await acme.put(userPath(f), { encryptedUserData: { phoneNumber: { phoneType: 'business', number: shared } } });
-      expect(detail(lifetime.body)).toEqual({ code: 2, subCode: 66, description: 'Maximum number of accounts over a lifetime with the same phone number' });
+      expect(detail(lifetime.body)).toEqual(linked({ code: 2, subCode: 66, description: 'Maximum number of accounts over a lifetime with the same phone number' }));
     });
   });
 
@@ -302,7 +302,7 @@ describe('User profile: PUT user, GET users (e2e)', () => {
         encryptedUserData: { address: homeAddress(), email: { emailAddress: 'locked@example.org' }, phoneNumber: { phoneType: 'home', number: uniquePhone() } },
       });
       expect(res.status).toBe(200);
-      expect(detail(res.body)).toEqual({ code: 5, subCode: 362, description: 'A user profile cannot be updated for a locked account' });
+      expect(detail(res.body)).toEqual(linked({ code: 5, subCode: 362, description: 'A user profile cannot be updated for a locked account' }));
       const after = await stored(e);
       expect(after.user.email_enc).toBe(before.user.email_enc);
       expect(after.addresses).toEqual(before.addresses);
@@ -414,7 +414,7 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       ];
       for (const res of notFound) {
         expect(res.status).toBe(404);
-        expect(detail(res.body)).toEqual({ code: 10, subCode: 0, description: 'Account Not Found' });
+        expect(detail(res.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Account Not Found' }));
       }
       expect((await stored(e)).events).toBe(0);
     });

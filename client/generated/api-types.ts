@@ -39,6 +39,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The error catalogue as an HTML page; each row anchored id="{code}-{subCode}" */
+        get: operations["errorsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health/live": {
         parameters: {
             query?: never;
@@ -101,7 +118,7 @@ export interface paths {
         put?: never;
         /**
          * Client-credentials token (RFC 6749 §4.4)
-         * @description application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic (client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies.
+         * @description application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic (client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. Rate limited (CONTRACT section 12): at most TOKEN_RATE_LIMIT (default 60) requests a minute per client id, and ten times that per source address, counted per service instance in fixed one-minute windows; beyond either, 429 with Retry-After and the error envelope (code 429, subCode 0). Every answer carries RateLimit-Policy ("client";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, the policy closest to its limit).
          */
         post: operations["issueToken"];
         delete?: never;
@@ -304,6 +321,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every error and decline the API answers with (no token needed)
+         * @description One entry per distinct (httpStatus, code, subCode): rows of SERVICE.md and CONTRACT.md sections 9 and 13 sharing a triple share an entry, whose description lists each of their descriptions ("; "-separated). Business declines (code 2 and code 5) have httpStatus 200. docUrl is the entry on /docs/errors, the same link every non-success responseDetails item carries.
+         */
+        get: operations["listErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/kycGates/scanCapture": {
         parameters: {
             query?: never;
@@ -417,6 +454,46 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/programs/{programCode}/enrollments/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What happened to an enrollment requestId, and the answer its identical retry would replay
+         * @description state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. Decision where the contract is silent: an enrollment completed by care's OFAC clearance is completed with answer null until its identical retry stores the answer. Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner's: 404/10/0.
+         */
+        get: operations["getEnrollmentRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/programs/{programCode}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sandbox only: remove everything the calling partner created in this program
+         * @description Accounts, users, addresses, phones, purses, cards, limit keys, business profiles, enrollment progress, care audit rows of those accounts, requestIds (stored answers), outbox events with their delivery log and scan captures of the calling partner in this program; nothing of any other partner or program. Afterwards limits count only what remains. One transaction; it waits for the partner's enrollments in flight in this program (up to LOCK_WAIT_MS, else 503/503/1) and holds new ones until it commits. Not served in production (404/404/0, as an unknown route).
+         */
+        delete: operations["resetSandboxData"];
         options?: never;
         head?: never;
         patch?: never;
@@ -596,6 +673,13 @@ export interface components {
             detail: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The reason the staff member gave (console actions only)
+             * @example Customer called, identity verified
+             */
+            reason?: string;
+            /** @description Console actions and reveals only */
+            staff?: components["schemas"]["StaffIdentity"];
         };
         AuditTrailResponse: {
             /** @description Oldest first */
@@ -808,7 +892,8 @@ export interface components {
             zipCode?: string | null;
         };
         BusinessProfileResponse: {
-            businessData: components["schemas"]["BusinessData"];
+            /** @description Absent only on a ?validateOnly=true answer */
+            businessData?: components["schemas"]["BusinessData"];
             /**
              * @description The request's requestId, or the generated id (also in X-Request-Id)
              * @example req-20261121-0001
@@ -857,6 +942,60 @@ export interface components {
             /** @example jose@example.com */
             emailAddress: string;
         };
+        EnrollmentRequestStatusResponse: {
+            /**
+             * @description The stored answer body the identical retry replays (the enrollment answer), or null while none is stored
+             * @example {
+             *       "requestId": "req-2026-11-23-0001",
+             *       "responseDetails": [
+             *         {
+             *           "code": 0,
+             *           "subCode": 0,
+             *           "description": "Success"
+             *         }
+             *       ],
+             *       "account": {},
+             *       "user": {},
+             *       "paymentInstruments": []
+             *     }
+             */
+            answer: {
+                [key: string]: unknown;
+            } | null;
+            request: components["schemas"]["EnrollmentRequestView"];
+            /** @example a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607 */
+            requestId: string;
+            /**
+             * @example [
+             *       {
+             *         "code": 0,
+             *         "subCode": 0,
+             *         "description": "Success"
+             *       }
+             *     ]
+             */
+            responseDetails: components["schemas"]["ResponseDetailItem"][];
+        };
+        EnrollmentRequestView: {
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:00:00.000Z
+             */
+            createdDateTime: string;
+            /** @example req-2026-11-23-0001 */
+            requestId: string;
+            /**
+             * @description inProgress: a call with this requestId is running now; completed: a final answer is stored (or care cleared the OFAC hold and the identical retry will store it); declined: a limit decline is stored; held: OFAC review; incomplete: stopped short (e.g. bill cycle), the identical retry resumes it
+             * @example completed
+             * @enum {string}
+             */
+            state: "inProgress" | "completed" | "declined" | "held" | "incomplete";
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:00:00.120Z
+             */
+            updatedDateTime: string;
+        };
         EnrollmentUserDataDto: {
             /** @description A home address is required; types unique; at most one default. */
             addresses?: components["schemas"]["AddressDto"][];
@@ -875,6 +1014,50 @@ export interface components {
             middleName?: string;
             /** @description Required when the program requires KYC; phone types unique. */
             phoneNumbers?: components["schemas"]["PhoneDto"][];
+        };
+        ErrorCatalogueEntry: {
+            /** @example 640 */
+            code: number;
+            /**
+             * @description Every description this triple is answered with, separated by "; "
+             * @example city contains invalid characters
+             */
+            description: string;
+            /** @example https://api.example.com/docs/errors#640-504 */
+            docUrl: string;
+            /**
+             * @description HTTP status the error is answered with (200 for business declines)
+             * @example 400
+             */
+            httpStatus: number;
+            /** @example 504 */
+            subCode: number;
+        };
+        ErrorCatalogueResponse: {
+            /**
+             * @example [
+             *       {
+             *         "httpStatus": 400,
+             *         "code": 640,
+             *         "subCode": 504,
+             *         "description": "city contains invalid characters",
+             *         "docUrl": "https://api.example.com/docs/errors#640-504"
+             *       }
+             *     ]
+             */
+            errors: components["schemas"]["ErrorCatalogueEntry"][];
+            /** @example a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607 */
+            requestId: string;
+            /**
+             * @example [
+             *       {
+             *         "code": 0,
+             *         "subCode": 0,
+             *         "description": "Success"
+             *       }
+             *     ]
+             */
+            responseDetails: components["schemas"]["ResponseDetailItem"][];
         };
         ErrorDetail: {
             /**
@@ -1048,6 +1231,18 @@ export interface components {
              */
             status: "ok";
         };
+        RemovedCounts: {
+            /**
+             * @description Accounts removed, with their purses, cards, limit keys, business profiles, enrollment progress and care audit rows
+             * @example 12
+             */
+            accounts: number;
+            /**
+             * @description Users removed, with their addresses and phones
+             * @example 12
+             */
+            users: number;
+        };
         RemoveFraudBlockDto: {
             /** @description Correlation id echoed as the response requestId */
             requestId?: string;
@@ -1076,6 +1271,39 @@ export interface components {
             field?: string;
             /** @example 0 */
             subCode: number;
+        };
+        ResponseDetailItem: {
+            /** @example 0 */
+            code: number;
+            /** @example Success */
+            description: string;
+            /**
+             * @description Every detail of a non-success answer: its row of /docs/errors
+             * @example https://api.example.com/docs/errors#640-504
+             */
+            docUrl?: string;
+            /**
+             * @description JSON path of the failed property (validation details)
+             * @example encryptedUserData.addresses[0].city
+             */
+            field?: string;
+            /** @example 0 */
+            subCode: number;
+        };
+        SandboxResetResponse: {
+            removed: components["schemas"]["RemovedCounts"];
+            /** @example a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607 */
+            requestId: string;
+            /**
+             * @example [
+             *       {
+             *         "code": 0,
+             *         "subCode": 0,
+             *         "description": "Success"
+             *       }
+             *     ]
+             */
+            responseDetails: components["schemas"]["ResponseDetailItem"][];
         };
         ScanCaptureDto: {
             /** @description Base64 image of the back of the document */
@@ -1128,6 +1356,13 @@ export interface components {
             programCode?: string;
             /** @description Correlation id echoed as the response requestId */
             requestId?: string;
+        };
+        /** @description The care console's signed-in staff member (the identity provider's subject and email) */
+        StaffIdentity: {
+            /** @example ana.lopez@bank.example.com */
+            email: string | null;
+            /** @example staff-0042 */
+            subject: string;
         };
         TestWebhookResponse: {
             /**
@@ -1358,7 +1593,11 @@ export type SchemaCardSnapshot = components['schemas']['CardSnapshot'];
 export type SchemaCareActionDto = components['schemas']['CareActionDto'];
 export type SchemaCreateEnrollmentDto = components['schemas']['CreateEnrollmentDto'];
 export type SchemaEmailDto = components['schemas']['EmailDto'];
+export type SchemaEnrollmentRequestStatusResponse = components['schemas']['EnrollmentRequestStatusResponse'];
+export type SchemaEnrollmentRequestView = components['schemas']['EnrollmentRequestView'];
 export type SchemaEnrollmentUserDataDto = components['schemas']['EnrollmentUserDataDto'];
+export type SchemaErrorCatalogueEntry = components['schemas']['ErrorCatalogueEntry'];
+export type SchemaErrorCatalogueResponse = components['schemas']['ErrorCatalogueResponse'];
 export type SchemaErrorDetail = components['schemas']['ErrorDetail'];
 export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
 export type SchemaIdentifyingDataDto = components['schemas']['IdentifyingDataDto'];
@@ -1370,11 +1609,15 @@ export type SchemaPaymentInstrument = components['schemas']['PaymentInstrument']
 export type SchemaPhoneDto = components['schemas']['PhoneDto'];
 export type SchemaPurse = components['schemas']['Purse'];
 export type SchemaReadyResponse = components['schemas']['ReadyResponse'];
+export type SchemaRemovedCounts = components['schemas']['RemovedCounts'];
 export type SchemaRemoveFraudBlockDto = components['schemas']['RemoveFraudBlockDto'];
 export type SchemaResponseDetail = components['schemas']['ResponseDetail'];
+export type SchemaResponseDetailItem = components['schemas']['ResponseDetailItem'];
+export type SchemaSandboxResetResponse = components['schemas']['SandboxResetResponse'];
 export type SchemaScanCaptureDto = components['schemas']['ScanCaptureDto'];
 export type SchemaScanCaptureResponse = components['schemas']['ScanCaptureResponse'];
 export type SchemaSendTestWebhookDto = components['schemas']['SendTestWebhookDto'];
+export type SchemaStaffIdentity = components['schemas']['StaffIdentity'];
 export type SchemaTestWebhookResponse = components['schemas']['TestWebhookResponse'];
 export type SchemaTokenRateLimited = components['schemas']['TokenRateLimited'];
 export type SchemaTokenRequest = components['schemas']['TokenRequest'];
@@ -1441,6 +1684,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorizationServerMetadata"];
+                };
+            };
+            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
+            default: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    errorsPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <tr id="640-504"><td>400</td><td>640</td><td>504</td><td>city contains invalid characters</td></tr> */
+                    "text/html": string;
                 };
             };
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
@@ -2724,6 +3000,38 @@ export interface operations {
             };
         };
     };
+    listErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per distinct (httpStatus, code, subCode) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorCatalogueResponse"];
+                };
+            };
+            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
+            default: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     scanCapture: {
         parameters: {
             query?: never;
@@ -2867,7 +3175,10 @@ export interface operations {
     };
     updateBusinessProfile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, so that a dry run misspelt never runs for real. */
+                validateOnly?: "true" | "false";
+            };
             header?: never;
             path: {
                 accountIdentifier: string;
@@ -3011,7 +3322,10 @@ export interface operations {
     };
     updateUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, so that a dry run misspelt never runs for real. */
+                validateOnly?: "true" | "false";
+            };
             header?: never;
             path: {
                 accountIdentifier: string;
@@ -3102,7 +3416,10 @@ export interface operations {
     };
     enroll: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, so that a dry run misspelt never runs for real. */
+                validateOnly?: "true" | "false";
+            };
             header?: {
                 /** @description Response header: "true" when the stored answer of this requestId is replayed */
                 "Idempotent-Replayed"?: string;
@@ -3238,6 +3555,136 @@ export interface operations {
             /** @description Unknown or malformed id, or an account of another partner or program. 404/10/0 Account Not Found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
+            default: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getEnrollmentRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                programCode: string;
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request and the answer its identical retry would replay */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrollmentRequestStatusResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown requestId, or one of another partner or program. 404/10/0 Request Not Found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
+            default: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resetSandboxData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                programCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was removed of the calling partner's data in the program */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxResetResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The partner's enrollments in flight did not finish within LOCK_WAIT_MS; retry (Retry-After). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

@@ -49,4 +49,46 @@ describe(loadEnv.name, () => {
       expect(() => loadEnv({ OFAC_MATCH_THRESHOLD: value })).toThrow('OFAC_MATCH_THRESHOLD must be a number in (0, 1]');
     });
   });
+
+  describe('hardening limits (CONTRACT section 12)', () => {
+    it('TOKEN_RATE_LIMIT defaults to 60 a minute and must be a positive integer', () => {
+      expect(loadEnv({}).tokenRateLimit).toBe(60);
+      expect(loadEnv({ TOKEN_RATE_LIMIT: '5' }).tokenRateLimit).toBe(5);
+      expect(() => loadEnv({ TOKEN_RATE_LIMIT: '0' })).toThrow(/TOKEN_RATE_LIMIT must be an integer >= 1/);
+    });
+
+    it('DB_QUERY_TIMEOUT_MS defaults to 5 s past the statement timeout', () => {
+      expect(loadEnv({}).dbQueryTimeoutMs).toBe(20_000);
+      expect(loadEnv({ DB_STATEMENT_TIMEOUT_MS: '1000' }).dbQueryTimeoutMs).toBe(6000);
+      expect(loadEnv({ DB_QUERY_TIMEOUT_MS: '1500' }).dbQueryTimeoutMs).toBe(1500);
+    });
+  });
+
+  describe('care console (CONTRACT section 14)', () => {
+    it('has no provider by default, a 15-minute idle timeout and no fixed session secret', () => {
+      expect(loadEnv({}).careConsole).toEqual({ oauth: null, sessionIdleMinutes: 15, sessionSecret: undefined });
+    });
+
+    it('reads the provider, with the groups claim and OpenID scopes by default', () => {
+      const env = loadEnv({
+        CARE_OAUTH_AUTHORIZATION_URL: 'https://idp.bank/authorize',
+        CARE_OAUTH_TOKEN_URL: 'https://idp.bank/token',
+        CARE_OAUTH_CLIENT_ID: 'care-console',
+        CARE_OAUTH_CLIENT_SECRET: 's3cret',
+        CARE_OAUTH_ALLOWED_GROUP: 'care-agents',
+        CARE_SESSION_IDLE_MINUTES: '5',
+      });
+      expect(env.careConsole).toMatchObject({
+        oauth: { clientId: 'care-console', allowedGroup: 'care-agents', groupClaim: 'groups', scope: 'openid email profile', userinfoUrl: undefined },
+        sessionIdleMinutes: 5,
+      });
+    });
+
+    it('a half-configured provider or a short session secret stops the start, naming what is missing', () => {
+      expect(() => loadEnv({ CARE_OAUTH_TOKEN_URL: 'https://idp.bank/token' })).toThrow(
+        "the care console's identity provider needs CARE_OAUTH_AUTHORIZATION_URL, CARE_OAUTH_CLIENT_ID, CARE_OAUTH_ALLOWED_GROUP",
+      );
+      expect(() => loadEnv({ CARE_SESSION_SECRET: 'short' })).toThrow('CARE_SESSION_SECRET must be at least 32 characters');
+    });
+  });
 });

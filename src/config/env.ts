@@ -18,12 +18,16 @@ export interface Env {
   readonly lockWaitMs: number;
   /** Locked calls one partner may have in flight on this instance (CONTRACT section 12). */
   readonly partnerMaxInFlight: number;
+  /** Token requests a minute per client id; ten times that per source address (CONTRACT section 12). */
+  readonly tokenRateLimit: number;
   /** A request not answered by then gets 503/503/2 (CONTRACT section 12). */
   readonly requestTimeoutMs: number;
   /** Production: the port of the separate metrics listener (unset: no metrics served). */
   readonly metricsPort: number | undefined;
   /** statement_timeout of every pooled database connection. */
   readonly dbStatementTimeoutMs: number;
+  /** Client-side bound on every query's answer (pg `query_timeout`): a database that stalls without answering. */
+  readonly dbQueryTimeoutMs: number;
   readonly tokenTtlSeconds: number;
   readonly idempotencyRetentionDays: number;
   readonly unblockRetryDelaysMs: number[];
@@ -34,6 +38,26 @@ export interface Env {
   readonly jobsEnabled: boolean;
   /** SDN list folder (`sdn.csv`, `alt.csv`; unset: no screening) and the score that counts as a match. */
   readonly ofac: { listDir: string | undefined; matchThreshold: number };
+  /** The care console (CONTRACT section 14): the bank's identity provider and the staff session. */
+  readonly careConsole: CareConsoleEnv;
+}
+
+/** CARE_OAUTH_*: unset authorization and token URLs mean no provider (sandbox sign-in; production serves no /care). */
+export interface CareConsoleEnv {
+  readonly oauth: {
+    readonly authorizationUrl: string;
+    readonly tokenUrl: string;
+    readonly clientId: string;
+    readonly clientSecret: string | undefined;
+    readonly userinfoUrl: string | undefined;
+    readonly allowedGroup: string;
+    /** The claim holding the staff member's groups or roles (default `groups`). */
+    readonly groupClaim: string;
+    readonly scope: string;
+  } | null;
+  readonly sessionIdleMinutes: number;
+  /** Signs the session cookie (32+ characters); unset: a secret derived from SERVICE_KEYS (the same on every instance). */
+  readonly sessionSecret: string | undefined;
 }
 
 export class EnvError extends Error {}
@@ -113,9 +137,12 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     logLevel: source.LOG_LEVEL || 'info',
     lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
     partnerMaxInFlight: int('PARTNER_MAX_IN_FLIGHT', source.PARTNER_MAX_IN_FLIGHT, 16, 1),
+    tokenRateLimit: int('TOKEN_RATE_LIMIT', source.TOKEN_RATE_LIMIT, 60, 1),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
     metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
+    // Past the server's own statement_timeout, so a slow statement is still ended by the server first.
+    dbQueryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', source.DB_QUERY_TIMEOUT_MS, int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1) + 5_000, 1),
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', source.TOKEN_TTL_SECONDS, 3600, 1),
     idempotencyRetentionDays: int('IDEMPOTENCY_RETENTION_DAYS', source.IDEMPOTENCY_RETENTION_DAYS, 7, 1),
     // Three retries spread inside SERVICE.md's 15-minute window (1 + 4 + 9 minutes).
@@ -136,5 +163,29 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       listDir: source.OFAC_LIST_DIR ? path.resolve(source.OFAC_LIST_DIR) : undefined,
       matchThreshold: fraction('OFAC_MATCH_THRESHOLD', source.OFAC_MATCH_THRESHOLD, 0.92),
     },
+    careConsole: careConsoleEnv(source),
   };
+}
+
+function careConsoleEnv(source: NodeJS.ProcessEnv): CareConsoleEnv {
+  const authorizationUrl = source.CARE_OAUTH_AUTHORIZATION_URL || undefined;
+  const tokenUrl = source.CARE_OAUTH_TOKEN_URL || undefined;
+  const secret = source.CARE_SESSION_SECRET || undefined;
+  if (secret !== undefined && secret.length < 32) throw new EnvError('CARE_SESSION_SECRET must be at least 32 characters');
+  let oauth: CareConsoleEnv['oauth'] = null;
+  if (authorizationUrl || tokenUrl) {
+    const missing = ['CARE_OAUTH_AUTHORIZATION_URL', 'CARE_OAUTH_TOKEN_URL', 'CARE_OAUTH_CLIENT_ID', 'CARE_OAUTH_ALLOWED_GROUP'].filter((name) => !source[name]);
+    if (missing.length > 0) throw new EnvError(`the care console's identity provider needs ${missing.join(', ')}`);
+    oauth = {
+      authorizationUrl: authorizationUrl as string,
+      tokenUrl: tokenUrl as string,
+      clientId: source.CARE_OAUTH_CLIENT_ID as string,
+      clientSecret: source.CARE_OAUTH_CLIENT_SECRET || undefined,
+      userinfoUrl: source.CARE_OAUTH_USERINFO_URL || undefined,
+      allowedGroup: source.CARE_OAUTH_ALLOWED_GROUP as string,
+      groupClaim: source.CARE_OAUTH_GROUP_CLAIM || 'groups',
+      scope: source.CARE_OAUTH_SCOPE || 'openid email profile',
+    };
+  }
+  return { oauth, sessionIdleMinutes: int('CARE_SESSION_IDLE_MINUTES', source.CARE_SESSION_IDLE_MINUTES, 15, 1), sessionSecret: secret };
 }

@@ -131,6 +131,7 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
     LOCK_WAIT_MS: '5000',
     // Above every concurrency spec's own concurrency (CONTRACT section 15); the cap's spec sets it low.
     PARTNER_MAX_IN_FLIGHT: '1000',
+    TOKEN_RATE_LIMIT: '1000000',
     DB_POOL_SIZE: '10',
     ...(options.env ?? {}),
   };
@@ -168,4 +169,9 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
       await app.close();
     },
   };
+}
+
+/** A non-success detail as the service answers it: with its link to the error page (CONTRACT section 11). */
+export function linked<D extends { code: number; subCode: number }>(detail: D): D & { docUrl: string } {
+  return { ...detail, docUrl: `${TEST_PUBLIC_URL}/docs/errors#${detail.code}-${detail.subCode}` };
 }

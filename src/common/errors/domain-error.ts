@@ -6,6 +6,8 @@ export interface ResponseDetail {
   subCode: number;
   description: string;
   field?: string;
+  /** `{PUBLIC_URL}/docs/errors#{code}-{subCode}`, set by the envelope on every non-success detail. */
+  docUrl?: string;
 }
 
 export interface DomainErrorOptions {

@@ -94,6 +94,7 @@ export const ERROR_CATALOGUE = {
   ACCOUNT_NOT_FOUND: row(404, 10, 0, 'Account Not Found'),
   BUSINESS_PROFILE_NOT_FOUND: row(404, 10, 0, 'Business profile not found'),
   EVENT_NOT_FOUND: row(404, 10, 0, 'Event Not Found'),
+  REQUEST_NOT_FOUND: row(404, 10, 0, 'Request Not Found'),
   PAYMENT_INSTRUMENT_NOT_FOUND: row(404, 10, 0, 'Payment instrument not found'),
 
   // Identity (ITIN)
@@ -118,3 +119,6 @@ export const ERROR_CATALOGUE = {
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;
 
 export const SUCCESS_DETAIL = { code: 0, subCode: 0, description: 'Success' } as const;
+
+/** The answer of a `?validateOnly=true` call that passed every check (CONTRACT section 11). */
+export const VALID_DETAIL = { code: 0, subCode: 0, description: 'Valid' } as const;

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ClsService } from 'nestjs-cls';
 import { map, Observable } from 'rxjs';
 import { RequestContextStore } from '../context/request-context';
-import { successEnvelope } from './envelope';
+import { successEnvelope, validEnvelope } from './envelope';
 import { currentRequestId } from './request-id';
 
 export const RAW_RESPONSE = Symbol('raw-response');
@@ -18,6 +18,17 @@ export interface RawResponse {
 
 export function rawResponse(body: unknown, headers?: Record<string, string>): RawResponse {
   return { [RAW_RESPONSE]: true, body, ...(headers ? { headers } : {}) };
+}
+
+const VALIDATED = Symbol('validated');
+
+/** What a handler returns for a `?validateOnly=true` call that passed: answered `{ requestId, responseDetails: [Valid] }`. */
+export interface ValidatedOnly {
+  [VALIDATED]: true;
+}
+
+export function validatedOnly(): ValidatedOnly {
+  return { [VALIDATED]: true };
 }
 
 /** Wraps resource data in the success envelope; sets X-Request-Id. */
@@ -39,6 +50,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
           if (raw.headers) void reply.headers(raw.headers);
           return raw.body;
         }
+        if (data && typeof data === 'object' && VALIDATED in data) return validEnvelope(requestId);
         return successEnvelope(requestId, (data ?? {}) as object);
       }),
     );

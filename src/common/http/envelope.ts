@@ -1,5 +1,6 @@
 import { ResponseDetail } from '../errors/domain-error';
-import { SUCCESS_DETAIL } from '../errors/error-catalogue';
+import { SUCCESS_DETAIL, VALID_DETAIL } from '../errors/error-catalogue';
+import { errorDocUrl } from '../errors/public-catalogue';
 
 export interface Envelope {
   requestId: string;
@@ -11,6 +12,16 @@ export function successEnvelope(requestId: string, data: object): Envelope {
   return { requestId, responseDetails: [{ ...SUCCESS_DETAIL }], ...data };
 }
 
-export function errorEnvelope(requestId: string, details: ResponseDetail[], payload?: object): Envelope {
-  return { requestId, responseDetails: details, ...(payload ?? {}) };
+/** A validate-only call that passed: the envelope alone, its one detail "Valid". */
+export function validEnvelope(requestId: string): Envelope {
+  return { requestId, responseDetails: [{ ...VALID_DETAIL }] };
+}
+
+/**
+ * An error or a decline (HTTP 200 with code 2 or 5 included): every detail links to its row of
+ * `/docs/errors` (CONTRACT section 11). The one place that sets `docUrl`.
+ */
+export function errorEnvelope(requestId: string, details: ResponseDetail[], publicUrl: string, payload?: object): Envelope {
+  const linked = details.map((detail) => ({ ...detail, docUrl: errorDocUrl(publicUrl, detail.code, detail.subCode) }));
+  return { requestId, responseDetails: linked, ...(payload ?? {}) };
 }

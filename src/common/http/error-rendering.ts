@@ -77,14 +77,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-export function renderError(error: unknown, requestId: string): RenderedError {
+export function renderError(error: unknown, requestId: string, publicUrl: string): RenderedError {
   const { domain, unexpected } = toDomainError(error);
   const entry = ERROR_CATALOGUE[domain.key];
   const headers: Record<string, string> = { ...(domain.options.headers ?? {}) };
   if (entry.http === 503 && !headers['retry-after']) headers['retry-after'] = '1';
   return {
     status: entry.http,
-    body: errorEnvelope(requestId, domain.details(), domain.options.payload),
+    body: errorEnvelope(requestId, domain.details(), publicUrl, domain.options.payload),
     headers,
     unexpected,
   };

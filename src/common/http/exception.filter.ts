@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '../../config/app-config';
 import { currentRequestId } from './request-id';
 import { renderError } from './error-rendering';
 
@@ -8,17 +9,19 @@ import { renderError } from './error-rendering';
 export class GlobalExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  constructor(private readonly config: AppConfig) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    sendError(exception, request, reply, this.logger);
+    sendError(exception, request, reply, this.logger, this.config.env.publicUrl);
   }
 }
 
-export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Pick<Logger, 'error'>): void {
+export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Pick<Logger, 'error'>, publicUrl: string): void {
   const requestId = currentRequestId(request);
-  const rendered = renderError(exception, requestId);
+  const rendered = renderError(exception, requestId, publicUrl);
   if (rendered.unexpected) {
     const error = exception as { name?: string; code?: string; stack?: string };
     // Name, code and stack only: a message may quote SQL parameters or payload values.

@@ -1,6 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiOkResponse, ApiResponse } from '@nestjs/swagger';
-import { ERROR_CATALOGUE, ErrorKey, SUCCESS_DETAIL } from '../errors/error-catalogue';
+import { ERROR_CATALOGUE, ErrorKey, SUCCESS_DETAIL, VALID_DETAIL } from '../errors/error-catalogue';
 import { ErrorEnvelopeDto } from './envelope.dto';
 
 /** Base URL of the examples (the document's server is the real one). */
@@ -27,6 +27,12 @@ export function errorExample(key: ErrorKey, payload: object = {}): Record<string
 export function successExample(data: object): Record<string, unknown> {
   return { requestId: EXAMPLE_REQUEST_ID, responseDetails: [{ ...SUCCESS_DETAIL }], ...data };
 }
+
+/** The answer of a `?validateOnly=true` call that passed (CONTRACT section 11). */
+export const VALID_ONLY_EXAMPLE: NamedExample = {
+  summary: '?validateOnly=true: every check passed; nothing stored, the requestId still unused',
+  value: { requestId: EXAMPLE_REQUEST_ID, responseDetails: [{ ...VALID_DETAIL }] },
+};
 
 /**
  * The HTTP 200 answer: its named schema and an example of every kind of answer it carries

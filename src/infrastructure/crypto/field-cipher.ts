@@ -4,58 +4,94 @@ import { KeyStore } from './key-store';
 
 /**
  * Field-level encryption at rest: AES-256-GCM, a fresh 96-bit IV per value, the key id stored
- * with each value (`v1.<kid>.<iv>.<ciphertext+tag>`) so keys can rotate. The optional context is
- * bound as additional authenticated data, so a value copied into another column fails to decrypt.
+ * with each value so keys can rotate. The context is bound as additional authenticated data:
+ * - `v2.<kid>.<iv>.<ciphertext+tag>` (given a row): the column context and the row's id, so a value
+ *   copied into another column or swapped with another row's fails to decrypt;
+ * - `v1.…` (no row): the context alone. Values written before rows were bound stay readable.
  */
 @Injectable()
 export class FieldCipher {
   constructor(private readonly keys: KeyStore) {}
 
-  encrypt(plaintext: string, context = ''): string {
+  encrypt(plaintext: string, context = '', row?: string): string {
     const kid = this.keys.material.currentDataKeyId;
     const key = this.keys.dataKeys.get(kid) as Buffer;
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
-    cipher.setAAD(Buffer.from(context, 'utf8'));
+    cipher.setAAD(aad(context, row));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-    return `v1.${kid}.${iv.toString('base64url')}.${body.toString('base64url')}`;
+    return `${row === undefined ? 'v1' : 'v2'}.${kid}.${iv.toString('base64url')}.${body.toString('base64url')}`;
   }
 
-  decrypt(value: string, context = ''): string {
+  /** A `v2` value needs the row it was written for; a `v1` value is read with its context alone. */
+  decrypt(value: string, context = '', row?: string): string {
     const [version, kid, ivText, bodyText] = value.split('.');
     const key = this.keys.dataKeys.get(kid ?? '');
-    if (version !== 'v1' || !key || !ivText || !bodyText) throw new Error('Unreadable encrypted value');
+    if ((version !== 'v1' && version !== 'v2') || !key || !ivText || !bodyText) throw new UnreadableCiphertextError();
+    if (version === 'v2' && row === undefined) throw new UnreadableCiphertextError();
     const body = Buffer.from(bodyText, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(ivText, 'base64url'));
-    decipher.setAAD(Buffer.from(context, 'utf8'));
-    decipher.setAuthTag(body.subarray(body.length - 16));
-    return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8');
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(ivText, 'base64url'));
+      decipher.setAAD(aad(context, version === 'v2' ? row : undefined));
+      decipher.setAuthTag(body.subarray(body.length - 16));
+      return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8');
+    } catch {
+      throw new UnreadableCiphertextError();
+    }
   }
 
-  encryptJson(value: unknown, context = ''): string {
-    return this.encrypt(JSON.stringify(value), context);
+  /** Whether a stored value is bound to its row (`v2`); `v1` values are re-encrypted by `npm run keys:reindex`. */
+  static isRowBound(value: string): boolean {
+    return value.startsWith('v2.');
   }
 
-  decryptJson<T>(value: string, context = ''): T {
-    return JSON.parse(this.decrypt(value, context)) as T;
+  encryptJson(value: unknown, context = '', row?: string): string {
+    return this.encrypt(JSON.stringify(value), context, row);
   }
 
-  encryptNullable(value: string | null | undefined, context = ''): string | null {
-    return value === null || value === undefined ? null : this.encrypt(value, context);
+  decryptJson<T>(value: string, context = '', row?: string): T {
+    return JSON.parse(this.decrypt(value, context, row)) as T;
   }
 
-  decryptNullable(value: string | null | undefined, context = ''): string | null {
-    return value === null || value === undefined ? null : this.decrypt(value, context);
+  encryptNullable(value: string | null | undefined, context = '', row?: string): string | null {
+    return value === null || value === undefined ? null : this.encrypt(value, context, row);
+  }
+
+  decryptNullable(value: string | null | undefined, context = '', row?: string): string | null {
+    return value === null || value === undefined ? null : this.decrypt(value, context, row);
   }
 }
+
+/**
+ * A stored value that does not decrypt under its column and row: tampered with, swapped between
+ * rows, or under a key no longer configured. It carries no part of the value; the exception filter
+ * answers the generic 500 and logs its name only.
+ */
+export class UnreadableCiphertextError extends Error {
+  constructor() {
+    super('Unreadable encrypted value');
+    this.name = 'UnreadableCiphertextError';
+  }
+}
+
+function aad(context: string, row: string | undefined): Buffer {
+  return Buffer.from(row === undefined ? context : `${context}\u0000${row}`, 'utf8');
+}
+
+export type BlindIndexKind = 'ssn' | 'itin' | 'phone' | 'matricula' | 'taxId';
 
 /** Keyed blind index (HMAC-SHA256) for equality look-ups on encrypted values; never plaintext. */
 @Injectable()
 export class BlindIndex {
   constructor(private readonly keys: KeyStore) {}
 
-  of(kind: 'ssn' | 'itin' | 'phone' | 'matricula' | 'taxId', value: string): string {
+  of(kind: BlindIndexKind, value: string): string {
+    return BlindIndex.under(this.keys.blindIndexKey, kind, value);
+  }
+
+  /** The index of a value under a given key (the re-index computes old and new side by side). */
+  static under(key: Buffer, kind: BlindIndexKind, value: string): string {
     const normalized = value.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
-    return createHmac('sha256', this.keys.blindIndexKey).update(`${kind}:${normalized}`).digest('base64url');
+    return createHmac('sha256', key).update(`${kind}:${normalized}`).digest('base64url');
   }
 }

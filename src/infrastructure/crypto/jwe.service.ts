@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { compactDecrypt, CompactEncrypt, importJWK, JWK, KeyLike } from 'jose';
+import { compactDecrypt, CompactEncrypt, decodeProtectedHeader, importJWK, JWK, KeyLike } from 'jose';
 import { KeyStore } from './key-store';
 
 const ALG = 'ECDH-ES';
@@ -12,14 +12,38 @@ export class JweService {
 
   constructor(private readonly keys: KeyStore) {}
 
-  /** Decrypts a partner's `encryptedUserData` sent to the service's `enc` key. Throws on anything else. */
+  /**
+   * Decrypts a partner's `encryptedUserData` sent to the service's `enc` key, or to a previous one
+   * still listed in SERVICE_KEYS (CONTRACT section 12): the key the header's `kid` names, else each
+   * in turn, newest first. Throws on anything else.
+   */
   async decryptFromPartner(compact: string): Promise<unknown> {
-    const { plaintext, protectedHeader } = await compactDecrypt(compact, this.keys.encryptionPrivateKey, {
-      keyManagementAlgorithms: [ALG],
-      contentEncryptionAlgorithms: [ENC],
-    });
-    if (protectedHeader.alg !== ALG || protectedHeader.enc !== ENC) throw new Error('Unsupported JWE algorithm');
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext)) as unknown;
+    let lastError: unknown = new Error('No key opened the JWE');
+    for (const key of this.candidateKeys(compact)) {
+      try {
+        const { plaintext, protectedHeader } = await compactDecrypt(compact, key, {
+          keyManagementAlgorithms: [ALG],
+          contentEncryptionAlgorithms: [ENC],
+        });
+        if (protectedHeader.alg !== ALG || protectedHeader.enc !== ENC) throw new Error('Unsupported JWE algorithm');
+        return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext)) as unknown;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+
+  private candidateKeys(compact: string): KeyLike[] {
+    const all = [{ kid: this.keys.material.encryption.kid, key: this.keys.encryptionPrivateKey }, ...this.keys.previousEncryptionKeys];
+    let kid: unknown;
+    try {
+      kid = decodeProtectedHeader(compact).kid;
+    } catch {
+      return [this.keys.encryptionPrivateKey];
+    }
+    const named = all.find((entry) => kid !== undefined && entry.kid === kid);
+    return named ? [named.key] : all.map((entry) => entry.key);
   }
 
   async encryptForPartner(value: unknown, publicKeyJwk: Record<string, unknown>): Promise<string> {

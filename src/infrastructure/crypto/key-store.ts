@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, JWK, KeyLike } from 'jose';
 import { AppConfig } from '../../config/app-config';
 
@@ -15,6 +15,15 @@ export interface KeyMaterial {
   currentDataKeyId: string;
   /** HMAC-SHA256 key (base64) for blind indexes. */
   blindIndexKey: string;
+  /**
+   * Keys being rotated out (CONTRACT section 12), newest first. Signing keys (public or private
+   * JWKs) are published and still verify tokens until they expire; `enc` keys (private JWKs) are
+   * published and still open partner JWEs; blind-index keys only match stored idempotency
+   * fingerprints and are the source of `npm run keys:reindex`.
+   */
+  previousSigning?: JWK[];
+  previousEncryption?: JWK[];
+  previousBlindIndexKeys?: string[];
 }
 
 export class KeyStoreError extends Error {}
@@ -27,14 +36,18 @@ export class KeyStore {
     readonly encryptionPrivateKey: KeyLike,
     readonly dataKeys: ReadonlyMap<string, Buffer>,
     readonly blindIndexKey: Buffer,
+    /** The previous `enc` keys, by kid, tried after the current one. */
+    readonly previousEncryptionKeys: ReadonlyArray<{ kid: string | undefined; key: KeyLike }>,
+    readonly previousBlindIndexKeys: readonly Buffer[],
   ) {}
 
-  static async load(config: AppConfig): Promise<KeyStore> {
-    const material = config.env.serviceKeys
-      ? parseMaterial(config.env.serviceKeys, 'SERVICE_KEYS')
-      : config.isSandbox
-        ? await loadOrCreateSandboxKeys(config.env.dataDir)
-        : undefined;
+  static load(config: AppConfig): Promise<KeyStore> {
+    return KeyStore.from(config.env.serviceKeys, config.isSandbox, config.env.dataDir);
+  }
+
+  /** SERVICE_KEYS when set; else, in sandbox only, the keys of `<dataDir>/keys.json` (created once). */
+  static async from(serviceKeys: string | undefined, sandbox: boolean, dataDir: string): Promise<KeyStore> {
+    const material = serviceKeys ? parseMaterial(serviceKeys, 'SERVICE_KEYS') : sandbox ? await loadOrCreateSandboxKeys(dataDir) : undefined;
     if (!material) {
       throw new KeyStoreError('APP_MODE=production requires SERVICE_KEYS (JSON key material); refusing to start');
     }
@@ -43,30 +56,80 @@ export class KeyStore {
       if (key.length !== 32) throw new KeyStoreError(`data key ${kid} must be 32 bytes`);
     }
     if (!dataKeys.has(material.currentDataKeyId)) throw new KeyStoreError('currentDataKeyId names no data key');
-    const blindIndexKey = Buffer.from(material.blindIndexKey, 'base64');
-    if (blindIndexKey.length < 32) throw new KeyStoreError('blindIndexKey must be at least 32 bytes');
+    const blindIndexKey = blindKey(material.blindIndexKey, 'blindIndexKey');
+    const previousBlindIndexKeys = (material.previousBlindIndexKeys ?? []).map((key, i) => blindKey(key, `previousBlindIndexKeys[${i}]`));
     const signingKey = (await importJWK(material.signing, 'ES256')) as KeyLike;
     const encryptionPrivateKey = (await importJWK(material.encryption, 'ECDH-ES')) as KeyLike;
-    return new KeyStore(material, signingKey, encryptionPrivateKey, dataKeys, blindIndexKey);
+    for (const [i, jwk] of (material.previousSigning ?? []).entries()) {
+      if (!jwk.kid || jwk.kid === material.signing.kid) throw new KeyStoreError(`previousSigning[${i}] needs a kid of its own`);
+      await importJWK(publicHalf(jwk), 'ES256').catch(() => {
+        throw new KeyStoreError(`previousSigning[${i}] is not an ES256 JWK`);
+      });
+    }
+    const previousEncryptionKeys = await Promise.all(
+      (material.previousEncryption ?? []).map(async (jwk, i) => {
+        if (!jwk.d || !jwk.kid || jwk.kid === material.encryption.kid) throw new KeyStoreError(`previousEncryption[${i}] must be a private JWK with a kid of its own`);
+        const key = (await importJWK(jwk, 'ECDH-ES').catch(() => {
+          throw new KeyStoreError(`previousEncryption[${i}] is not a P-256 ECDH-ES JWK`);
+        })) as KeyLike;
+        return { kid: jwk.kid, key };
+      }),
+    );
+    return new KeyStore(material, signingKey, encryptionPrivateKey, dataKeys, blindIndexKey, previousEncryptionKeys, previousBlindIndexKeys);
+  }
+
+  /**
+   * The id of the blind-index key, derived from the key itself (so key documents need no new
+   * field): the database records the id its `_bidx` columns were computed under.
+   */
+  get blindIndexKeyId(): string {
+    return blindIndexKeyIdOf(this.blindIndexKey);
+  }
+
+  /**
+   * A secret for one purpose (e.g. signing the care console's session cookie), derived with HKDF
+   * from the blind-index key: the same on every instance sharing SERVICE_KEYS, separate from the
+   * blind indexes, and never the key itself.
+   */
+  derivedSecret(purpose: string): string {
+    return Buffer.from(hkdfSync('sha256', this.blindIndexKey, Buffer.alloc(0), `enrollment-service:${purpose}`, 32)).toString('base64url');
   }
 
   get signingKeyId(): string {
     return this.material.signing.kid as string;
   }
 
-  /** The public half of the signing and encryption keys, for `/.well-known/jwks.json`. */
+  /**
+   * The public half of every signing and encryption key, for `/.well-known/jwks.json`: the current
+   * ones first (the newest signs and is the one to encrypt to), then the previous ones, which still
+   * verify tokens and open JWEs made before the rotation.
+   */
   publicJwks(): { keys: JWK[] } {
-    const pub = (jwk: JWK, use: string, alg: string): JWK => ({
-      kty: jwk.kty,
-      crv: jwk.crv,
-      x: jwk.x,
-      y: jwk.y,
-      kid: jwk.kid,
-      use,
-      alg,
-    });
-    return { keys: [pub(this.material.signing, 'sig', 'ES256'), pub(this.material.encryption, 'enc', 'ECDH-ES')] };
+    const pub = (jwk: JWK, use: string, alg: string): JWK => ({ ...publicHalf(jwk), use, alg });
+    const { signing, encryption, previousSigning = [], previousEncryption = [] } = this.material;
+    return {
+      keys: [
+        pub(signing, 'sig', 'ES256'),
+        pub(encryption, 'enc', 'ECDH-ES'),
+        ...previousSigning.map((jwk) => pub(jwk, 'sig', 'ES256')),
+        ...previousEncryption.map((jwk) => pub(jwk, 'enc', 'ECDH-ES')),
+      ],
+    };
   }
+}
+
+function publicHalf(jwk: JWK): JWK {
+  return { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: jwk.kid };
+}
+
+function blindKey(b64: string, name: string): Buffer {
+  const key = Buffer.from(b64, 'base64');
+  if (key.length < 32) throw new KeyStoreError(`${name} must be at least 32 bytes`);
+  return key;
+}
+
+export function blindIndexKeyIdOf(key: Buffer): string {
+  return `bik-${createHmac('sha256', key).update('blind-index-key-id').digest('hex').slice(0, 16)}`;
 }
 
 function parseMaterial(text: string, where: string): KeyMaterial {
@@ -94,6 +157,31 @@ export async function generateKeyMaterial(): Promise<KeyMaterial> {
     currentDataKeyId: dataKeyId,
     blindIndexKey: randomBytes(32).toString('base64'),
   };
+}
+
+/**
+ * The next key document of a rotation (`npm run --silent keys:rotate`): fresh signing and `enc`
+ * keys with the current ones kept as previous (older previous keys dropped: their tokens and JWEs
+ * have long expired), a fresh data key made current beside every old one (old values stay
+ * readable), and, when asked, a fresh blind-index key with the current one kept as previous
+ * (the data must then be re-indexed: `npm run keys:reindex`).
+ */
+export async function rotateKeyMaterial(current: KeyMaterial, options: { blindIndex?: boolean } = {}): Promise<KeyMaterial> {
+  const fresh = await generateKeyMaterial();
+  return {
+    signing: fresh.signing,
+    encryption: fresh.encryption,
+    dataKeys: { ...current.dataKeys, ...fresh.dataKeys },
+    currentDataKeyId: fresh.currentDataKeyId,
+    blindIndexKey: options.blindIndex ? fresh.blindIndexKey : current.blindIndexKey,
+    previousSigning: [publicHalf(current.signing)],
+    previousEncryption: [current.encryption],
+    previousBlindIndexKeys: options.blindIndex ? [current.blindIndexKey] : (current.previousBlindIndexKeys ?? []),
+  };
+}
+
+export function parseKeyMaterial(text: string, where: string): KeyMaterial {
+  return parseMaterial(text, where);
 }
 
 /** Sandbox keys live in the data folder; several instances sharing it race to create them once. */

@@ -15,13 +15,18 @@ const KEYED = 'h1:';
 export class PayloadFingerprint {
   constructor(private readonly keys: KeyStore) {}
 
-  of(operation: string, payload: unknown): string {
-    return `${KEYED}${createHmac('sha256', this.keys.blindIndexKey).update(`fingerprint\n${operation}\n${canonicalize(payload) ?? ''}`).digest('base64url')}`;
+  of(operation: string, payload: unknown, key: Buffer = this.keys.blindIndexKey): string {
+    return `${KEYED}${createHmac('sha256', key).update(`fingerprint\n${operation}\n${canonicalize(payload) ?? ''}`).digest('base64url')}`;
   }
 
-  /** Whether `stored` is the fingerprint of this payload (either form). */
+  /**
+   * Whether `stored` is the fingerprint of this payload (either form). After a blind-index key
+   * rotation, a requestId stored under a previous key still matches its identical retry.
+   */
   matches(stored: string, operation: string, payload: unknown, computed = this.of(operation, payload)): boolean {
-    if (stored.startsWith(KEYED)) return stored === computed;
+    if (stored.startsWith(KEYED)) {
+      return stored === computed || (this.keys.previousBlindIndexKeys ?? []).some((key) => stored === this.of(operation, payload, key));
+    }
     return stored === createHash('sha256').update(`${operation}\n${canonicalize(payload) ?? ''}`).digest('hex');
   }
 }

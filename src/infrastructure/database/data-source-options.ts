@@ -1,12 +1,15 @@
 import * as path from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 
-/** The one place that describes how to reach PostgreSQL; used by the app and by `ormconfig.ts`. */
 /**
- * `statementTimeoutMs` bounds every statement of the pool's connections (0: none, for migrations);
- * TCP keepalive notices a database host that went away.
+ * The one place that describes how to reach PostgreSQL; used by the app and by `ormconfig.ts`.
+ * `statementTimeoutMs` bounds every statement on the server (0: none, for migrations);
+ * `queryTimeoutMs` bounds, on the client, the wait for any answer (pg `query_timeout`; 0: none), so a
+ * database that accepts bytes and never answers fails the query instead of holding its connection;
+ * `connectionTimeoutMillis` bounds a connect and a wait for a free pooled connection; TCP keepalive
+ * notices a database host that went away.
  */
-export function dataSourceOptions(url: string, schema = 'public', poolSize = 20, statementTimeoutMs = 0): DataSourceOptions {
+export function dataSourceOptions(url: string, schema = 'public', poolSize = 20, statementTimeoutMs = 0, queryTimeoutMs = 0): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -24,6 +27,7 @@ export function dataSourceOptions(url: string, schema = 'public', poolSize = 20,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
       connectionTimeoutMillis: 5000,
+      ...(queryTimeoutMs > 0 ? { query_timeout: queryTimeoutMs } : {}),
       application_name: 'enrollment-service',
     },
   };

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { EventEmitter } from 'node:events';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { BlindIndexVersionCheck } from './blind-index-version';
 import { dataSourceOptions } from './data-source-options';
 
 interface PgPoolLike extends EventEmitter {
@@ -32,7 +33,7 @@ function guardPoolClients(dataSource: DataSource): void {
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
-        ...dataSourceOptions(requireUrl(config), config.env.dbSchema, config.env.dbPoolSize, config.env.dbStatementTimeoutMs),
+        ...dataSourceOptions(requireUrl(config), config.env.dbSchema, config.env.dbPoolSize, config.env.dbStatementTimeoutMs, config.env.dbQueryTimeoutMs),
         entities: undefined,
         autoLoadEntities: true,
         retryAttempts: 3,
@@ -45,6 +46,7 @@ function guardPoolClients(dataSource: DataSource): void {
       },
     }),
   ],
+  providers: [BlindIndexVersionCheck],
 })
 export class DatabaseModule {}
 

@@ -12,6 +12,12 @@ export interface AccountSnapshot {
   paymentInstruments: Array<{ paymentIdentifier: string; status: string }>;
 }
 
+/** The person behind a care console action (the identity provider's subject and email); API calls and jobs have none. */
+export interface StaffIdentity {
+  subject: string;
+  email: string | null;
+}
+
 export interface AuditEntry {
   accountId: string;
   actor: string;
@@ -19,8 +25,12 @@ export interface AuditEntry {
   before: AccountSnapshot;
   after: AccountSnapshot;
   detail?: Record<string, unknown>;
+  staff?: StaffIdentity;
+  /** The reason a staff member gave in the console. */
+  reason?: string;
 }
 
+/** `staff` and `reason` appear only on console entries, so API answers stay as they were. */
 export interface AuditView {
   action: string;
   actor: string;
@@ -28,6 +38,8 @@ export interface AuditView {
   before: AccountSnapshot;
   after: AccountSnapshot;
   detail: Record<string, unknown>;
+  staff?: StaffIdentity;
+  reason?: string;
 }
 
 interface AuditRow {
@@ -37,7 +49,12 @@ interface AuditRow {
   before: AccountSnapshot;
   after: AccountSnapshot;
   detail: Record<string, unknown>;
+  staff_subject: string | null;
+  staff_email: string | null;
+  reason: string | null;
 }
+
+const COLUMNS = 'action, actor, at, before, after, detail, staff_subject, staff_email, reason';
 
 /** `care_audit`: who did what to which account, when, with the state before and after. */
 @Injectable()
@@ -53,15 +70,25 @@ export class CareAuditService {
   /** The entry, as a part of the caller's batch. */
   stage(batch: WriteBatch, entry: AuditEntry): void {
     batch.write(
-      `insert into care_audit (account_id, actor, action, before, after, detail) values ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb)`,
-      [entry.accountId, entry.actor, entry.action, JSON.stringify(entry.before), JSON.stringify(entry.after), JSON.stringify(entry.detail ?? {})],
+      `insert into care_audit (account_id, actor, action, before, after, detail, staff_subject, staff_email, reason) values ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9)`,
+      [
+        entry.accountId,
+        entry.actor,
+        entry.action,
+        JSON.stringify(entry.before),
+        JSON.stringify(entry.after),
+        JSON.stringify(entry.detail ?? {}),
+        entry.staff?.subject ?? null,
+        entry.staff?.email ?? null,
+        entry.reason ?? null,
+      ],
     );
   }
 
   /** The most recent entry among `actions` (e.g. the lock whose prior state an unlock restores). */
   async latest(manager: EntityManager, accountId: string, actions: string[]): Promise<AuditView | null> {
     const rows = (await manager.query(
-      `select action, actor, at, before, after, detail from care_audit where account_id = $1 and action = any($2) order by at desc, id desc limit 1`,
+      `select ${COLUMNS} from care_audit where account_id = $1 and action = any($2) order by at desc, id desc limit 1`,
       [accountId, actions],
     )) as AuditRow[];
     return rows[0] ? view(rows[0]) : null;
@@ -78,7 +105,7 @@ export class CareAuditService {
 
   async list(accountId: string): Promise<AuditView[]> {
     const rows = (await this.dataSource.query(
-      `select action, actor, at, before, after, detail from care_audit where account_id = $1 order by at, id`,
+      `select ${COLUMNS} from care_audit where account_id = $1 order by at, id`,
       [accountId],
     )) as AuditRow[];
     return rows.map(view);
@@ -86,5 +113,14 @@ export class CareAuditService {
 }
 
 function view(row: AuditRow): AuditView {
-  return { action: row.action, actor: row.actor, at: new Date(row.at).toISOString(), before: row.before, after: row.after, detail: row.detail };
+  return {
+    action: row.action,
+    actor: row.actor,
+    at: new Date(row.at).toISOString(),
+    before: row.before,
+    after: row.after,
+    detail: row.detail,
+    ...(row.staff_subject !== null ? { staff: { subject: row.staff_subject, email: row.staff_email } } : {}),
+    ...(row.reason !== null ? { reason: row.reason } : {}),
+  };
 }

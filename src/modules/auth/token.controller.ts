@@ -7,6 +7,7 @@ import { Public } from '../../common/auth/decorators';
 import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
 import { SCOPES } from '../../config/service-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
+import { basicCredentials } from './client-credentials';
 import { TokenRequestError, TokenService } from './token.service';
 
 interface TokenForm {
@@ -14,22 +15,6 @@ interface TokenForm {
   client_id?: string;
   client_secret?: string;
   scope?: string;
-}
-
-function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
-  if (!header || !/^basic /i.test(header)) return undefined;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  // RFC 6749 §2.3.1: both parts are form-urlencoded before base64.
-  const decode = (value: string) => {
-    try {
-      return decodeURIComponent(value.replace(/\+/g, ' '));
-    } catch {
-      return value;
-    }
-  };
-  return { id: decode(decoded.slice(0, colon)), secret: decode(decoded.slice(colon + 1)) };
 }
 
 @ApiTags('OAuth 2.0')
@@ -85,7 +70,11 @@ export class TokenController {
     summary: 'Client-credentials token (RFC 6749 §4.4)',
     description:
       'application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic ' +
-      '(client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies.',
+      '(client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. ' +
+      'Rate limited (CONTRACT section 12): at most TOKEN_RATE_LIMIT (default 60) requests a minute per client id, and ten times that ' +
+      'per source address, counted per service instance in fixed one-minute windows; beyond either, 429 with Retry-After and the ' +
+      'error envelope (code 429, subCode 0). Every answer carries RateLimit-Policy ("client";q=60;w=60, "address";q=600;w=60) ' +
+      'and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, the policy closest to its limit).',
   })
   @ApiOkResponse({
     type: TokenResponseDto,

@@ -23,5 +23,7 @@ import { CareStateWriter } from './services/care-state-writer';
     CardReplacementService,
     { provide: CardProcessor, useClass: SandboxCardProcessor },
   ],
+  // The care console drives the same operations through these public methods.
+  exports: [CareActionRunner, CareOperationsService, CardUnblockService, CardReplacementService],
 })
 export class CareModule {}

@@ -12,6 +12,7 @@ import { Clock } from './services/clock';
 import { EnrollmentCompletionService } from './services/enrollment-completion.service';
 import { EnrollmentRulesService } from './services/enrollment-rules.service';
 import { EnrollmentWriter } from './services/enrollment-writer';
+import { EnrollmentRequestsService } from './services/enrollment-requests.service';
 import { EnrollmentService } from './services/enrollment.service';
 import { ScanCaptureService } from './services/scan-capture.service';
 
@@ -23,6 +24,7 @@ import { ScanCaptureService } from './services/scan-capture.service';
     Clock,
     EnrollmentRulesService,
     EnrollmentService,
+    EnrollmentRequestsService,
     EnrollmentWriter,
     EnrollmentProgressRepository,
     EnrollmentCompletionService,

@@ -29,7 +29,24 @@ export class EventLogService {
     private readonly outbox: OutboxRepository,
   ) {}
 
-  /** null when the event does not exist or (with `partnerId`) belongs to another partner. */
+  /** The latest events of an account with their delivery state, newest first (the care console's account page). */
+  async listForAccount(accountId: string, limit = 20): Promise<Array<Omit<EventView, 'deliveries'>>> {
+    if (!UUID.test(accountId)) return [];
+    const rows = await this.outbox.forAccount(this.dataSource.manager, accountId, limit);
+    return rows.map((event) => ({
+      eventId: event.id,
+      eventType: event.eventType,
+      partnerId: event.partnerId,
+      programCode: event.programCode,
+      accountIdentifier: event.accountId,
+      occurredDateTime: iso(event.occurredAt) as string,
+      deliveryStatus: deliveryStatus(event),
+      attempts: event.attempts,
+      nextAttemptDateTime: iso(event.nextAttemptAt),
+      deliveredDateTime: iso(event.deliveredAt),
+    }));
+  }
+
   /** One event, as its partner (`partnerId`) or care (`programs`: the care client's programs only) may see it. */
   async describe(eventId: string, scope: { partnerId: string } | { programs: readonly string[] }): Promise<EventView | null> {
     if (!UUID.test(eventId)) return null;

@@ -114,6 +114,10 @@ export class OutboxRepository {
     return Array.isArray(rows[0]) ? (rows[1] as number) : rows.length;
   }
 
+  async forAccount(manager: EntityManager, accountId: string, limit: number): Promise<OutboxRow[]> {
+    return (await manager.query(`select ${COLUMNS} from outbox_events where account_id = $1 order by occurred_at desc, id desc limit $2`, [accountId, limit])) as OutboxRow[];
+  }
+
   async find(manager: EntityManager, eventId: string): Promise<OutboxRow | null> {
     const rows = (await manager.query(`select ${COLUMNS} from outbox_events where id = $1`, [eventId])) as OutboxRow[];
     return rows[0] ?? null;

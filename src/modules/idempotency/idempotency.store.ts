@@ -21,6 +21,13 @@ export interface IdempotencyRecord {
 const KEY_MATCH = 'partner_id = $1 and program_code = $2 and request_id = $3';
 const RECORD_COLUMNS = 'fingerprint, response_status as "responseStatus", response_body as "responseBody"';
 
+/** A requestId as the request status endpoint shows it: the record, when it was first seen and last written. */
+export interface IdempotencyStatus extends IdempotencyRecord {
+  operation: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 /** The idempotency keys table: one row per (partner, program, requestId); written only by the CallRunner. */
 @Injectable()
 export class IdempotencyStore {
@@ -33,6 +40,17 @@ export class IdempotencyStore {
   async find(key: IdempotencyKey, manager: EntityManager = this.dataSource.manager): Promise<IdempotencyRecord | null> {
     const rows = (await manager.query(`select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`, [key.partnerId, key.programCode, key.requestId])) as IdempotencyRecord[];
     return this.opened(key, rows[0]);
+  }
+
+  /** The record of a requestId with its times (the request status endpoint; a read, no lock). */
+  async status(key: IdempotencyKey, manager: EntityManager = this.dataSource.manager): Promise<IdempotencyStatus | null> {
+    const rows = (await manager.query(
+      `select ${RECORD_COLUMNS}, operation, created_at as "createdAt", updated_at as "updatedAt" from idempotency_keys where ${KEY_MATCH}`,
+      [key.partnerId, key.programCode, key.requestId],
+    )) as IdempotencyStatus[];
+    const row = rows[0];
+    if (!row) return null;
+    return { ...row, ...(this.opened(key, row) as IdempotencyRecord) };
   }
 
   /**

@@ -79,7 +79,7 @@ export class CallRunner {
       if (replay) return replay;
       const batch = new WriteBatch();
       const outcome = await call.work({ resumed: existing !== null, connection, batch });
-      const text = JSON.stringify(render(call.key.requestId, outcome));
+      const text = JSON.stringify(render(call.key.requestId, outcome, this.config.env.publicUrl));
       if (isFinal(outcome)) this.store.stageAnswer(batch, call.key, 200, text);
       await batch.execute(connection.manager);
       return rawResponse(text, JSON_HEADERS);
@@ -155,7 +155,7 @@ function replayOf(record: IdempotencyRecord, samePayload: boolean): RawResponse 
   return rawResponse(record.responseBody, { ...JSON_HEADERS, [REPLAYED_HEADER]: 'true' });
 }
 
-function render(requestId: string, outcome: CallOutcome<object>): object {
+function render(requestId: string, outcome: CallOutcome<object>, publicUrl: string): object {
   switch (outcome.kind) {
     case 'completed':
     case 'incomplete':
@@ -163,6 +163,6 @@ function render(requestId: string, outcome: CallOutcome<object>): object {
     case 'declined':
     case 'held':
       if (outcome.decline.entry.http !== 200) throw new Error(`${outcome.decline.key} is not an HTTP 200 decline`);
-      return errorEnvelope(requestId, outcome.decline.details(), outcome.data);
+      return errorEnvelope(requestId, outcome.decline.details(), publicUrl, outcome.data);
   }
 }

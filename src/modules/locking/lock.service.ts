@@ -9,9 +9,20 @@ export function lockKey(name: string): string {
   return createHash('sha256').update(name).digest().readBigInt64BE(0).toString();
 }
 
-/** Keys sorted numerically: every caller takes them in the same order, so none can deadlock. */
-function orderedKeys(names: readonly string[]): string[] {
-  return [...new Set(names.map(lockKey))].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+const SHARED = 'shared:';
+
+/** Keys sorted numerically (every caller takes them in the same order, so none can deadlock), each marked shared or not. */
+function orderedKeys(names: readonly string[]): Array<{ key: string; shared: boolean }> {
+  const byKey = new Map<string, boolean>();
+  for (const name of names) {
+    const shared = name.startsWith(SHARED);
+    const key = lockKey(shared ? name.slice(SHARED.length) : name);
+    // The same lock asked for both ways is taken exclusive.
+    byKey.set(key, (byKey.get(key) ?? true) && shared);
+  }
+  return [...byKey.entries()]
+    .map(([key, shared]) => ({ key, shared }))
+    .sort((a, b) => (BigInt(a.key) < BigInt(b.key) ? -1 : BigInt(a.key) > BigInt(b.key) ? 1 : 0));
 }
 
 /**
@@ -24,6 +35,10 @@ export const LockNames = {
   account: (accountId: string) => `account:${accountId}`,
   user: (userId: string) => `user:${userId}`,
   limitKey: (programCode: string, kind: string, bidx: string) => `limit:${programCode}:${kind}:${bidx}`,
+  /** A partner's data in a program: enrollments hold it shared, the sandbox reset exclusive. */
+  partnerData: (partnerId: string, programCode: string) => `data:${partnerId}:${programCode}`,
+  /** The shared form of a lock: any number of holders at once, none while someone holds it exclusive. */
+  shared: (name: string) => `${SHARED}${name}`,
 };
 
 const LOCK_NOT_AVAILABLE = '55P03';
@@ -38,7 +53,9 @@ function isLockWaitFailure(error: unknown): boolean {
 /** The advisory-lock calls for `names` in one target list (evaluated left to right, so in key order). */
 function lockCalls(fn: string, names: readonly string[]): string {
   // The keys are integers we computed, so they are written into the text: one simple query.
-  return orderedKeys(names).map((key) => `${fn}(${BigInt(key).toString()})`).join(', ');
+  return orderedKeys(names)
+    .map(({ key, shared }) => `${shared ? `${fn}_shared` : fn}(${BigInt(key).toString()})`)
+    .join(', ');
 }
 
 /** PostgreSQL advisory locks: they hold across every app instance sharing the database. */
@@ -72,6 +89,20 @@ export class LockService {
    */
   async holdForSession(manager: EntityManager, names: readonly string[]): Promise<void> {
     if (names.length > 0) await manager.query(`select ${lockCalls('pg_advisory_lock', names)}`);
+  }
+
+  /**
+   * Whether some session holds the lock `name` right now (read from pg_locks, never taken: a
+   * status read must not queue behind or in front of the call it describes).
+   */
+  async isHeld(manager: EntityManager, name: string): Promise<boolean> {
+    const key = BigInt.asUintN(64, BigInt(lockKey(name)));
+    const rows = (await manager.query(
+      `select 1 from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())
+          and classid = $1::bigint::oid and objid = $2::bigint::oid and objsubid = 1 and granted limit 1`,
+      [(key >> 32n).toString(), (key & 0xffffffffn).toString()],
+    )) as unknown[];
+    return rows.length > 0;
   }
 
   async releaseSession(manager: EntityManager): Promise<void> {

@@ -1,4 +1,4 @@
-import { errorExample, Examples, successExample } from '../../../common/openapi/api-answers';
+import { errorExample, Examples, successExample, VALID_ONLY_EXAMPLE } from '../../../common/openapi/api-answers';
 
 const ACCOUNT = {
   accountIdentifier: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
@@ -51,6 +51,7 @@ export const ENROLLMENT_ANSWER_EXAMPLES: Examples = {
   },
   limitDeclineAlone: { summary: 'Decline 2/63 (HTTP 200): active phone limit; date of birth differs, the decline comes alone', value: errorExample('ACTIVE_PHONE_LIMIT') },
   lifetimeLimitDecline: { summary: 'Decline 2/61 (HTTP 200): lifetime SSN limit', value: errorExample('LIFETIME_SSN_LIMIT') },
+  validateOnly: VALID_ONLY_EXAMPLE,
 };
 
 export const ACCOUNT_ANSWER_EXAMPLES: Examples = {

@@ -51,10 +51,10 @@ const CARDS = `(select coalesce(json_agg(json_build_object('id', c.id, 'type', c
                  order by c.created_at, c.id), '[]')
           from payment_instruments c where c.account_id = a.id) as cards`;
 
-const CONTACT = `(select coalesce(json_agg(json_build_object('type', ad.type, 'isDefault', ad.is_default, 'addressEnc', ad.address_enc)
+const CONTACT = `(select coalesce(json_agg(json_build_object('id', ad.id, 'type', ad.type, 'isDefault', ad.is_default, 'addressEnc', ad.address_enc)
                  order by ad.created_at, ad.id), '[]')
           from user_addresses ad where ad.user_id = u.id) as addresses,
-       (select coalesce(json_agg(json_build_object('phoneType', ph.phone_type, 'isDefault', ph.is_default, 'numberEnc', ph.number_enc)
+       (select coalesce(json_agg(json_build_object('id', ph.id, 'phoneType', ph.phone_type, 'isDefault', ph.is_default, 'numberEnc', ph.number_enc)
                  order by ph.created_at, ph.id), '[]')
           from user_phones ph where ph.user_id = u.id) as phones`;
 

@@ -68,6 +68,13 @@ export class PaymentInstrumentService {
     return card;
   }
 
+  /** The account holding a card (the care console's search by paymentIdentifier); null for an unknown or malformed id. */
+  async accountIdOf(manager: EntityManager, paymentIdentifier: string): Promise<string | null> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(paymentIdentifier)) return null;
+    const card = await manager.findOne(PaymentInstrument, { where: { id: paymentIdentifier }, select: { id: true, accountId: true } });
+    return card?.accountId ?? null;
+  }
+
   listFor(manager: EntityManager, accountId: string): Promise<PaymentInstrument[]> {
     return manager.find(PaymentInstrument, { where: { accountId }, order: { createdAt: 'ASC' } });
   }

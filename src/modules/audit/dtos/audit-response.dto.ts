@@ -1,4 +1,4 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { EnvelopeDto } from '../../../common/openapi/envelope.dto';
 
 @ApiSchema({ name: 'CardSnapshot' })
@@ -16,6 +16,12 @@ export class AccountSnapshotDto {
   @ApiProperty({ type: [CardSnapshotDto] }) paymentInstruments: CardSnapshotDto[];
 }
 
+@ApiSchema({ name: 'StaffIdentity', description: "The care console's signed-in staff member (the identity provider's subject and email)" })
+export class StaffIdentityDto {
+  @ApiProperty({ example: 'staff-0042' }) subject: string;
+  @ApiProperty({ type: 'string', nullable: true, example: 'ana.lopez@bank.example.com' }) email: string | null;
+}
+
 @ApiSchema({ name: 'AuditEntry' })
 export class AuditEntryDto {
   @ApiProperty({ example: 'fraudBlock' }) action: string;
@@ -24,6 +30,8 @@ export class AuditEntryDto {
   @ApiProperty({ type: AccountSnapshotDto }) before: AccountSnapshotDto;
   @ApiProperty({ type: AccountSnapshotDto }) after: AccountSnapshotDto;
   @ApiProperty({ type: 'object', additionalProperties: true, example: {} }) detail: Record<string, unknown>;
+  @ApiPropertyOptional({ type: StaffIdentityDto, description: 'Console actions and reveals only' }) staff?: StaffIdentityDto;
+  @ApiPropertyOptional({ description: 'The reason the staff member gave (console actions only)', example: 'Customer called, identity verified' }) reason?: string;
 }
 
 @ApiSchema({ name: 'AuditTrailResponse' })

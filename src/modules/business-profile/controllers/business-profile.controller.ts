@@ -1,10 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAnswer, ApiErrors, successExample } from '../../../common/openapi/api-answers';
+import { ApiAnswer, ApiErrors, successExample, VALID_ONLY_EXAMPLE } from '../../../common/openapi/api-answers';
 import { BusinessProfileResponseDto } from '../dtos/business-data-view.dto';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
+import { validatedOnly, ValidatedOnly } from '../../../common/http/envelope.interceptor';
+import { ValidateOnly } from '../../../common/validation/validate-only';
 import { UpdateBusinessProfileRequestDto } from '../dtos/business-data-update.dto';
 import { BusinessDataView } from '../services/business-profile.codec';
 import { BusinessProfileService } from '../services/business-profile.service';
@@ -65,6 +67,7 @@ export class BusinessProfileController {
   })
   @ApiAnswer(BusinessProfileResponseDto, 'The business data after the update', {
     success: { summary: 'Updated', value: successExample({ businessData: { ...BUSINESS_DATA_EXAMPLE, businessName: 'Acme Tacos and Salsa LLC' } }) },
+    validateOnly: VALID_ONLY_EXAMPLE,
   })
   @ApiErrors(
     {
@@ -77,8 +80,11 @@ export class BusinessProfileController {
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,
     @Param('accountIdentifier') accountIdentifier: string,
+    @ValidateOnly() validateOnly: boolean,
     @Body() body: UpdateBusinessProfileRequestDto,
-  ): Promise<{ businessData: BusinessDataView }> {
+  ): Promise<{ businessData: BusinessDataView } | ValidatedOnly> {
+    // Every rule of this update that needs no stored data is the DTO's, run by the validation pipe.
+    if (validateOnly) return validatedOnly();
     return { businessData: await this.businessProfiles.update(principal, programCode, accountIdentifier, body.businessData) };
   }
 }

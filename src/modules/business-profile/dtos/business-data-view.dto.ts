@@ -24,5 +24,5 @@ export class BusinessDataViewDto {
 
 @ApiSchema({ name: 'BusinessProfileResponse' })
 export class BusinessProfileResponseDto extends EnvelopeDto {
-  @ApiProperty({ type: BusinessDataViewDto }) businessData: BusinessDataViewDto;
+  @ApiPropertyOptional({ type: BusinessDataViewDto, description: 'Absent only on a ?validateOnly=true answer' }) businessData?: BusinessDataViewDto;
 }

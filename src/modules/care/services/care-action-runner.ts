@@ -5,13 +5,23 @@ import { DomainError } from '../../../common/errors/domain-error';
 import { Account } from '../../accounts/entities/account.entity';
 import { AccountRecordsService } from '../../accounts/services/account-records.service';
 import { TransactionRunner } from '../../locking/transaction-runner';
-import { CareAuditService } from '../../audit/care-audit.service';
+import { AuditEntry, CareAuditService, StaffIdentity } from '../../audit/care-audit.service';
 import { CareStateWriter } from './care-state-writer';
 
-/** Who acts: recorded in the audit trail; `programs` bounds which accounts the care client reaches. */
+/**
+ * Who acts: recorded in the audit trail; `programs` bounds which accounts the care client reaches.
+ * A console action also names the staff member and the reason they gave (CONTRACT section 14).
+ */
 export interface CareActor {
   actor: string;
   programs: readonly string[];
+  staff?: StaffIdentity;
+  reason?: string;
+}
+
+/** The audit fields of an actor, for an entry of its action. */
+export function auditedActor(who: CareActor): Pick<AuditEntry, 'actor' | 'staff' | 'reason'> {
+  return { actor: who.actor, ...(who.staff ? { staff: who.staff } : {}), ...(who.reason !== undefined ? { reason: who.reason } : {}) };
 }
 
 export type CareWork = (manager: EntityManager, account: Account) => Promise<Record<string, unknown> | void>;
@@ -33,7 +43,7 @@ export class CareActionRunner {
       const before = await this.writer.snapshot(manager, account);
       const detail = await work(manager, account);
       const after = await this.writer.snapshot(manager, await this.accounts.lockForUpdate(manager, account.id));
-      await this.audit.record(manager, { accountId: account.id, actor: who.actor, action, before, after, detail: detail ?? {} });
+      await this.audit.record(manager, { accountId: account.id, ...auditedActor(who), action, before, after, detail: detail ?? {} });
     });
   }
 

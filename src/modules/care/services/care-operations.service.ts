@@ -5,7 +5,7 @@ import { Account, AccountStatus } from '../../accounts/entities/account.entity';
 import { AccountPatch } from '../../accounts/services/account-records.service';
 import { EnrollmentCompletionService } from '../../enrollment/services/enrollment-completion.service';
 import { TransactionRunner } from '../../locking/transaction-runner';
-import { CareActionRunner, CareActor } from './care-action-runner';
+import { auditedActor, CareActionRunner, CareActor } from './care-action-runner';
 import { CareAuditService } from '../../audit/care-audit.service';
 import { CareStateWriter } from './care-state-writer';
 
@@ -102,7 +102,7 @@ export class CareOperationsService {
     await this.tx.run(async (manager) => {
       const account = await this.runner.lockAccount(manager, who, id);
       const after = await this.writer.snapshot(manager, account);
-      await this.audit.record(manager, { accountId: id, actor: who.actor, action: 'ofacClear', before, after, detail: { outcome } });
+      await this.audit.record(manager, { accountId: id, ...auditedActor(who), action: 'ofacClear', before, after, detail: { outcome } });
     });
   }
 

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiAnswer, ApiErrors } from '../../../common/openapi/api-answers';
-import { ACCOUNT_ANSWER_EXAMPLES, ENROLLMENT_ANSWER_EXAMPLES } from '../../accounts/dtos/account-examples';
+import { ApiAnswer, ApiErrors, successExample } from '../../../common/openapi/api-answers';
+import { ACCOUNT_ANSWER_EXAMPLES, ACCOUNT_VIEW_EXAMPLE, ENROLLMENT_ANSWER_EXAMPLES } from '../../accounts/dtos/account-examples';
 import { AccountResponseDto } from '../../accounts/dtos/account-view.dto';
 import { ENROLLMENT_REQUEST_EXAMPLES, ENROLLMENT_VALIDATION_ERRORS } from '../dtos/enrollment-examples';
 import { RequiresScopes } from '../../../common/auth/decorators';
@@ -10,10 +10,13 @@ import { Principal } from '../../../common/context/request-context';
 import { LIMIT_COUNTING_RULE } from '../../accounts/services/account-limits.service';
 import type { AccountView } from '../../accounts/services/account-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
-import type { RawResponse } from '../../../common/http/envelope.interceptor';
+import { RawResponse, validatedOnly, ValidatedOnly } from '../../../common/http/envelope.interceptor';
+import { ValidateOnly } from '../../../common/validation/validate-only';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { EnrollmentService } from '../services/enrollment.service';
+import { EnrollmentRequestsService, RequestStatus } from '../services/enrollment-requests.service';
+import { EnrollmentRequestStatusResponse } from '../dtos/request-status.response';
 import { EnrollmentPlan, EnrollmentRulesService } from '../services/enrollment-rules.service';
 
 const ENROLL_DESCRIPTION = [
@@ -41,7 +44,10 @@ const ENROLL_DESCRIPTION = [
 @Controller('v1/programs/:programCode/enrollments')
 @RequiresScopes('enrollments')
 export class EnrollmentController {
-  constructor(private readonly enrollments: EnrollmentService) {}
+  constructor(
+    private readonly enrollments: EnrollmentService,
+    private readonly requests: EnrollmentRequestsService,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -62,8 +68,13 @@ export class EnrollmentController {
   )
   async enroll(
     @CurrentPrincipal() principal: Principal,
+    @ValidateOnly() validateOnly: boolean,
     @ValidBody(CreateEnrollmentDto, EnrollmentRulesService, ENROLLMENT_REQUEST_EXAMPLES) plan: EnrollmentPlan,
-  ): Promise<RawResponse> {
+  ): Promise<RawResponse | ValidatedOnly> {
+    if (validateOnly) {
+      this.enrollments.validate(plan);
+      return validatedOnly();
+    }
     return this.enrollments.enroll(principal, plan);
   }
 
@@ -83,5 +94,37 @@ export class EnrollmentController {
     @Param('accountIdentifier') accountIdentifier: string,
   ): Promise<AccountView> {
     return this.enrollments.get(principal, programCode, accountIdentifier);
+  }
+
+  @Get('requests/:requestId')
+  @ApiOperation({
+    operationId: 'getEnrollmentRequest',
+    summary: 'What happened to an enrollment requestId, and the answer its identical retry would replay',
+    description:
+      'state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), ' +
+      'held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. ' +
+      'Decision where the contract is silent: an enrollment completed by care\'s OFAC clearance is completed with answer null until its identical retry stores the answer. ' +
+      'Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner\'s: 404/10/0.',
+  })
+  @ApiAnswer(EnrollmentRequestStatusResponse, 'The request and the answer its identical retry would replay', {
+    completed: {
+      summary: 'Completed: the stored answer',
+      value: successExample({
+        request: { requestId: 'req-20261121-0001', state: 'completed', createdDateTime: '2026-11-21T10:00:01.000Z', updatedDateTime: '2026-11-21T10:00:01.120Z' },
+        answer: successExample(ACCOUNT_VIEW_EXAMPLE),
+      }),
+    },
+    incomplete: {
+      summary: 'Incomplete (bill cycle): no answer stored yet',
+      value: successExample({ request: { requestId: 'req-20261121-0001', state: 'incomplete', createdDateTime: '2026-11-21T10:00:01.000Z', updatedDateTime: '2026-11-21T10:00:01.120Z' }, answer: null }),
+    },
+  })
+  @ApiErrors({ 404: ['REQUEST_NOT_FOUND'] }, { 404: 'Unknown requestId, or one of another partner or program' })
+  async request(
+    @CurrentPrincipal() principal: Principal,
+    @Param('programCode') programCode: string,
+    @Param('requestId') requestId: string,
+  ): Promise<RequestStatus> {
+    return this.requests.status(principal, programCode, requestId);
   }
 }

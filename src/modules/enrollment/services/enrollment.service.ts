@@ -69,6 +69,8 @@ export class EnrollmentService {
         LockNames.requestId(key.partnerId, programCode, key.requestId),
         ...(ssn ? [LockNames.ssn(programCode, this.blindIndex.of('ssn', ssn))] : []),
         ...this.limits.lockNames(programCode, limitKeys),
+        // Shared: enrollments run side by side; the sandbox reset of this partner's data waits for them.
+        LockNames.shared(LockNames.partnerData(key.partnerId, programCode)),
       ],
       firstAttempt: async (manager) => {
         this.rules.checkTermsWindow(plan);
@@ -80,6 +82,14 @@ export class EnrollmentService {
         return this.firstAttempt(connection, batch, partner, plan, limitKeys);
       },
     });
+  }
+
+  /**
+   * `?validateOnly=true`: the pipe ran every shape, cross-field and program rule; what is left that
+   * needs no stored data is the terms window, judged now as a first attempt would be. No lock, no read.
+   */
+  validate(plan: EnrollmentPlan): void {
+    this.rules.checkTermsWindow(plan);
   }
 
   async get(principal: Principal, programCode: string, accountIdentifier: string): Promise<AccountView> {

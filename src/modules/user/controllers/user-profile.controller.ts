@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAnswer, ApiErrors, errorExample, successExample } from '../../../common/openapi/api-answers';
+import { ApiAnswer, ApiErrors, errorExample, successExample, VALID_ONLY_EXAMPLE } from '../../../common/openapi/api-answers';
 import { USER_EXAMPLE } from '../../accounts/dtos/account-examples';
 import { UserResponseDto, UsersResponseDto } from '../../accounts/dtos/account-view.dto';
 import { RequiresScopes } from '../../../common/auth/decorators';
@@ -8,6 +8,8 @@ import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
 import { UserView } from '../../accounts/services/account-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
+import { ValidateOnly } from '../../../common/validation/validate-only';
+import { validatedOnly, ValidatedOnly } from '../../../common/http/envelope.interceptor';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { UpdateUserRequestDto } from '../dtos/update-user.dto';
 import { UserProfileService } from '../services/user-profile.service';
@@ -43,6 +45,7 @@ export class UserProfileController {
       success: { summary: 'Updated', value: successExample({ user: USER_EXAMPLE }) },
       lockedAccount: { summary: 'Decline 5/362 (HTTP 200): the account is locked', value: errorExample('ACCOUNT_LOCKED') },
       phoneLimit: { summary: 'Decline 2/63 (HTTP 200): the new default phone is on too many active accounts', value: errorExample('ACTIVE_PHONE_LIMIT') },
+      validateOnly: VALID_ONLY_EXAMPLE,
     },
   )
   @ApiErrors(
@@ -57,12 +60,17 @@ export class UserProfileController {
     @Param('programCode') programCode: string,
     @Param('accountIdentifier') accountIdentifier: string,
     @Param('userIdentifier') userIdentifier: string,
+    @ValidateOnly() validateOnly: boolean,
     @ValidBody(UpdateUserRequestDto, undefined, {
       address: { summary: 'Replace the home address', value: { encryptedUserData: { address: { type: 'home', addressLine1: '200 Oak Ave', city: 'Austin', state: 'TX', zipCode: '78702', countryCode: 'US' } } } },
       phoneAndEmail: { summary: 'Update the mobile phone and the email', value: { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: '5125550111' }, email: { emailAddress: 'jose.n@example.com' } } } },
     })
     body: UpdateUserRequestDto,
-  ): Promise<{ user: UserView }> {
+  ): Promise<{ user: UserView } | ValidatedOnly> {
+    if (validateOnly) {
+      this.profiles.validate(body.encryptedUserData);
+      return validatedOnly();
+    }
     return { user: await this.profiles.update(principal, programCode, accountIdentifier, userIdentifier, body.encryptedUserData) };
   }
 

@@ -1,7 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * Maps `users`. Every `*Enc` column is FieldCipher ciphertext bound to the context `users.<field>`;
+ * Maps `users`. Every `*Enc` column is FieldCipher ciphertext bound to `users.<field>` and the row's id
+ * (`v2`; values written before are `v1`, the column only);
  * `*Bidx` columns are BlindIndex values for equality look-ups.
  */
 @Entity('users')

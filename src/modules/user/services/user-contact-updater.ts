@@ -24,12 +24,16 @@ export class UserContactUpdater {
     private readonly users: UserRecordsService,
   ) {}
 
-  /** Same type: replaced in place; new type: added. isDefault true moves the default to it. */
-  async applyAddress(manager: EntityManager, user: User, input: AddressDto): Promise<void> {
-    // Cards ship to the default address, which may only be a home or business one.
+  /** The address rule that needs no stored data: cards ship to the default address, which may only be a home or business one. */
+  checkAddress(input: AddressDto): void {
     if (input.isDefault === true && input.type === 'mailing') {
       throw new DomainError('MULTIPLE_DEFAULT_ADDRESSES', { field: 'encryptedUserData.address.isDefault' });
     }
+  }
+
+  /** Same type: replaced in place; new type: added. isDefault true moves the default to it. */
+  async applyAddress(manager: EntityManager, user: User, input: AddressDto): Promise<void> {
+    this.checkAddress(input);
     const plain = { ...input, countryCode: input.countryCode ?? 'US', isDefault: input.isDefault === true };
     const existing = await this.users.addressesOf(manager, user.id);
     const same = existing.find((row) => row.type === input.type);

@@ -38,6 +38,11 @@ export class UserProfileService {
     return this.calls.locked([LockNames.account(accountId), LockNames.user(userId)], () => this.updateLocked(principal, programCode, accountId, userId, data));
   }
 
+  /** `?validateOnly=true`: the rules of an update that need no stored data (the DTO's ran in the pipe). No lock, no read. */
+  validate(data: UpdateUserDataDto): void {
+    if (data.address) this.contact.checkAddress(data.address);
+  }
+
   private updateLocked(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       const found = await this.accounts.requireForPartner(manager, principal.partner.partnerId, programCode, accountId);

@@ -7,7 +7,10 @@ import { AddressType, UserAddress } from '../entities/user-address.entity';
 import { PhoneType, UserPhone } from '../entities/user-phone.entity';
 import { User } from '../entities/user.entity';
 
-/** AES-GCM additional data per column: a value copied into another column does not decrypt. */
+/**
+ * AES-GCM additional data per column; every value is also bound to its row's id (FieldCipher `v2`),
+ * so a value copied into another column, or swapped with another row's, does not decrypt.
+ */
 export const USER_CIPHER_CONTEXT = {
   firstName: 'users.first_name',
   middleName: 'users.middle_name',
@@ -69,8 +72,8 @@ type StoredAddress = Omit<AddressPlain, 'type' | 'isDefault'>;
 
 /** A user's encrypted contact rows, as a read that aggregates them returns them (oldest first). */
 export interface ContactRows {
-  addresses: Array<Pick<UserAddress, 'type' | 'isDefault' | 'addressEnc'>>;
-  phones: Array<Pick<UserPhone, 'phoneType' | 'isDefault' | 'numberEnc'>>;
+  addresses: Array<Pick<UserAddress, 'id' | 'type' | 'isDefault' | 'addressEnc'>>;
+  phones: Array<Pick<UserPhone, 'id' | 'phoneType' | 'isDefault' | 'numberEnc'>>;
 }
 
 /**
@@ -91,20 +94,21 @@ export class UserRecordsService {
   build(accountId: string, data: UserDataPlain, status: string, now: Date): NewUserRows {
     const c = this.cipher;
     const id = data.identifyingData;
+    const userId = randomUUID();
     const user: User = Object.assign(new User(), {
-      id: randomUUID(),
+      id: userId,
       accountId,
       isPrimary: true,
       status,
-      firstNameEnc: c.encrypt(data.firstName, USER_CIPHER_CONTEXT.firstName),
-      middleNameEnc: c.encryptNullable(data.middleName, USER_CIPHER_CONTEXT.middleName),
-      lastNameEnc: c.encrypt(data.lastName, USER_CIPHER_CONTEXT.lastName),
-      dateOfBirthEnc: c.encrypt(id.dateOfBirth, USER_CIPHER_CONTEXT.dateOfBirth),
-      ssnEnc: c.encryptNullable(id.ssn, USER_CIPHER_CONTEXT.ssn),
-      ssnSuffixEnc: c.encryptNullable(id.ssnSuffix, USER_CIPHER_CONTEXT.ssnSuffix),
-      itinEnc: c.encryptNullable(id.itin, USER_CIPHER_CONTEXT.itin),
-      matriculaEnc: c.encryptNullable(id.matriculaId, USER_CIPHER_CONTEXT.matricula),
-      emailEnc: c.encryptNullable(data.email?.emailAddress, USER_CIPHER_CONTEXT.email),
+      firstNameEnc: c.encrypt(data.firstName, USER_CIPHER_CONTEXT.firstName, userId),
+      middleNameEnc: c.encryptNullable(data.middleName, USER_CIPHER_CONTEXT.middleName, userId),
+      lastNameEnc: c.encrypt(data.lastName, USER_CIPHER_CONTEXT.lastName, userId),
+      dateOfBirthEnc: c.encrypt(id.dateOfBirth, USER_CIPHER_CONTEXT.dateOfBirth, userId),
+      ssnEnc: c.encryptNullable(id.ssn, USER_CIPHER_CONTEXT.ssn, userId),
+      ssnSuffixEnc: c.encryptNullable(id.ssnSuffix, USER_CIPHER_CONTEXT.ssnSuffix, userId),
+      itinEnc: c.encryptNullable(id.itin, USER_CIPHER_CONTEXT.itin, userId),
+      matriculaEnc: c.encryptNullable(id.matriculaId, USER_CIPHER_CONTEXT.matricula, userId),
+      emailEnc: c.encryptNullable(data.email?.emailAddress, USER_CIPHER_CONTEXT.email, userId),
       ssnBidx: id.ssn ? this.blindIndex.of('ssn', id.ssn) : null,
       itinBidx: id.itin ? this.itinIndex(id.itin) : null,
       matriculaBidx: id.matriculaId ? this.blindIndex.of('matricula', id.matriculaId) : null,
@@ -116,8 +120,14 @@ export class UserRecordsService {
     const at = (index: number) => new Date(now.getTime() + index);
     return {
       user,
-      addresses: data.addresses.map((address, i) => [randomUUID(), user.id, address.type, address.isDefault, this.encryptAddress(address), at(i), at(i)]),
-      phones: data.phoneNumbers.map((phone, i) => [randomUUID(), user.id, phone.phoneType, phone.isDefault, this.encryptPhone(phone.number), this.phoneIndex(phone.number), at(i), at(i)]),
+      addresses: data.addresses.map((address, i) => {
+        const rowId = randomUUID();
+        return [rowId, user.id, address.type, address.isDefault, this.encryptAddress(rowId, address), at(i), at(i)];
+      }),
+      phones: data.phoneNumbers.map((phone, i) => {
+        const rowId = randomUUID();
+        return [rowId, user.id, phone.phoneType, phone.isDefault, this.encryptPhone(rowId, phone.number), this.phoneIndex(phone.number), at(i), at(i)];
+      }),
     };
   }
 
@@ -132,24 +142,26 @@ export class UserRecordsService {
   }
 
   async insertAddress(manager: EntityManager, userId: string, address: AddressPlain): Promise<UserAddress> {
+    const id = randomUUID();
     const row = manager.create(UserAddress, {
-      id: randomUUID(),
+      id,
       userId,
       type: address.type,
       isDefault: address.isDefault,
-      addressEnc: this.encryptAddress(address),
+      addressEnc: this.encryptAddress(id, address),
     });
     await manager.insert(UserAddress, row);
     return row;
   }
 
   async insertPhone(manager: EntityManager, userId: string, phone: PhonePlain): Promise<UserPhone> {
+    const id = randomUUID();
     const row = manager.create(UserPhone, {
-      id: randomUUID(),
+      id,
       userId,
       phoneType: phone.phoneType,
       isDefault: phone.isDefault,
-      numberEnc: this.encryptPhone(phone.number),
+      numberEnc: this.encryptPhone(id, phone.number),
       numberBidx: this.phoneIndex(phone.number),
     });
     await manager.insert(UserPhone, row);
@@ -157,16 +169,16 @@ export class UserRecordsService {
   }
 
   async updateAddress(manager: EntityManager, addressId: string, address: AddressPlain): Promise<void> {
-    await manager.update(UserAddress, { id: addressId }, { addressEnc: this.encryptAddress(address), updatedAt: () => 'now()' });
+    await manager.update(UserAddress, { id: addressId }, { addressEnc: this.encryptAddress(addressId, address), updatedAt: () => 'now()' });
   }
 
   /** In place, type included (SERVICE.md: a single phone changes type without a new record). */
   async updatePhone(manager: EntityManager, phoneId: string, phoneType: PhoneType, number: string): Promise<void> {
-    await manager.update(UserPhone, { id: phoneId }, { phoneType, numberEnc: this.encryptPhone(number), numberBidx: this.phoneIndex(number), updatedAt: () => 'now()' });
+    await manager.update(UserPhone, { id: phoneId }, { phoneType, numberEnc: this.encryptPhone(phoneId, number), numberBidx: this.phoneIndex(number), updatedAt: () => 'now()' });
   }
 
   async setEmail(manager: EntityManager, userId: string, emailAddress: string): Promise<void> {
-    await manager.update(User, { id: userId }, { emailEnc: this.cipher.encrypt(emailAddress, USER_CIPHER_CONTEXT.email), updatedAt: () => 'now()' });
+    await manager.update(User, { id: userId }, { emailEnc: this.cipher.encrypt(emailAddress, USER_CIPHER_CONTEXT.email, userId), updatedAt: () => 'now()' });
   }
 
   itinIndex(itin: string): string {
@@ -174,17 +186,17 @@ export class UserRecordsService {
   }
 
   async setItin(manager: EntityManager, userId: string, itin: string): Promise<void> {
-    await manager.update(User, { id: userId }, { itinEnc: this.cipher.encrypt(itin, USER_CIPHER_CONTEXT.itin), itinBidx: this.itinIndex(itin), updatedAt: () => 'now()' });
+    await manager.update(User, { id: userId }, { itinEnc: this.cipher.encrypt(itin, USER_CIPHER_CONTEXT.itin, userId), itinBidx: this.itinIndex(itin), updatedAt: () => 'now()' });
   }
 
   /** The address columns other than type/default, as one encrypted JSON value. */
-  encryptAddress(address: AddressPlain | StoredAddress): string {
+  private encryptAddress(addressId: string, address: AddressPlain | StoredAddress): string {
     const { addressLine1, addressLine2, city, state, zipCode, countryCode } = address;
-    return this.cipher.encryptJson({ addressLine1, addressLine2, city, state, zipCode, countryCode }, USER_CIPHER_CONTEXT.address);
+    return this.cipher.encryptJson({ addressLine1, addressLine2, city, state, zipCode, countryCode }, USER_CIPHER_CONTEXT.address, addressId);
   }
 
-  encryptPhone(number: string): string {
-    return this.cipher.encrypt(number, USER_CIPHER_CONTEXT.phone);
+  private encryptPhone(phoneId: string, number: string): string {
+    return this.cipher.encrypt(number, USER_CIPHER_CONTEXT.phone, phoneId);
   }
 
   phoneIndex(number: string): string {
@@ -195,6 +207,22 @@ export class UserRecordsService {
     return manager.findOne(User, { where: { accountId, isPrimary: true } });
   }
 
+
+  /** Every user of an account, primary first (the care console's account page). */
+  usersOf(manager: EntityManager, accountId: string): Promise<User[]> {
+    return manager.find(User, { where: { accountId }, order: { isPrimary: 'DESC', createdAt: 'ASC' } });
+  }
+
+  /**
+   * Accounts whose user has this full SSN (or ITIN: a 9-digit value may be either) or this phone
+   * number, found through the blind indexes only: never a plaintext or partial match.
+   */
+  async accountIdsByIdentity(manager: EntityManager, kind: 'ssn' | 'phone', value: string): Promise<string[]> {
+    const rows = (await (kind === 'ssn'
+      ? manager.query(`select distinct account_id from users where ssn_bidx = $1 or itin_bidx = $2`, [this.blindIndex.of('ssn', value), this.itinIndex(value)])
+      : manager.query(`select distinct u.account_id from users u join user_phones p on p.user_id = u.id where p.number_bidx = $1`, [this.phoneIndex(value)]))) as Array<{ account_id: string }>;
+    return rows.map((row) => row.account_id);
+  }
 
   findById(manager: EntityManager, accountId: string, userId: string): Promise<User | null> {
     return manager.findOne(User, { where: { id: userId, accountId } });
@@ -209,25 +237,25 @@ export class UserRecordsService {
   }
 
   dateOfBirthOf(user: User): string {
-    return this.cipher.decrypt(user.dateOfBirthEnc, USER_CIPHER_CONTEXT.dateOfBirth);
+    return this.cipher.decrypt(user.dateOfBirthEnc, USER_CIPHER_CONTEXT.dateOfBirth, user.id);
   }
 
   namesOf(user: User): { firstName: string; middleName?: string; lastName: string } {
-    const middleName = this.cipher.decryptNullable(user.middleNameEnc, USER_CIPHER_CONTEXT.middleName);
+    const middleName = this.cipher.decryptNullable(user.middleNameEnc, USER_CIPHER_CONTEXT.middleName, user.id);
     return {
-      firstName: this.cipher.decrypt(user.firstNameEnc, USER_CIPHER_CONTEXT.firstName),
+      firstName: this.cipher.decrypt(user.firstNameEnc, USER_CIPHER_CONTEXT.firstName, user.id),
       ...(middleName !== null ? { middleName } : {}),
-      lastName: this.cipher.decrypt(user.lastNameEnc, USER_CIPHER_CONTEXT.lastName),
+      lastName: this.cipher.decrypt(user.lastNameEnc, USER_CIPHER_CONTEXT.lastName, user.id),
     };
   }
 
   decryptAddress(row: ContactRows['addresses'][number]): AddressPlain {
-    const stored = this.cipher.decryptJson<StoredAddress>(row.addressEnc, USER_CIPHER_CONTEXT.address);
+    const stored = this.cipher.decryptJson<StoredAddress>(row.addressEnc, USER_CIPHER_CONTEXT.address, row.id);
     return { type: row.type, isDefault: row.isDefault, ...stored };
   }
 
   decryptPhone(row: ContactRows['phones'][number]): PhonePlain {
-    return { phoneType: row.phoneType, number: this.cipher.decrypt(row.numberEnc, USER_CIPHER_CONTEXT.phone), isDefault: row.isDefault };
+    return { phoneType: row.phoneType, number: this.cipher.decrypt(row.numberEnc, USER_CIPHER_CONTEXT.phone, row.id), isDefault: row.isDefault };
   }
 
   /** The full plaintext of a user (only for the partner view of encryption partners and KYC screening). */
@@ -241,15 +269,15 @@ export class UserRecordsService {
   decryptWith(user: User, contact: ContactRows): UserDataPlain {
     const c = this.cipher;
     const identity: IdentityPlain = {};
-    const ssn = c.decryptNullable(user.ssnEnc, USER_CIPHER_CONTEXT.ssn);
-    const ssnSuffix = c.decryptNullable(user.ssnSuffixEnc, USER_CIPHER_CONTEXT.ssnSuffix);
-    const itin = c.decryptNullable(user.itinEnc, USER_CIPHER_CONTEXT.itin);
-    const matriculaId = c.decryptNullable(user.matriculaEnc, USER_CIPHER_CONTEXT.matricula);
+    const ssn = c.decryptNullable(user.ssnEnc, USER_CIPHER_CONTEXT.ssn, user.id);
+    const ssnSuffix = c.decryptNullable(user.ssnSuffixEnc, USER_CIPHER_CONTEXT.ssnSuffix, user.id);
+    const itin = c.decryptNullable(user.itinEnc, USER_CIPHER_CONTEXT.itin, user.id);
+    const matriculaId = c.decryptNullable(user.matriculaEnc, USER_CIPHER_CONTEXT.matricula, user.id);
     if (ssn !== null) identity.ssn = ssn;
     if (ssnSuffix !== null) identity.ssnSuffix = ssnSuffix;
     if (itin !== null) identity.itin = itin;
     if (matriculaId !== null) identity.matriculaId = matriculaId;
-    const email = c.decryptNullable(user.emailEnc, USER_CIPHER_CONTEXT.email);
+    const email = c.decryptNullable(user.emailEnc, USER_CIPHER_CONTEXT.email, user.id);
     return {
       ...this.namesOf(user),
       identifyingData: { dateOfBirth: this.dateOfBirthOf(user), ...identity },

@@ -1,0 +1,60 @@
+import { BlindIndex, FieldCipher, UnreadableCiphertextError } from './field-cipher';
+import { generateKeyMaterial, KeyStore, KeyStoreError, rotateKeyMaterial } from './key-store';
+
+describe(FieldCipher.name, () => {
+  let keys: KeyStore;
+  let sut: FieldCipher;
+
+  beforeAll(async () => {
+    keys = await KeyStore.from(JSON.stringify(await generateKeyMaterial()), false, '/nonexistent');
+    sut = new FieldCipher(keys);
+  });
+
+  it('given a row, writes v2 bound to the column and the row: another row or column does not decrypt', () => {
+    const value = sut.encrypt('Zyllabe', 'users.last_name', 'row-a');
+    expect(value).toMatch(/^v2\./);
+    expect(sut.decrypt(value, 'users.last_name', 'row-a')).toBe('Zyllabe');
+    expect(() => sut.decrypt(value, 'users.last_name', 'row-b')).toThrow(UnreadableCiphertextError);
+    expect(() => sut.decrypt(value, 'users.first_name', 'row-a')).toThrow(UnreadableCiphertextError);
+    expect(() => sut.decrypt(value, 'users.last_name')).toThrow(UnreadableCiphertextError);
+  });
+
+  it('reads v1 values (the column only) whatever row it is given', () => {
+    const legacy = sut.encrypt('Zyllabe', 'users.last_name');
+    expect(legacy).toMatch(/^v1\./);
+    expect(sut.decrypt(legacy, 'users.last_name', 'any-row')).toBe('Zyllabe');
+    expect(() => sut.decrypt(legacy, 'users.first_name', 'any-row')).toThrow(UnreadableCiphertextError);
+  });
+
+  it('an unreadable value says nothing of its content', () => {
+    const value = sut.encrypt('Zyllabe', 'users.last_name', 'row-a');
+    try {
+      sut.decrypt(value, 'users.last_name', 'row-b');
+      fail('expected a refusal');
+    } catch (error) {
+      expect(String((error as Error).message)).toBe('Unreadable encrypted value');
+    }
+  });
+});
+
+describe(KeyStore.name, () => {
+  it('publishes previous keys after the current ones, public halves only, and derives the blind-index key id from the key', async () => {
+    const before = await generateKeyMaterial();
+    const after = await rotateKeyMaterial(before, { blindIndex: true });
+    const keys = await KeyStore.from(JSON.stringify(after), false, '/nonexistent');
+    expect(keys.publicJwks().keys.map((key) => key.kid)).toEqual([after.signing.kid, after.encryption.kid, before.signing.kid, before.encryption.kid]);
+    expect(keys.publicJwks().keys.every((key) => key.d === undefined)).toBe(true);
+    expect(keys.previousBlindIndexKeys).toHaveLength(1);
+    expect(keys.blindIndexKeyId).toMatch(/^bik-[0-9a-f]{16}$/);
+    const old = await KeyStore.from(JSON.stringify(before), false, '/nonexistent');
+    expect(old.blindIndexKeyId).not.toBe(keys.blindIndexKeyId);
+    expect(BlindIndex.under(keys.previousBlindIndexKeys[0], 'ssn', '123-45-6789')).toBe(new BlindIndex(old).of('ssn', '123456789'));
+  });
+
+  it('refuses a previous enc key without its private half, naming the entry', async () => {
+    const material = await rotateKeyMaterial(await generateKeyMaterial());
+    const { d: _d, ...publicOnly } = material.previousEncryption?.[0] ?? {};
+    await expect(KeyStore.from(JSON.stringify({ ...material, previousEncryption: [publicOnly] }), false, '/nonexistent')).rejects.toThrow(KeyStoreError);
+    await expect(KeyStore.from(JSON.stringify({ ...material, previousEncryption: [publicOnly] }), false, '/nonexistent')).rejects.toThrow(/previousEncryption\[0\]/);
+  });
+});

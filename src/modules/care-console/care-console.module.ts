@@ -1,0 +1,29 @@
+import { Module, Provider } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
+import { AppConfig } from '../../config/app-config';
+import { AuditModule } from '../audit/audit.module';
+import { AuthModule } from '../auth/auth.module';
+import { BusinessProfileModule } from '../business-profile/business-profile.module';
+import { CareModule } from '../care/care.module';
+import { UserModule } from '../user/user.module';
+import { CareOidcGuard } from './auth/care-oidc.guard';
+import { CareOidcStrategy } from './auth/care-oidc.strategy';
+import { CareConsoleService } from './care-console.service';
+import { ConsoleAuthController } from './console-auth.controller';
+import { ConsoleGate } from './console-gate';
+import { ConsoleController } from './console.controller';
+
+/** The identity provider's strategy exists only when CARE_OAUTH_* configure one. */
+const oidcStrategy: Provider = {
+  provide: CareOidcStrategy,
+  inject: [AppConfig],
+  useFactory: (config: AppConfig) => (config.env.careConsole.oauth ? new CareOidcStrategy(config) : null),
+};
+
+/** The care console at /care (issue 15, CONTRACT section 14): HTML pages over the care services. */
+@Module({
+  imports: [PassportModule.register({ session: false }), AuthModule, AuditModule, CareModule, UserModule, BusinessProfileModule],
+  controllers: [ConsoleAuthController, ConsoleController],
+  providers: [oidcStrategy, CareOidcGuard, ConsoleGate, CareConsoleService],
+})
+export class CareConsoleModule {}

@@ -1,0 +1,193 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DomainError } from '../../common/errors/domain-error';
+import { AppConfig } from '../../config/app-config';
+import type { PartnerConfig } from '../../config/service-config';
+import { AccountView, AccountViewService } from '../accounts/services/account-view.service';
+import { PaymentInstrumentService } from '../accounts/services/payment-instrument.service';
+import { AccountSnapshot, AuditView, CareAuditService } from '../audit/care-audit.service';
+import type { BusinessDataView } from '../business-profile/services/business-profile.codec';
+import { BusinessProfileService } from '../business-profile/services/business-profile.service';
+import { CardReplacementService } from '../care/services/card-replacement.service';
+import { CardUnblockService } from '../care/services/card-unblock.service';
+import { CareActionRunner, CareActor } from '../care/services/care-action-runner';
+import { CareOperationsService } from '../care/services/care-operations.service';
+import { EventLogService, EventView } from '../events/event-log.service';
+import { CallRunner } from '../locking/call-runner';
+import { LockNames } from '../locking/lock.service';
+import { UserRecordsService } from '../user/services/user-records.service';
+import { OperationName, RevealField, SearchKind, Staff } from './staff';
+
+export interface SearchHit {
+  accountIdentifier: string;
+  programCode: string;
+  accountType: string;
+  status: string;
+}
+
+export interface UserRow {
+  userIdentifier: string;
+  isPrimaryAccountHolder: boolean;
+  status: string;
+  name: string;
+  /** Masked by default (CONTRACT section 14): SSN/ITIN last four, the year of birth. */
+  identityMasked: string | null;
+  identityKind: 'SSN' | 'ITIN' | 'SSN (last four only)' | 'Matricula' | null;
+  dateOfBirthMasked: string;
+  email: string | null;
+}
+
+export interface AccountPage {
+  view: AccountView;
+  users: UserRow[];
+  businessProfile: BusinessDataView | null;
+  events: Array<Omit<EventView, 'deliveries'>>;
+  audit: AuditView[];
+}
+
+/**
+ * The care console's use of the care services (CONTRACT section 14): search, the account page,
+ * operations and audited reveals. Operations go through the same public methods, and the same
+ * account lock, as the REST care API; the audit entry names the staff member and their reason.
+ */
+@Injectable()
+export class CareConsoleService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly views: AccountViewService,
+    private readonly users: UserRecordsService,
+    private readonly instruments: PaymentInstrumentService,
+    private readonly businessProfiles: BusinessProfileService,
+    private readonly events: EventLogService,
+    private readonly audit: CareAuditService,
+    private readonly runner: CareActionRunner,
+    private readonly operations: CareOperationsService,
+    private readonly unblock: CardUnblockService,
+    private readonly replacement: CardReplacementService,
+    private readonly calls: CallRunner,
+  ) {}
+
+  /** Exact look-ups only: identifiers, or a full SSN/ITIN or phone number through the blind indexes. */
+  async search(staff: Staff, kind: SearchKind, raw: string): Promise<SearchHit[]> {
+    const value = kind === 'ssn' || kind === 'phone' ? raw.replace(/[\s().+-]/g, '') : raw.trim();
+    const manager = this.dataSource.manager;
+    let ids: string[];
+    if (kind === 'accountIdentifier') ids = [value];
+    else if (kind === 'paymentIdentifier') ids = [await this.instruments.accountIdOf(manager, value)].filter((id): id is string => id !== null);
+    else if (kind === 'ssn') {
+      if (!/^\d{9}$/.test(value)) throw new DomainError('INVALID_FIELD', { property: 'ssn' });
+      ids = await this.users.accountIdsByIdentity(manager, 'ssn', value);
+    } else {
+      if (!/^\d{10,15}$/.test(value)) throw new DomainError('INVALID_FIELD', { property: 'phone' });
+      ids = await this.users.accountIdsByIdentity(manager, 'phone', value);
+    }
+    const hits: SearchHit[] = [];
+    for (const id of ids) {
+      const account = await this.visible(staff, id);
+      if (account) hits.push({ accountIdentifier: account.id, programCode: account.programCode, accountType: account.accountType, status: account.status });
+    }
+    return hits;
+  }
+
+  /** 404 for an account outside the staff member's programs, as for a missing one. */
+  async requireVisible(staff: Staff, accountId: string): Promise<void> {
+    await this.runner.requireVisible(actorOf(staff), accountId);
+  }
+
+  async page(staff: Staff, accountId: string): Promise<AccountPage> {
+    await this.runner.requireVisible(actorOf(staff), accountId);
+    const manager = this.dataSource.manager;
+    const view = await this.views.render(accountId, this.partnerOf(staff));
+    const users = await Promise.all((await this.users.usersOf(manager, accountId)).map(async (user) => {
+      const plain = await this.users.decrypt(manager, user);
+      const id = plain.identifyingData;
+      const identity = id.ssn ? { kind: 'SSN' as const, last4: id.ssn.slice(-4) } : id.itin ? { kind: 'ITIN' as const, last4: id.itin.slice(-4) } : id.ssnSuffix ? { kind: 'SSN (last four only)' as const, last4: id.ssnSuffix } : id.matriculaId ? { kind: 'Matricula' as const, last4: id.matriculaId.slice(-4) } : null;
+      return {
+        userIdentifier: user.id,
+        isPrimaryAccountHolder: user.isPrimary,
+        status: user.status,
+        name: [plain.firstName, plain.middleName, plain.lastName].filter(Boolean).join(' '),
+        identityKind: identity?.kind ?? null,
+        identityMasked: identity ? `•••-••-${identity.last4}` : null,
+        dateOfBirthMasked: `${id.dateOfBirth.slice(0, 4)}-••-••`,
+        email: plain.email?.emailAddress ?? null,
+      };
+    }));
+    return {
+      view,
+      users,
+      businessProfile: view.account.accountType === 'business' ? await this.businessProfiles.viewOf(manager, accountId) : null,
+      events: await this.events.listForAccount(accountId),
+      audit: await this.audit.list(accountId),
+    };
+  }
+
+  /** One care operation, locked on the account like the REST call; the audit entry carries the staff member and reason. */
+  async operate(staff: Staff, accountId: string, operation: OperationName, reason: string, paymentIdentifier?: string): Promise<void> {
+    const who: CareActor = { ...actorOf(staff), reason };
+    await this.calls.locked([LockNames.account(accountId)], async () => {
+      switch (operation) {
+        case 'lock': return this.operations.lock(who, accountId);
+        case 'unlock': return this.operations.unlock(who, accountId);
+        case 'close': return this.operations.close(who, accountId);
+        case 'fraudBlock': return this.operations.fraudBlock(who, accountId);
+        case 'removeFraudBlock': return this.unblock.removeFraudBlock(who, accountId, 0);
+        case 'ofacClear': return this.operations.clearOfac(who, accountId);
+        case 'kycGateClear': return this.operations.clearKycGate(who, accountId);
+        case 'replaceCard': return this.replacement.replace(who, accountId, paymentIdentifier ?? '');
+      }
+    });
+  }
+
+  /** The full value of one masked field; the reveal itself is an audit entry (who, when, which user and field). */
+  async reveal(staff: Staff, accountId: string, userId: string, field: RevealField): Promise<string> {
+    const who = actorOf(staff);
+    return this.dataSource.transaction(async (manager) => {
+      const account = await this.runner.requireVisible(who, accountId, manager);
+      const user = await this.users.findById(manager, account.id, userId);
+      if (!user) throw new DomainError('ACCOUNT_NOT_FOUND');
+      const id = (await this.users.decrypt(manager, user)).identifyingData;
+      const value = field === 'dateOfBirth' ? id.dateOfBirth : id.ssn ?? id.itin ?? id.ssnSuffix ?? id.matriculaId;
+      if (value === undefined) throw new DomainError('CARE_NOT_APPLICABLE');
+      const snapshot = snapshotOf(await this.views.render(account.id, this.partnerOf(staff), manager));
+      await this.audit.record(manager, {
+        accountId: account.id,
+        actor: who.actor,
+        staff: who.staff,
+        action: 'pii.reveal',
+        before: snapshot,
+        after: snapshot,
+        detail: { userIdentifier: user.id, field },
+      });
+      return value;
+    });
+  }
+
+  /** The care client whose view the console shows; its encryption (if any) is never applied: the console is not a partner. */
+  private partnerOf(staff: Staff): PartnerConfig {
+    const partner = this.config.service.partnerById(staff.partnerId);
+    if (!partner) throw new Error(`care partner ${staff.partnerId} is no longer configured`);
+    return { ...partner, encryption: null };
+  }
+
+  private async visible(staff: Staff, accountId: string) {
+    try {
+      return await this.runner.requireVisible(actorOf(staff), accountId);
+    } catch (error) {
+      if (error instanceof DomainError) return null;
+      throw error;
+    }
+  }
+}
+
+/** The audit actor of a console action: `console:` and the staff member's email (or subject), plus the identity itself. */
+export function actorOf(staff: Staff): CareActor {
+  return { actor: `console:${staff.email ?? staff.subject}`, programs: staff.programs, staff: { subject: staff.subject, email: staff.email } };
+}
+
+function snapshotOf(view: AccountView): AccountSnapshot {
+  const { status, statusReason, kycPendingGate, accountCycleDay } = view.account;
+  return { status, statusReason, kycPendingGate, accountCycleDay, paymentInstruments: view.paymentInstruments.map((card) => ({ paymentIdentifier: card.paymentIdentifier, status: card.status })) };
+}

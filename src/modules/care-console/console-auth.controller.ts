@@ -1,0 +1,96 @@
+import { Body, Controller, Get, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../../common/auth/decorators';
+import { AppConfig } from '../../config/app-config';
+import { TokenService } from '../auth/token.service';
+import { CareOidcGuard } from './auth/care-oidc.guard';
+import type { ProviderIdentity } from './auth/care-oidc.strategy';
+import { ConsoleGate } from './console-gate';
+import { ConsoleExceptionFilter } from './console.filter';
+import { Staff } from './staff';
+import { signInPage } from './views/pages';
+
+type Form = Record<string, unknown>;
+const text = (form: Form | undefined, name: string): string => (typeof form?.[name] === 'string' ? (form[name] as string) : '');
+
+/** Sign-in (identity provider, or the sandbox page), the provider's callback, and sign-out. */
+@ApiExcludeController()
+@Public()
+@UseFilters(ConsoleExceptionFilter)
+@Controller('care')
+export class ConsoleAuthController {
+  constructor(
+    private readonly gate: ConsoleGate,
+    private readonly config: AppConfig,
+    private readonly tokens: TokenService,
+  ) {}
+
+  @Get('sign-in')
+  signInPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    this.gate.served();
+    if (request.session.staff) {
+      void reply.redirect('/care', 303);
+      return;
+    }
+    const flash = request.session.flash;
+    delete request.session.flash;
+    const csrf = this.gate.sandboxSignIn ? this.gate.token(reply) : null;
+    void reply.type('text/html; charset=utf-8').send(signInPage({ csrf, provider: this.gate.providerConfigured, sandbox: this.gate.sandboxSignIn, error: flash }));
+  }
+
+  /** Sandbox only: the care client's credentials of SERVICE_CONFIG (checked as the token endpoint checks them, scope care). */
+  @Post('sign-in')
+  async sandboxSignIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form): Promise<void> {
+    this.gate.served();
+    if (!this.gate.sandboxSignIn) {
+      void reply.status(404).type('text/html; charset=utf-8').send(signInPage({ csrf: null, provider: this.gate.providerConfigured, sandbox: false, error: 'The sandbox sign-in is not available.' }));
+      return;
+    }
+    await this.gate.csrf(request);
+    const clientId = text(form, 'clientId');
+    const email = text(form, 'staffEmail').trim();
+    const partner = this.config.service.partnerByClientId(clientId);
+    const valid = partner !== undefined && (await this.tokens.issue(clientId, text(form, 'clientSecret'), 'care').then(() => true, () => false));
+    if (!partner || !valid || !/^[^\s@<>]{1,64}@[^\s@<>]{1,190}$|^$/.test(email)) {
+      void reply.status(401).type('text/html; charset=utf-8').send(signInPage({ csrf: this.gate.token(reply), provider: false, sandbox: true, error: 'Sign-in failed: unknown care client, wrong secret, or a client without the care scope.' }));
+      return;
+    }
+    await this.start(request, { subject: `sandbox:${partner.clientId}`, email: email || null, name: null, programs: [...partner.programs], partnerId: partner.partnerId, via: 'sandbox' });
+    void reply.redirect('/care', 303);
+  }
+
+  /** Redirects to the identity provider (passport-oauth2: state and PKCE verifier kept in the session). */
+  @Get('auth/login')
+  @UseGuards(CareOidcGuard)
+  login(): void {
+    // Never reached: the guard answers with the redirect.
+  }
+
+  @Get('auth/callback')
+  @UseGuards(CareOidcGuard)
+  async callback(@Req() request: FastifyRequest & { user?: ProviderIdentity }, @Res() reply: FastifyReply): Promise<void> {
+    const identity = request.user as ProviderIdentity;
+    const carePartners = this.config.service.partners.filter((partner) => partner.scopes.includes('care'));
+    const first = carePartners[0];
+    if (!first) throw new Error('no care client in SERVICE_CONFIG: the console has no programs to show');
+    // Staff see what the issuer's care clients see: the union of their programs.
+    const programs = [...new Set(carePartners.flatMap((partner) => partner.programs))];
+    await this.start(request, { ...identity, programs, partnerId: first.partnerId, via: 'oidc' });
+    void reply.redirect('/care', 303);
+  }
+
+  @Post('sign-out')
+  async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (request.session.staff) await this.gate.csrf(request);
+    await request.session.destroy();
+    void reply.redirect('/care/sign-in', 303);
+  }
+
+  /** A new session id at sign-in (no fixation); the pre-sign-in session and its CSRF secret are dropped. */
+  private async start(request: FastifyRequest, staff: Staff): Promise<void> {
+    await request.session.regenerate();
+    request.session.staff = staff;
+    request.session.lastSeen = Date.now();
+  }
+}

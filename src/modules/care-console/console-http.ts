@@ -1,0 +1,99 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifySession, { FastifySessionOptions } from '@fastify/session';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import connectPgSimple from 'connect-pg-simple';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { KeyStore } from '../../infrastructure/crypto/key-store';
+import { CONSOLE_CSS } from './views/console.css';
+
+export const CONSOLE_PATH = '/care';
+export const SESSION_COOKIE = 'care_session';
+
+/**
+ * No inline script or style at all: the pages need no script, and their one stylesheet is a file
+ * of this origin. Forms post only to this origin; nothing may frame the console.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/** `/care` and below, but not `/careers` (nor the REST care API, which lives under /v1). */
+export function isConsolePath(url: string): boolean {
+  const pathOnly = url.split('?', 1)[0] ?? '';
+  return pathOnly === CONSOLE_PATH || pathOnly.startsWith(`${CONSOLE_PATH}/`);
+}
+
+/**
+ * Fastify plugins of the console, registered before the app initialises: cookies, the server-side
+ * session (@fastify/session with connect-pg-simple on the app's own pg pool, table care_sessions of
+ * the app's schema), CSRF tokens kept in that session, the stylesheet and the security headers.
+ * The session cookie is scoped to /care, so no other route reads or writes a session.
+ */
+export async function installConsoleHttp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+  const env = config.env.careConsole;
+  const dataSource = app.get(DataSource);
+  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+  const PgStore = connectPgSimple(fastifySession as unknown as Parameters<typeof connectPgSimple>[0]);
+  const idleMs = env.sessionIdleMinutes * 60_000;
+  const store = new PgStore({ pool, schemaName: config.env.dbSchema, tableName: 'care_sessions', createTableIfMissing: false, ttl: idleMs / 1000 });
+  await app.register(fastifyCookie);
+  await app.register(fastifySession, {
+    // Every instance sharing SERVICE_KEYS signs alike, so any of them serves a signed-in staff member.
+    secret: env.sessionSecret ?? app.get(KeyStore, { strict: false }).derivedSecret('care-console-session-cookie'),
+    cookieName: SESSION_COOKIE,
+    store: store as unknown as FastifySessionOptions['store'],
+    saveUninitialized: false,
+    // Every request moves the expiry: the session ends after CARE_SESSION_IDLE_MINUTES without one.
+    rolling: true,
+    // Secure is added below: @fastify/session would refuse to save a secure session on a request
+    // that reached Node over http, which is every request behind a TLS-terminating load balancer.
+    cookie: { path: CONSOLE_PATH, httpOnly: true, sameSite: 'lax', secure: false, maxAge: idleMs },
+  });
+  await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const secureCookie = config.env.publicUrl.startsWith('https://');
+  // The pool is the app's: closing the store only stops its pruning timer.
+  fastify.addHook('onClose', async () => store.close());
+  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (!isConsolePath(request.url)) return payload;
+    void reply.headers({
+      'content-security-policy': CONSOLE_CSP,
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'same-origin',
+    });
+    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    if (secureCookie && reply.hasHeader('set-cookie')) {
+      // Fastify appends set-cookie values: take them off, then put them back marked Secure.
+      const cookies = withSecure(reply.getHeader('set-cookie'));
+      reply.removeHeader('set-cookie');
+      void reply.header('set-cookie', cookies);
+    }
+    return payload;
+  });
+  fastify.get(`${CONSOLE_PATH}/assets/console.css`, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CONSOLE_CSS));
+}
+
+/** The session cookie gets `Secure` when PUBLIC_URL is https (CONTRACT section 14), whatever the hop to Node was. */
+export function withSecure(header: unknown): string[] | undefined {
+  if (header === undefined) return undefined;
+  const cookies = (Array.isArray(header) ? header : [header]).map(String);
+  return cookies.map((cookie) => (cookie.startsWith(`${SESSION_COOKIE}=`) && !/;\s*secure\b/i.test(cookie) ? `${cookie}; Secure` : cookie));
+}
+
+/** @fastify/csrf-protection's check, with its refusal turned into a rejection (it would otherwise answer by itself). */
+export function verifyCsrf(fastify: FastifyInstance, request: FastifyRequest): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const replyAdapter = { send: (error: Error) => reject(error) } as unknown as FastifyReply;
+    fastify.csrfProtection(request, replyAdapter, () => resolve());
+  });
+}

@@ -1,0 +1,30 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ResponseDetailItem } from '../../../common/http/response-detail.dto';
+
+export class EnrollmentRequestView {
+  @ApiProperty({ example: 'req-2026-11-23-0001' }) requestId: string;
+  @ApiProperty({
+    enum: ['inProgress', 'completed', 'declined', 'held', 'incomplete'],
+    example: 'completed',
+    description:
+      'inProgress: a call with this requestId is running now; completed: a final answer is stored (or care cleared the OFAC hold and the identical retry will store it); ' +
+      'declined: a limit decline is stored; held: OFAC review; incomplete: stopped short (e.g. bill cycle), the identical retry resumes it',
+  })
+  state: string;
+  @ApiProperty({ example: '2026-11-23T10:00:00.000Z', format: 'date-time' }) createdDateTime: string;
+  @ApiProperty({ example: '2026-11-23T10:00:00.120Z', format: 'date-time' }) updatedDateTime: string;
+}
+
+export class EnrollmentRequestStatusResponse {
+  @ApiProperty({ example: 'a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607' }) requestId: string;
+  @ApiProperty({ type: [ResponseDetailItem], example: [{ code: 0, subCode: 0, description: 'Success' }] }) responseDetails: ResponseDetailItem[];
+  @ApiProperty({ type: EnrollmentRequestView }) request: EnrollmentRequestView;
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: true,
+    description: 'The stored answer body the identical retry replays (the enrollment answer), or null while none is stored',
+    example: { requestId: 'req-2026-11-23-0001', responseDetails: [{ code: 0, subCode: 0, description: 'Success' }], account: {}, user: {}, paymentInstruments: [] },
+  })
+  answer: object | null;
+}

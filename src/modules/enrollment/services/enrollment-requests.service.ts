@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../../../common/context/request-context';
+import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
+import { DomainError } from '../../../common/errors/domain-error';
+import { IdempotencyKey, IdempotencyStore } from '../../idempotency/idempotency.store';
+import { LockNames, LockService } from '../../locking/lock.service';
+import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
+import { ENROLLMENT_OPERATION } from './enrollment-points';
+
+export type RequestState = 'inProgress' | 'completed' | 'declined' | 'held' | 'incomplete';
+
+export interface RequestStatus {
+  request: { requestId: string; state: RequestState; createdDateTime: string; updatedDateTime: string };
+  answer: object | null;
+}
+
+/**
+ * `GET .../enrollments/requests/{requestId}` (CONTRACT section 11): what happened to a requestId,
+ * read without a lock from what the CallRunner and the enrollment already record: the stored
+ * answer (completed or declined), the requestId's lock held right now (inProgress), the recovery
+ * point and account of an enrollment without a final answer (held for OFAC review, or incomplete).
+ */
+@Injectable()
+export class EnrollmentRequestsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: IdempotencyStore,
+    private readonly progress: EnrollmentProgressRepository,
+    private readonly locks: LockService,
+  ) {}
+
+  async status(principal: Principal, programCode: string, requestId: string): Promise<RequestStatus> {
+    if (!REQUEST_ID_PATTERN.test(requestId)) throw new DomainError('REQUEST_NOT_FOUND');
+    // The key carries the partner: another partner's requestId is an unknown one.
+    const key: IdempotencyKey = { partnerId: principal.partner.partnerId, programCode, requestId };
+    const manager = this.dataSource.manager;
+    const record = await this.store.status(key, manager);
+    if (record && record.operation !== ENROLLMENT_OPERATION) throw new DomainError('REQUEST_NOT_FOUND');
+    if (record?.responseBody) {
+      const answer = JSON.parse(record.responseBody) as { responseDetails?: Array<{ code: number }> };
+      const state: RequestState = answer.responseDetails?.[0]?.code === 0 ? 'completed' : 'declined';
+      return { request: view(requestId, state, record.createdAt, record.updatedAt), answer };
+    }
+    const running = await this.locks.isHeld(manager, LockNames.requestId(key.partnerId, programCode, requestId));
+    if (!record) {
+      // A first attempt in its one transaction has committed nothing yet; only its lock shows it.
+      if (running) return { request: view(requestId, 'inProgress', new Date(), new Date()), answer: null };
+      throw new DomainError('REQUEST_NOT_FOUND');
+    }
+    const enrollment = await this.progress.stateByRequest(manager, key);
+    const updatedAt = enrollment && enrollment.updatedAt > record.updatedAt ? enrollment.updatedAt : record.updatedAt;
+    return { request: view(requestId, this.stateOf(running, enrollment), record.createdAt, updatedAt), answer: null };
+  }
+
+  private stateOf(running: boolean, enrollment: { point: string; statusReason: string | null } | null): RequestState {
+    if (running) return 'inProgress';
+    // Completed by care's OFAC clearance: final, though its answer is stored only when the identical retry asks for it.
+    if (enrollment?.point === 'finished') return 'completed';
+    if (enrollment?.statusReason === 'ofacReview') return 'held';
+    return 'incomplete';
+  }
+}
+
+function view(requestId: string, state: RequestState, createdAt: Date, updatedAt: Date): RequestStatus['request'] {
+  return { requestId, state, createdDateTime: new Date(createdAt).toISOString(), updatedDateTime: new Date(updatedAt).toISOString() };
+}

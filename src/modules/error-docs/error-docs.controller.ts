@@ -1,0 +1,59 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, EXAMPLE_BASE_URL, successExample } from '../../common/openapi/api-answers';
+import { Public } from '../../common/auth/decorators';
+import { publicCatalogue, PublicError } from '../../common/errors/public-catalogue';
+import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
+import { AppConfig } from '../../config/app-config';
+import { ErrorCatalogueResponse } from './error-docs.dto';
+import { ERROR_PAGE_CSP, renderErrorPage } from './error-page';
+
+/** CONTRACT section 11: the error catalogue as JSON and as a page, both from the one catalogue, no token. */
+@ApiTags('partner tools')
+@Controller()
+@Public()
+export class ErrorDocsController {
+  private readonly errors: PublicError[];
+  private readonly page: string;
+
+  constructor(config: AppConfig) {
+    this.errors = publicCatalogue(config.env.publicUrl);
+    this.page = renderErrorPage(this.errors);
+  }
+
+  @Get('v1/errors')
+  @ApiOperation({
+    operationId: 'listErrors',
+    summary: 'Every error and decline the API answers with (no token needed)',
+    description:
+      'One entry per distinct (httpStatus, code, subCode): rows of SERVICE.md and CONTRACT.md sections 9 and 13 sharing a triple share an entry, ' +
+      'whose description lists each of their descriptions ("; "-separated). Business declines (code 2 and code 5) have httpStatus 200. ' +
+      'docUrl is the entry on /docs/errors, the same link every non-success responseDetails item carries.',
+  })
+  @ApiAnswer(ErrorCatalogueResponse, 'One entry per distinct (httpStatus, code, subCode)', {
+    catalogue: {
+      summary: 'Two of the entries',
+      value: successExample({
+        errors: [
+          { httpStatus: 400, code: 640, subCode: 504, description: 'city contains invalid characters', docUrl: `${EXAMPLE_BASE_URL}/docs/errors#640-504` },
+          { httpStatus: 200, code: 5, subCode: 370, description: 'Enrollment is held for OFAC review', docUrl: `${EXAMPLE_BASE_URL}/docs/errors#5-370` },
+        ],
+      }),
+    },
+  })
+  list(): { errors: PublicError[] } {
+    return { errors: this.errors };
+  }
+
+  @Get('docs/errors')
+  @ApiOperation({ operationId: 'errorsPage', summary: 'The error catalogue as an HTML page; each row anchored id="{code}-{subCode}"' })
+  @ApiOkResponse({ description: 'HTML page', content: { 'text/html': { schema: { type: 'string' }, example: '<tr id="640-504"><td>400</td><td>640</td><td>504</td><td>city contains invalid characters</td></tr>' } } })
+  html(): RawResponse {
+    return rawResponse(this.page, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': ERROR_PAGE_CSP,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'public, max-age=300',
+    });
+  }
+}

@@ -1,0 +1,66 @@
+import { PARTNERS, startTestApp, TestApp } from './support/test-app';
+import { expectTooManyTokenRequests, tokenRequest } from './support/token-requests';
+
+/** CONTRACT section 12: POST /oauth2/token is rate limited per client id and per source address. */
+describe('Token rate limits (e2e, sandbox)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    // Set low on purpose (CONTRACT section 15): 3 a minute per client id, 30 per address.
+    app = await startTestApp('token_rate_limit', { env: { TOKEN_RATE_LIMIT: '3' } });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('TOKEN_RATE_LIMIT requests a minute per client id, then 429/429/0 with Retry-After; every answer carries RateLimit-Policy and RateLimit', async () => {
+    const { clientId, clientSecret } = PARTNERS.acme;
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const answer = await tokenRequest(app.baseUrl, clientId, clientSecret, i === 1 ? 'post' : 'basic');
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('ratelimit-policy')).toBe('"client";q=3;w=60, "address";q=30;w=60');
+      remaining.push(answer.headers.get('ratelimit') ?? '');
+    }
+    expect(remaining.map((value) => /^"client";r=(\d+);t=(\d+)$/.exec(value)?.[1])).toEqual(['2', '1', '0']);
+    // The fourth, by either authentication method, and even with a wrong secret (no scrypt is run).
+    expectTooManyTokenRequests(await tokenRequest(app.baseUrl, clientId, clientSecret));
+    expectTooManyTokenRequests(await tokenRequest(app.baseUrl, clientId, clientSecret, 'post'));
+    expectTooManyTokenRequests(await tokenRequest(app.baseUrl, clientId, 'wrong'));
+    // Another client id is counted apart.
+    expect((await tokenRequest(app.baseUrl, PARTNERS.globex.clientId, PARTNERS.globex.clientSecret)).status).toBe(200);
+  });
+
+  it('refusals count too, and a failed authentication answers 401 with the headers while under the limit', async () => {
+    const answer = await tokenRequest(app.baseUrl, PARTNERS.secure.clientId, 'wrong');
+    expect(answer.status).toBe(401);
+    expect(answer.body.error).toBe('invalid_client');
+    expect(answer.headers.get('ratelimit')).toBe('"client";r=2;t=60');
+  });
+
+  it('ten times TOKEN_RATE_LIMIT per source address, whatever client ids it names (guessing ids does not escape the limit)', async () => {
+    // 8 requests so far from this address (429s count); 22 more distinct ids take it to 30.
+    for (let i = 0; i < 22; i++) {
+      const answer = await tokenRequest(app.baseUrl, `guess-${i}`, 'x');
+      expect(answer.status).toBe(401);
+    }
+    const over = await tokenRequest(app.baseUrl, PARTNERS.care.clientId, PARTNERS.care.clientSecret);
+    expectTooManyTokenRequests(over);
+    expect(over.headers.get('ratelimit')).toMatch(/^"address";r=0;t=\d+$/);
+    // Other routes are not rate limited.
+    const jwks = await fetch(`${app.baseUrl}/.well-known/jwks.json`);
+    expect(jwks.status).toBe(200);
+    expect(jwks.headers.get('ratelimit')).toBeNull();
+  });
+
+  it('/openapi.json documents the limit: a 429 answer on POST /oauth2/token with its headers', async () => {
+    const document = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, { post?: { description?: string; responses: Record<string, { description: string; headers?: Record<string, unknown> }> } }>;
+    };
+    const operation = document.paths['/oauth2/token'].post;
+    expect(operation?.description).toContain('TOKEN_RATE_LIMIT');
+    expect(operation?.responses['429'].description).toMatch(/code 429, subCode 0/);
+    expect(Object.keys(operation?.responses['429'].headers ?? {})).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit', 'RateLimit-Policy']));
+  });
+});
