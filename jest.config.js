@@ -5,7 +5,11 @@ module.exports = {
   testRegex: ['(src|client)/.*\\.spec\\.ts$', 'test/.*\\.e2e-spec\\.ts$'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json' }] },
   testEnvironment: 'node',
+  // The SDK's README example imports the package by name; in the repo it is client/.
+  moduleNameMapper: { '^enrollment-service-client$': '<rootDir>/client/index.ts' },
   setupFiles: ['reflect-metadata'],
+  // The e2e OpenAPI schema check (test/support/schema-check.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/setup/schema-check.setup.ts'],
   globalSetup: '<rootDir>/test/setup/global-setup.js',
   globalTeardown: '<rootDir>/test/setup/global-teardown.js',
   testTimeout: 60000,
