@@ -8,6 +8,8 @@ const shared = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json' }] },
   testEnvironment: 'node',
+  // The SDK's README example imports the package by name; in the repo it is client/.
+  moduleNameMapper: { '^enrollment-service-client$': '<rootDir>/client/index.ts' },
   setupFiles: ['reflect-metadata'],
 };
 
@@ -22,6 +24,8 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testRegex: ['test/.*\\.e2e-spec\\.ts$'],
+      // The e2e OpenAPI schema check (test/support/schema-check.ts).
+      setupFilesAfterEnv: ['<rootDir>/test/setup/schema-check.setup.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.js',
       globalTeardown: '<rootDir>/test/setup/global-teardown.js',
     },

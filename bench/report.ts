@@ -36,6 +36,17 @@ export interface ScenarioResult {
     statements: string[];
   };
   ratioHandwritten?: number;
+  /** The webhooks scenario (webhook-delivery.ts): `service` is its enrollment load. */
+  webhooks?: {
+    deliveredDuringLoad: number;
+    deliveredPerSecondDuringLoad: number;
+    lagP50Ms: number;
+    lagP99Ms: number;
+    lagMaxMs: number;
+    backlogAtEnd: number;
+    drainMs: number;
+    burst: { events: number; seconds: number; perSecond: number };
+  };
 }
 
 export interface BenchRun {
@@ -99,6 +110,16 @@ export function markdownReport(run: BenchRun): string {
         `errors ${c.figures.errors}; ${c.statementsPerRequest} statements and ${c.commitsPerRequest} commit(s) per request: ${c.statements.join('; ')}.`
       );
     });
+  const webhooks = run.scenarios
+    .filter((s) => s.webhooks)
+    .map((s) => {
+      const w = s.webhooks as NonNullable<ScenarioResult['webhooks']>;
+      return (
+        `Webhooks (its row is the enrollment load it ran under): ${w.deliveredPerSecondDuringLoad} events/s delivered while enrollments ran, ` +
+        `lag from occurredDateTime to receipt p50 ${w.lagP50Ms} ms, p99 ${w.lagP99Ms} ms, max ${w.lagMaxMs} ms; ${w.backlogAtEnd} events pending when the load stopped, ` +
+        `drained in ${w.drainMs} ms; a burst of ${w.burst.events} due events delivered in ${w.burst.seconds} s (${w.burst.perSecond} events/s).`
+      );
+    });
   return [
     `# Bench results`,
     '',
@@ -113,6 +134,7 @@ export function markdownReport(run: BenchRun): string {
     ...plans,
     '',
     ...(handwritten.length ? [...handwritten, ''] : []),
+    ...(webhooks.length ? [...webhooks, ''] : []),
     METHOD_NOTE,
     '',
   ].join('\n');

@@ -5,6 +5,7 @@
  * Settings (env): BENCH_DURATION (s, 10), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (50),
  * BENCH_SCENARIOS (comma list), BENCH_BASELINES=0 (skip them), BENCH_CPU_PROF=1 (profile the
  * service), BENCH_OUT (results folder, bench/results), BENCH_KEEP=1 (keep the work folder).
+ * BENCH_SCENARIOS=webhooks runs only the webhook delivery scenario (bench/webhook-delivery.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -17,6 +18,7 @@ import { enrolledFrom } from './requests';
 import { BenchRequest, buildScenarios, Scenario, ScenarioContext } from './scenarios';
 import { dominantPlan } from './sql-plan';
 import { ProbeReport } from './sql-probe';
+import { runWebhookScenario, WEBHOOKS_SCENARIO } from './webhook-delivery';
 import { BENCH_PARTNER, BENCH_PROGRAM, createWorkspace } from './workspace';
 
 const settings = {
@@ -202,6 +204,16 @@ async function main(): Promise<void> {
       log(`scenario ${scenario.name}: ${scenario.description}`);
       const result = await runScenario(service, baseline, scenario, context, all);
       if (result.status === 'skipped') log(`  skipped: ${result.reason}`);
+      results.push(result);
+    }
+    if (!settings.scenarios || settings.scenarios.includes(WEBHOOKS_SCENARIO)) {
+      log(`scenario ${WEBHOOKS_SCENARIO}: webhook delivery while enrollments run, then a burst (own service with a webhook receiver)`);
+      const result = await runWebhookScenario(settings);
+      const w = result.webhooks;
+      if (w) {
+        log(`  ${WEBHOOKS_SCENARIO}: ${w.deliveredPerSecondDuringLoad} events/s delivered during ${result.service?.requestsPerSecond} enrollments/s; lag p50 ${w.lagP50Ms} ms, p99 ${w.lagP99Ms} ms, max ${w.lagMaxMs} ms; backlog ${w.backlogAtEnd} drained in ${w.drainMs} ms`);
+        log(`  ${WEBHOOKS_SCENARIO}: burst of ${w.burst.events} events delivered in ${w.burst.seconds} s: ${w.burst.perSecond} events/s`);
+      }
       results.push(result);
     }
     const run: BenchRun = {

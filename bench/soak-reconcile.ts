@@ -66,7 +66,8 @@ export async function reconcile(workspace: Workspace, receiver: WebhookReceiver,
     // Drain while delivery makes progress: a backlog is not a stuck queue, a stall is.
     const drainStart = Date.now();
     const cap = drainStart + Number(process.env.SOAK_DRAIN_SECONDS ?? 900) * 1000;
-    // Longer than a crashed instance's job takes to come back (30 s expiry + 30 s maintenance pass).
+    // Longer than a crashed instance's claimed events take to come back (WEBHOOK_LEASE_SECONDS, 30 s)
+    // and its jobs (30 s expiry + 30 s maintenance pass).
     const stallMs = Number(process.env.SOAK_STALL_SECONDS ?? 120) * 1000;
     let hooks = await webhookState(db, receiver);
     let jobs = await jobState(db, jobSchema);

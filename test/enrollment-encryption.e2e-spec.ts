@@ -1,5 +1,6 @@
 import { compactDecrypt, CompactEncrypt, decodeProtectedHeader, importJWK, JWK, KeyLike } from 'jose';
 import type { ApiBody } from '../client/enrollment-client';
+import { decryptData, isSuccess } from '../client';
 import { EnrollmentRequestFactory, uniquePhone, uniqueSsn } from './support/enrollment-factory';
 import { encryptionPartnerKeys, startTestApp, TestApp } from './support/test-app';
 
@@ -60,6 +61,21 @@ describe('Enrollment encrypted data (e2e)', () => {
     expect(got.status).toBe(200);
     expect(await open(userOf(got.body).encryptedUserData)).toEqual(user);
     expect(await open(accountOf(got.body).encryptedAccountData)).toEqual(account);
+  });
+
+  it('through the SDK: two different JWEs of the same data are one payload (the second replays), and the answers open with the partner key', async () => {
+    const sdk = app.sdk('secure');
+    const request = EnrollmentRequestFactory.build();
+    const first = await sdk.enrollEncrypted('sandbox', request as never);
+    const second = await sdk.enrollEncrypted('sandbox', request as never);
+    expect(isSuccess(first.data)).toBe(true);
+    expect(second.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.data?.account?.accountIdentifier).toBe(first.data?.account?.accountIdentifier);
+    const { privateJwk } = await encryptionPartnerKeys();
+    const account = await decryptData(first.data!.account!.encryptedAccountData!, privateJwk);
+    expect(account).toEqual(await decryptData(second.data!.account!.encryptedAccountData!, privateJwk));
+    const fetched = await sdk.getAccount('sandbox', first.data!.account!.accountIdentifier);
+    expect((await decryptData<{ firstName: string }>(fetched.data!.user!.encryptedUserData!, privateJwk)).firstName).toBe('José');
   });
 
   it('GET account, GET users and care GET answer what the enrollment answered: the same fields, the same plaintexts', async () => {

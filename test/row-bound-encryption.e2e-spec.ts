@@ -52,7 +52,7 @@ describe('Encryption context binds the row (e2e)', () => {
 
   function expectGeneric500(res: { status: number; body: { responseDetails: Array<Record<string, unknown>> } }, ...secrets: string[]): void {
     expect(res.status).toBe(500);
-    expect(res.body.responseDetails).toEqual([{ code: 500, subCode: 0, description: 'Unexpected error' }]);
+    expect(res.body.responseDetails).toEqual([{ code: 500, subCode: 0, description: 'Unexpected error', docUrl: expect.stringMatching(/\/docs\/errors#500-0$/) }]);
     const text = JSON.stringify(res.body);
     for (const secret of secrets) expect(text).not.toContain(secret);
   }

@@ -30,6 +30,17 @@ describe(loadEnv.name, () => {
     });
   });
 
+  describe('WEBHOOK_LEASE_SECONDS (how long a claimed webhook attempt is leased)', () => {
+    it('defaults to 30 s and accepts 15 s and more', () => {
+      expect(loadEnv({}).webhookLeaseSeconds).toBe(30);
+      expect(loadEnv({ WEBHOOK_LEASE_SECONDS: '15' }).webhookLeaseSeconds).toBe(15);
+    });
+
+    it.each(['14', '0', 'abc'])('refuses %s: a lease shorter than an attempt (10 s HTTP timeout) would send it twice', (raw) => {
+      expect(() => loadEnv({ WEBHOOK_LEASE_SECONDS: raw })).toThrow(/^WEBHOOK_LEASE_SECONDS must be an integer >= 15/);
+    });
+  });
+
   describe('OFAC screening', () => {
     it('is off by default, with the 0.92 threshold', () => {
       const sut = loadEnv({});

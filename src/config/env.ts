@@ -32,6 +32,8 @@ export interface Env {
   readonly idempotencyRetentionDays: number;
   readonly unblockRetryDelaysMs: number[];
   readonly webhookRetryDelaysMs: number[];
+  /** How long a claimed delivery attempt is leased: a killed instance's events are due again after it. */
+  readonly webhookLeaseSeconds: number;
   readonly dbPoolSize: number;
   readonly serviceKeys: string | undefined;
   readonly oauth: { issuer?: string; audience?: string; jwksUri?: string };
@@ -151,6 +153,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     webhookRetryDelaysMs: intList('WEBHOOK_RETRY_DELAYS_MS', source.WEBHOOK_RETRY_DELAYS_MS, [
       10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 43_200_000,
     ]),
+    // Past the 10 s HTTP timeout of an attempt plus its recording, so a live attempt is never taken over.
+    webhookLeaseSeconds: int('WEBHOOK_LEASE_SECONDS', source.WEBHOOK_LEASE_SECONDS, 30, 15),
     dbPoolSize: int('DB_POOL_SIZE', source.DB_POOL_SIZE, 20, 1),
     serviceKeys: source.SERVICE_KEYS || undefined,
     oauth: {

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { EnrollmentClient } from '../../client/enrollment-client';
+import { schemaCheck } from './schema-check';
 import { PARTNERS, PartnerName, TestApp } from './test-app';
 
 export interface AppProcess {
@@ -53,6 +54,7 @@ export async function spawnAppProcess(peer: TestApp, env: Record<string, string>
     });
   });
   const baseUrl = `http://127.0.0.1:${port}`;
+  schemaCheck.watch(baseUrl);
   return {
     baseUrl,
     child,

@@ -7,6 +7,8 @@ import { Client } from 'pg';
 import { createApp } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
 import { EnrollmentClient } from '../../client/enrollment-client';
+import { createEnrollmentSdk, EnrollmentSdk } from '../../client/sdk';
+import { schemaCheck } from './schema-check';
 
 /** Partners of the test configuration. Secrets are sandbox values. */
 export const PARTNERS = {
@@ -92,6 +94,8 @@ export interface TestApp {
   schema: string;
   config: AppConfig;
   client(partner?: PartnerName, options?: { scope?: string; fastRetries?: boolean }): EnrollmentClient;
+  /** The typed SDK a partner installs (client/README.md), with fast retries. */
+  sdk(partner?: PartnerName): EnrollmentSdk;
   /** A direct connection to the file's schema, for assertions on stored rows only. */
   db(): Promise<Client>;
   close(): Promise<void>;
@@ -136,6 +140,7 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
+  schemaCheck.watch(baseUrl);
   const clients: EnrollmentClient[] = [];
   return {
     app,
@@ -151,6 +156,9 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
       });
       clients.push(client);
       return client;
+    },
+    sdk(partner = 'acme') {
+      return createEnrollmentSdk({ baseUrl, ...PARTNERS[partner], retry: { ranges: [[1, 5], [5, 20], [20, 50]] } });
     },
     async db() {
       const client = new Client({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${schema}` });

@@ -36,6 +36,7 @@ export function verifySignature(secret: string, id: string, timestamp: string, b
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   private responder: Responder = () => 200;
+  private stalled = false;
 
   private constructor(
     private readonly server: Server,
@@ -52,6 +53,11 @@ export class WebhookReceiver {
 
   get url(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  /** While on, every webhook is recorded (answered 0) and never answered: a receiver that hangs. */
+  stall(on: boolean): void {
+    this.stalled = on;
   }
 
   respond(responder: Responder): void {
@@ -95,6 +101,10 @@ export class WebhookReceiver {
         answered: 0,
       };
       webhook.verified = verifySignature(this.secret, webhook.id, webhook.timestamp, body, webhook.signature);
+      if (this.stalled) {
+        this.received.push(webhook);
+        return;
+      }
       const nth = this.forEvent(webhook.id).length + 1;
       webhook.answered = this.responder(webhook, nth);
       this.received.push(webhook);

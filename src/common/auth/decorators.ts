@@ -1,5 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import { ApiErrors } from '../openapi/api-answers';
 import type { Scope } from '../../config/service-config';
 
 export const IS_PUBLIC = 'auth:public';
@@ -8,11 +9,20 @@ export const REQUIRED_SCOPES = 'auth:scopes';
 /** The route needs no bearer token (token endpoint, health, metadata). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 
-/** The bearer token must carry every listed scope; OpenAPI learns the same. */
+/**
+ * The bearer token must carry every listed scope; OpenAPI learns the same: the oauth2 client
+ * credentials scheme with those scopes, or any bearer token carrying them, and the 401/403 rows.
+ */
 export const RequiresScopes = (...scopes: Scope[]) =>
   applyDecorators(
     SetMetadata(REQUIRED_SCOPES, scopes),
+    ApiSecurity('oauth2', scopes),
     ApiBearerAuth('bearer'),
-    ApiUnauthorizedResponse({ description: 'Missing, invalid or expired token (401, code 401, subCode 0)' }),
-    ApiForbiddenResponse({ description: `Needs scope ${scopes.join(' ')} (403/403/1) and a program of the partner (403/403/2)` }),
+    ApiErrors(
+      { 401: ['UNAUTHORIZED'], 403: ['INSUFFICIENT_SCOPE', 'PROGRAM_NOT_ALLOWED'] },
+      {
+        401: 'Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header',
+        403: `Needs scope ${scopes.join(' ')} (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2)`,
+      },
+    ),
   );

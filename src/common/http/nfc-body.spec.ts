@@ -38,4 +38,7 @@ describe(nfcStrings.name, () => {
     for (let i = 0; i < 100_000; i++) sut = (sut as unknown[])[0];
     expect(sut).toBe(PRECOMPOSED);
   });
+  it('replaces a lone surrogate by U+FFFD and keeps pairs', () => {
+    expect(nfcStrings({ email: '\ud800', tail: 'a\udc00', pair: '\ud83d\ude00' })).toEqual({ email: '\ufffd', tail: 'a\ufffd', pair: '\ud83d\ude00' });
+  });
 });

@@ -2,14 +2,25 @@ import type { FastifyRequest } from 'fastify';
 
 type Container = Record<string, unknown> | unknown[];
 
+/** A UTF-16 half of a surrogate pair without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /**
- * A copy of a JSON value with every string in Unicode NFC (keys as sent; the input is left alone).
+ * NFC, with a lone surrogate (valid in a JSON escape, not in UTF-8) as U+FFFD: what storage would
+ * make of it anyway, and a validator (`isEmail`'s encodeURI) would throw on the raw one (a 500).
+ */
+function normalise(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD').normalize('NFC');
+}
+
+/**
+ * A copy of a JSON value with every string in Unicode NFC and well formed (keys as sent; the input is left alone).
  * CONTRACT section 6: a decomposed `José` (e + U+0301) is the same name as the precomposed one, so
  * validation, the idempotency fingerprint and storage must all see one form. Iterative, so a deep
  * value cannot overflow the stack.
  */
 export function nfcStrings<T>(value: T): T {
-  if (typeof value === 'string') return value.normalize('NFC') as T;
+  if (typeof value === 'string') return normalise(value) as T;
   if (value === null || typeof value !== 'object') return value;
   const root: Container = Array.isArray(value) ? [] : {};
   const stack: Array<[object, Container]> = [[value, root]];
@@ -17,7 +28,7 @@ export function nfcStrings<T>(value: T): T {
     const [source, target] = stack.pop() as [object, Container];
     for (const [key, child] of Object.entries(source)) {
       let copy: unknown = child;
-      if (typeof child === 'string') copy = child.normalize('NFC');
+      if (typeof child === 'string') copy = normalise(child);
       else if (child !== null && typeof child === 'object') {
         copy = Array.isArray(child) ? [] : {};
         stack.push([child, copy as Container]);

@@ -30,6 +30,14 @@ function guardPoolClients(dataSource: DataSource): void {
 }
 
 /**
+ * The webhook poller's own small pool: its claims and records must not queue behind locked calls,
+ * which hold the app pool's connections for their whole length under load (pg-boss had its own pool
+ * for the same reason).
+ */
+export const DELIVERY_DATA_SOURCE = 'delivery';
+const DELIVERY_POOL_SIZE = 2;
+
+/**
  * Global because every module reads and writes through the one DataSource: the connection pool,
  * the transactions of a call (TransactionRunner) and the advisory locks (LockService).
  */
@@ -45,6 +53,19 @@ function guardPoolClients(dataSource: DataSource): void {
         retryAttempts: 3,
         retryDelay: 500,
       }),
+      dataSourceFactory: async (options?: DataSourceOptions) => {
+        const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+        guardPoolClients(dataSource);
+        return dataSource;
+      },
+    }),
+    TypeOrmModule.forRootAsync({
+      name: DELIVERY_DATA_SOURCE,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => {
+        const options = dataSourceOptions(requireUrl(config), config.env.dbSchema, DELIVERY_POOL_SIZE, config.env.dbStatementTimeoutMs);
+        return { ...options, name: DELIVERY_DATA_SOURCE, entities: [], migrations: [], extra: { ...options.extra, application_name: 'enrollment-service-delivery' }, retryAttempts: 3, retryDelay: 500 };
+      },
       dataSourceFactory: async (options?: DataSourceOptions) => {
         const dataSource = await new DataSource(options as DataSourceOptions).initialize();
         guardPoolClients(dataSource);

@@ -140,6 +140,13 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
     });
   }
 
+  /** Drops a cron schedule (a retired job): without it, ticks would keep queueing jobs nobody works. */
+  async unschedule(name: string): Promise<void> {
+    if (!this.workersEnabled || this.stopped) return;
+    await this.start();
+    await this.boss.unschedule(name);
+  }
+
   /** The state of a job (tests and diagnostics). */
   async state(definition: JobDefinition<object>, id: string): Promise<string | null> {
     const job = await this.boss.getJobById(definition.name, id, { includeArchive: true });

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { errorExample } from '../../common/openapi/api-answers';
+import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRateLimitedDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
 import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
@@ -28,7 +30,43 @@ export class TokenController {
   @HttpCode(200)
   @Header('cache-control', 'no-store')
   @Header('pragma', 'no-cache')
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiSecurity('clientSecretBasic')
+  @ApiBody({
+    type: TokenRequestDto,
+    examples: {
+      basic: { summary: 'client_secret_basic: credentials in the Authorization header', value: { grant_type: 'client_credentials', scope: 'enrollments users' } },
+      post: { summary: 'client_secret_post: credentials in the form', value: { grant_type: 'client_credentials', client_id: 'acme', client_secret: 'acme-sandbox-secret' } },
+    },
+  })
+  @ApiResponse({
+    status: 400,
+    type: OAuthErrorDto,
+    description: 'RFC 6749 §5.2: invalid_request, unsupported_grant_type, invalid_scope',
+    examples: {
+      unsupportedGrant: { summary: 'Not client_credentials', value: { error: 'unsupported_grant_type', error_description: 'Only client_credentials is supported' } },
+      invalidScope: { summary: 'A scope the client does not have', value: { error: 'invalid_scope', error_description: 'Scope not granted to this client: care' } },
+    },
+  })
+  @ApiResponse({
+    status: 401,
+    type: OAuthErrorDto,
+    description: 'invalid_client, with WWW-Authenticate',
+    examples: { invalidClient: { summary: 'Unknown client or wrong secret', value: { error: 'invalid_client', error_description: 'Client authentication failed' } } },
+  })
+  @ApiResponse({
+    status: 429,
+    type: TokenRateLimitedDto,
+    description: 'Too many token requests (CONTRACT section 12, code 429, subCode 0): the client id or the source address is over its limit; retry after Retry-After seconds',
+    headers: {
+      'Retry-After': { description: 'Seconds until the window that was exceeded resets', schema: { type: 'integer' } },
+      RateLimit: { description: 'IETF httpapi ratelimit header: "<policy>";r=<remaining>;t=<seconds>', schema: { type: 'string' } },
+      'RateLimit-Policy': { description: 'IETF httpapi ratelimit policies: "client";q=<limit>;w=60, "address";q=<10 x limit>;w=60', schema: { type: 'string' } },
+    },
+    examples: { tooMany: { summary: 'Over TOKEN_RATE_LIMIT requests a minute', value: errorExample('TOO_MANY_TOKEN_REQUESTS') } },
+  })
   @ApiOperation({
+    operationId: 'issueToken',
     summary: 'Client-credentials token (RFC 6749 §4.4)',
     description:
       'application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic ' +
@@ -38,14 +76,11 @@ export class TokenController {
       'error envelope (code 429, subCode 0). Every answer carries RateLimit-Policy ("client";q=60;w=60, "address";q=600;w=60) ' +
       'and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, the policy closest to its limit).',
   })
-  @ApiOkResponse({ description: '{ access_token, token_type: "Bearer", expires_in, scope }' })
-  @ApiResponse({
-    status: 429,
-    description: 'Too many token requests (code 429, subCode 0): the client id or the source address is over its limit; retry after Retry-After seconds',
-    headers: {
-      'Retry-After': { description: 'Seconds until the window that was exceeded resets', schema: { type: 'integer' } },
-      RateLimit: { description: 'IETF httpapi ratelimit header: "<policy>";r=<remaining>;t=<seconds>', schema: { type: 'string' } },
-      'RateLimit-Policy': { description: 'IETF httpapi ratelimit policies: "client";q=<limit>;w=60, "address";q=<10 x limit>;w=60', schema: { type: 'string' } },
+  @ApiOkResponse({
+    type: TokenResponseDto,
+    description: 'RFC 6749 §5.1',
+    examples: {
+      token: { summary: 'A bearer token', value: { access_token: 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJjbGllbnRfaWQiOiJhY21lIn0.c2ln', token_type: 'Bearer', expires_in: 3600, scope: 'enrollments users' } },
     },
   })
   async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<RawResponse> {
@@ -73,13 +108,46 @@ export class TokenController {
   }
 
   @Get('.well-known/jwks.json')
-  @ApiOperation({ summary: 'Public keys: token signing (use sig) and encryptedUserData encryption (use enc)' })
+  @ApiOperation({ operationId: 'getJwks', summary: 'Public keys: token signing (use sig) and encryptedUserData encryption (use enc)' })
+  @ApiOkResponse({
+    type: JwkSetDto,
+    description: 'JWK Set (RFC 7517)',
+    examples: {
+      keys: {
+        summary: 'Signing and encryption keys',
+        value: {
+          keys: [
+            { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', kid: 'sig-1', use: 'sig', alg: 'ES256' },
+            { kty: 'EC', crv: 'P-256', x: 'gI0GAILBdu7T53akrFmMyGcsF3n5dO7MmwNBHKW5SV0', y: 'SLW_xSffzlPWrHEVI30DHM_4egVwt3NQqeUD7nMFpps', kid: 'enc-1', use: 'enc', alg: 'ECDH-ES' },
+          ],
+        },
+      },
+    },
+  })
   jwks(): RawResponse {
     return rawResponse(this.keys.publicJwks());
   }
 
   @Get('.well-known/oauth-authorization-server')
-  @ApiOperation({ summary: 'RFC 8414 authorization server metadata' })
+  @ApiOperation({ operationId: 'getAuthorizationServerMetadata', summary: 'RFC 8414 authorization server metadata' })
+  @ApiOkResponse({
+    type: AuthorizationServerMetadataDto,
+    description: 'RFC 8414',
+    examples: {
+      metadata: {
+        summary: 'The sandbox',
+        value: {
+          issuer: 'https://sandbox.example.com',
+          token_endpoint: 'https://sandbox.example.com/oauth2/token',
+          jwks_uri: 'https://sandbox.example.com/.well-known/jwks.json',
+          grant_types_supported: ['client_credentials'],
+          token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+          scopes_supported: ['enrollments', 'users', 'business_profiles', 'identity', 'webhooks', 'care'],
+          response_types_supported: ['token'],
+        },
+      },
+    },
+  })
   metadata(): RawResponse {
     const base = this.tokens.issuer;
     return rawResponse({

@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, EXAMPLE_BASE_URL, successExample } from '../../common/openapi/api-answers';
 import { Public } from '../../common/auth/decorators';
 import { publicCatalogue, PublicError } from '../../common/errors/public-catalogue';
 import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
@@ -29,15 +30,24 @@ export class ErrorDocsController {
       'whose description lists each of their descriptions ("; "-separated). Business declines (code 2 and code 5) have httpStatus 200. ' +
       'docUrl is the entry on /docs/errors, the same link every non-success responseDetails item carries.',
   })
-  @ApiOkResponse({ type: ErrorCatalogueResponse })
+  @ApiAnswer(ErrorCatalogueResponse, 'One entry per distinct (httpStatus, code, subCode)', {
+    catalogue: {
+      summary: 'Two of the entries',
+      value: successExample({
+        errors: [
+          { httpStatus: 400, code: 640, subCode: 504, description: 'city contains invalid characters', docUrl: `${EXAMPLE_BASE_URL}/docs/errors#640-504` },
+          { httpStatus: 200, code: 5, subCode: 370, description: 'Enrollment is held for OFAC review', docUrl: `${EXAMPLE_BASE_URL}/docs/errors#5-370` },
+        ],
+      }),
+    },
+  })
   list(): { errors: PublicError[] } {
     return { errors: this.errors };
   }
 
   @Get('docs/errors')
   @ApiOperation({ operationId: 'errorsPage', summary: 'The error catalogue as an HTML page; each row anchored id="{code}-{subCode}"' })
-  @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
+  @ApiOkResponse({ description: 'HTML page', content: { 'text/html': { schema: { type: 'string' }, example: '<tr id="640-504"><td>400</td><td>640</td><td>504</td><td>city contains invalid characters</td></tr>' } } })
   html(): RawResponse {
     return rawResponse(this.page, {
       'content-type': 'text/html; charset=utf-8',

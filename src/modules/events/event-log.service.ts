@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { OutboxRepository, OutboxRow } from './outbox.repository';
+import { AppConfig } from '../../config/app-config';
+import { DomainError } from '../../common/errors/domain-error';
+import { EVENT_TYPES } from './event-types';
+import { EventListRow, ListCursor, OutboxRepository, OutboxRow } from './outbox.repository';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'notDeliverable';
 
@@ -27,6 +30,7 @@ export class EventLogService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxRepository,
+    private readonly config: AppConfig,
   ) {}
 
   /** The latest events of an account with their delivery state, newest first (the care console's account page). */
@@ -47,6 +51,35 @@ export class EventLogService {
     }));
   }
 
+  /**
+   * A page of the partner's events, oldest first (CONTRACT section 11). `after`, `limit` and
+   * `eventType` are the raw query values: a bad cursor or limit is 400/100/6, an unknown event type 400/100/5.
+   */
+  async list(partnerId: string, query: { after?: unknown; limit?: unknown; eventType?: unknown }): Promise<EventPage> {
+    // A repeated query parameter arrives as an array: as bad as any other malformed value.
+    if ((query.after !== undefined && typeof query.after !== 'string') || (query.limit !== undefined && typeof query.limit !== 'string')) {
+      throw new DomainError('BAD_CURSOR_OR_LIMIT');
+    }
+    const after = query.after === undefined ? null : decodeCursor(query.after);
+    const limit = query.limit === undefined ? DEFAULT_LIMIT : parseLimit(query.limit);
+    if (query.eventType !== undefined && !(EVENT_TYPES as readonly unknown[]).includes(query.eventType)) {
+      throw new DomainError('INVALID_FIELD', { field: 'eventType', property: 'eventType' });
+    }
+    // One row more than the page tells whether there is a next page without a count.
+    const rows = await this.outbox.listPage(this.dataSource.manager, partnerId, after, limit + 1, (query.eventType as string | undefined) ?? null);
+    const page = rows.slice(0, limit).map(listItem);
+    return { events: page, nextCursor: rows.length > limit ? (page[page.length - 1]?.cursor ?? null) : null };
+  }
+
+  /** Makes the partner's event due for one more attempt now; null for an unknown event or another partner's. */
+  async redeliver(partnerId: string, eventId: string): Promise<EventListItem | null> {
+    if (!UUID.test(eventId)) return null;
+    const deliverable = Boolean(this.config.service.partnerById(partnerId)?.webhook);
+    const row = await this.outbox.redeliver(this.dataSource.manager, eventId, partnerId, deliverable);
+    return row ? listItem(row) : null;
+  }
+
+  /** null when the event does not exist or (with `partnerId`) belongs to another partner. */
   /** One event, as its partner (`partnerId`) or care (`programs`: the care client's programs only) may see it. */
   async describe(eventId: string, scope: { partnerId: string } | { programs: readonly string[] }): Promise<EventView | null> {
     if (!UUID.test(eventId)) return null;
@@ -79,7 +112,59 @@ export class EventLogService {
   }
 }
 
-function deliveryStatus(event: OutboxRow): DeliveryStatus {
+export interface EventListItem {
+  eventId: string;
+  eventType: string;
+  occurredDateTime: string;
+  accountIdentifier: string | null;
+  deliveryStatus: DeliveryStatus;
+  attempts: number;
+  /** Resumes the list right after this event. */
+  cursor: string;
+}
+
+export interface EventPage {
+  events: EventListItem[];
+  nextCursor: string | null;
+}
+
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+const CURSOR_TEXT = /^(\d{1,20})\.(\d{1,19})$/;
+
+function listItem(row: EventListRow): EventListItem {
+  return {
+    eventId: row.id,
+    eventType: row.eventType,
+    occurredDateTime: iso(row.occurredAt) as string,
+    accountIdentifier: row.accountId,
+    deliveryStatus: deliveryStatus(row),
+    attempts: row.attempts,
+    cursor: encodeCursor({ txId: row.txId, seq: row.seq }),
+  };
+}
+
+/** Opaque to partners: base64url of `{txId}.{seq}`. */
+function encodeCursor(cursor: ListCursor): string {
+  return Buffer.from(`${cursor.txId}.${cursor.seq}`).toString('base64url');
+}
+
+function decodeCursor(raw: string): ListCursor {
+  const match = CURSOR_TEXT.exec(Buffer.from(raw, 'base64url').toString('latin1'));
+  // Only the exact encoding is accepted: base64url decoding alone would ignore stray characters.
+  if (!match || encodeCursor({ txId: match[1], seq: match[2] }) !== raw || BigInt(match[1]) >= 2n ** 64n || BigInt(match[2]) >= 2n ** 63n) {
+    throw new DomainError('BAD_CURSOR_OR_LIMIT');
+  }
+  return { txId: match[1], seq: match[2] };
+}
+
+function parseLimit(raw: string): number {
+  const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
+  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new DomainError('BAD_CURSOR_OR_LIMIT');
+  return limit;
+}
+
+function deliveryStatus(event: Pick<OutboxRow, 'deliveredAt' | 'dead' | 'attempts'>): DeliveryStatus {
   if (event.deliveredAt) return 'delivered';
   if (!event.dead) return 'pending';
   // Dead without a single attempt: the partner had no webhook when the event was written.

@@ -33,6 +33,36 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
+export type AttemptNext = { kind: 'delivered' } | { kind: 'retry'; delayMs: number } | { kind: 'dead' };
+
+export interface FinishedAttempt {
+  eventId: string;
+  attempt: number;
+  outcome: AttemptOutcome;
+  next: AttemptNext;
+}
+
+/** Position in a partner's event list: the inserting transaction's id and the row's sequence number. */
+export interface ListCursor {
+  txId: string;
+  seq: string;
+}
+
+export interface EventListRow {
+  id: string;
+  eventType: string;
+  occurredAt: Date;
+  accountId: string | null;
+  attempts: number;
+  deliveredAt: Date | null;
+  dead: boolean;
+  txId: string;
+  seq: string;
+}
+
+const LIST_COLUMNS = `id, event_type as "eventType", occurred_at as "occurredAt", account_id as "accountId", attempts,
+  delivered_at as "deliveredAt", dead, tx_id::text as "txId", seq::text as "seq"`;
+
 const COLUMNS = `id, partner_id as "partnerId", program_code as "programCode", account_id as "accountId",
   event_type as "eventType", payload as data, occurred_at as "occurredAt", attempts,
   delivered_at as "deliveredAt", next_attempt_at as "nextAttemptAt", dead`;
@@ -50,55 +80,118 @@ export class OutboxRepository {
   }
 
   /**
-   * Takes the next attempt of a due event: the attempt counter moves and the event is leased, in one
-   * statement, so two instances can never send the same attempt. A crash leaves the lease to expire.
+   * Takes the next attempt of up to `limit` due events in one statement: each claimed row's attempt
+   * counter moves and it is leased (next_attempt_at pushed past the lease), so no other instance can
+   * send the same attempt; SKIP LOCKED lets instances claim side by side without waiting on each
+   * other. A crashed instance's rows come back when their lease runs out.
    */
-  async claim(manager: EntityManager, eventId: string, leaseSeconds: number): Promise<OutboxRow | null> {
-    const rows = (await manager.query(
-      `with claimed as (
-         update outbox_events
-            set attempts = attempts + 1,
-                dispatched_at = coalesce(dispatched_at, now()),
+  async claimDue(manager: EntityManager, limit: number, leaseSeconds: number): Promise<OutboxRow[]> {
+    return (await manager.query(
+      `with due as (
+         select id from outbox_events
+          where delivered_at is null and not dead and next_attempt_at <= now()
+          order by next_attempt_at
+          limit $1
+          for update skip locked),
+       claimed as (
+         update outbox_events o
+            set attempts = o.attempts + 1,
+                dispatched_at = coalesce(o.dispatched_at, now()),
                 next_attempt_at = now() + make_interval(secs => $2)
-          where id = $1 and delivered_at is null and not dead and next_attempt_at <= now()
-          returning *)
+           from due where o.id = due.id
+          returning o.*)
        select ${COLUMNS} from claimed`,
-      [eventId, leaseSeconds],
+      [limit, leaseSeconds],
     )) as OutboxRow[];
-    return rows[0] ?? null;
   }
 
-  async recordAttempt(manager: EntityManager, eventId: string, attempt: number, outcome: AttemptOutcome): Promise<void> {
+  /**
+   * Records finished attempts in the delivery log and settles their events, in one statement for
+   * the whole set (ids unique). A retry or a give-up applies only while its attempt is the latest (a
+   * redelivery may have claimed a newer one) and the event is not delivered; an acknowledgement
+   * always counts.
+   */
+  async finishAttempts(manager: EntityManager, attempts: readonly FinishedAttempt[]): Promise<void> {
+    if (attempts.length === 0) return;
+    const column = <T>(pick: (a: FinishedAttempt) => T): T[] => attempts.map(pick);
     await manager.query(
-      `insert into webhook_deliveries (event_id, attempt, url, status_code, error, duration_ms) values ($1, $2, $3, $4, $5, $6)`,
-      [eventId, attempt, outcome.url, outcome.statusCode, outcome.error, outcome.durationMs],
+      `with o as (
+         select * from unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[])
+           as o(event_id, attempt, url, status_code, error, duration_ms, next_kind, delay_secs)),
+       log as (
+         insert into webhook_deliveries (event_id, attempt, url, status_code, error, duration_ms)
+         select event_id, attempt, url, status_code, error, duration_ms from o)
+       update outbox_events e
+          set delivered_at = case when o.next_kind = 'delivered' then now() else e.delivered_at end,
+              dead = case o.next_kind when 'delivered' then false when 'dead' then true else e.dead end,
+              next_attempt_at = case when o.next_kind = 'retry' then now() + make_interval(secs => o.delay_secs) end
+         from o
+        where e.id = o.event_id and (o.next_kind = 'delivered' or (e.attempts = o.attempt and e.delivered_at is null))`,
+      [
+        column((a) => a.eventId),
+        column((a) => a.attempt),
+        column((a) => a.outcome.url),
+        column((a) => a.outcome.statusCode),
+        column((a) => a.outcome.error),
+        column((a) => a.outcome.durationMs),
+        column((a) => a.next.kind),
+        column((a) => (a.next.kind === 'retry' ? a.next.delayMs / 1000 : null)),
+      ],
     );
   }
 
-  async markDelivered(manager: EntityManager, eventId: string): Promise<void> {
-    await manager.query(`update outbox_events set delivered_at = now(), next_attempt_at = null where id = $1`, [eventId]);
-  }
-
-  async scheduleRetry(manager: EntityManager, eventId: string, delayMs: number): Promise<void> {
-    await manager.query(
-      `update outbox_events set next_attempt_at = now() + make_interval(secs => $2) where id = $1 and delivered_at is null`,
-      [eventId, delayMs / 1000],
-    );
-  }
-
-  /** Retries exhausted, or the partner no longer has a webhook: kept for care, never sent again. */
+  /** The partner no longer has a webhook: kept for care, never sent again. */
   async markDead(manager: EntityManager, eventId: string): Promise<void> {
     await manager.query(`update outbox_events set dead = true, next_attempt_at = null where id = $1 and delivered_at is null`, [eventId]);
   }
 
-  /** Due events that nobody picked up within the grace period (their job was lost). */
-  async findOverdue(manager: EntityManager, graceSeconds: number, limit: number): Promise<Array<{ id: string; attempts: number }>> {
+  /**
+   * One more attempt of a partner's event, due now (CONTRACT section 11): the event is pending again
+   * whatever its state, and the poller takes it on its next pass. null for an unknown event or another
+   * partner's. Left untouched when `deliverable` is false (no webhook to send to).
+   */
+  async redeliver(manager: EntityManager, eventId: string, partnerId: string, deliverable: boolean): Promise<EventListRow | null> {
+    const rows = (await manager.query(
+      deliverable
+        ? `update outbox_events set next_attempt_at = now(), delivered_at = null, dead = false
+            where id = $1 and partner_id = $2 returning ${LIST_COLUMNS}`
+        : `select ${LIST_COLUMNS} from outbox_events where id = $1 and partner_id = $2`,
+      [eventId, partnerId],
+    )) as [EventListRow[], number] | EventListRow[];
+    const list = (Array.isArray(rows[0]) ? rows[0] : rows) as EventListRow[];
+    return list[0] ?? null;
+  }
+
+  /**
+   * A page of a partner's events in the order their transactions took their ids, after `after`.
+   *
+   * Why (tx_id, seq) and the xmin horizon: occurred_at can tie, ids are random, and transactions
+   * commit in another order than they started, so neither (occurred_at, id) nor a sequence alone is
+   * stable: a row that commits after a page was read could sort before that page's cursor and be
+   * skipped. Every row carries its transaction's id (tx_id, assigned at insert) and a sequence
+   * number; only rows of transactions older than the oldest one still running
+   * (pg_snapshot_xmin) are listed, so every row listed later sorts after every row listed now: a
+   * cursor never skips nor repeats. The price: a row waits for older open transactions to end
+   * before it is listed (milliseconds here, where every transaction is short and bounded by the
+   * statement timeout).
+   */
+  async listPage(
+    manager: EntityManager,
+    partnerId: string,
+    after: ListCursor | null,
+    limit: number,
+    eventType: string | null,
+  ): Promise<EventListRow[]> {
     return (await manager.query(
-      `select id, attempts from outbox_events
-        where delivered_at is null and not dead and next_attempt_at < now() - make_interval(secs => $1)
-        order by next_attempt_at limit $2`,
-      [graceSeconds, limit],
-    )) as Array<{ id: string; attempts: number }>;
+      `select ${LIST_COLUMNS} from outbox_events
+        where partner_id = $1
+          and ($2::text is null or event_type = $2)
+          and (tx_id, seq) > ($3::xid8, $4::bigint)
+          and tx_id < pg_snapshot_xmin(pg_current_snapshot())
+        order by tx_id, seq
+        limit $5`,
+      [partnerId, eventType, after?.txId ?? '0', after?.seq ?? '0', limit],
+    )) as EventListRow[];
   }
 
   /** Delivered or dead events older than `days`, with their delivery log, in one statement; returns how many events. */

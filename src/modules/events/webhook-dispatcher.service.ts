@@ -1,78 +1,161 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { DELIVERY_DATA_SOURCE } from '../../infrastructure/database/database.module';
 import { JobQueue } from '../../infrastructure/queue/job-queue';
-import { OutboxRepository, OutboxRow } from './outbox.repository';
-import { deliveryJobId } from './outbox.service';
-import { OUTBOX_SWEEP_JOB, WEBHOOK_DELIVERY_JOB } from './webhook-jobs';
+import { AttemptNext, FinishedAttempt, OutboxRepository, OutboxRow } from './outbox.repository';
 import { WebhookSender } from './webhook-sender';
 
-/** Longer than one attempt can take (10 s HTTP timeout), so a live attempt is never taken over. */
-const LEASE_SECONDS = 60;
-/** A due event untouched this long has lost its job; the sweeper enqueues it again. */
-const SWEEP_GRACE_SECONDS = 60;
-const SWEEP_BATCH = 500;
+/** The per-minute cron that re-enqueued lost delivery jobs before the poller; databases made before it still hold it. */
+const RETIRED_SWEEP_SCHEDULE = 'outbox-sweep';
+/** Idle poll: the lag of a new event is at most this plus one claim (no LISTEN connection to keep alive). */
+const POLL_MS = 250;
+/** Attempts in flight per instance (the HTTP posts are concurrent); a claim never takes more than the room left. */
+const MAX_IN_FLIGHT = 64;
+/** A failed claim (database restarting) is retried after this. */
+const ERROR_BACKOFF_MS = 1_000;
+/** On shutdown, attempts in flight get this long to finish and be recorded (one HTTP timeout). */
+const DRAIN_MS = 10_000;
+/** Finished attempts wait at most this long to be recorded together (one statement per flush). */
+const FLUSH_MS = 20;
 
 /**
- * Delivers outbox events to partners' webhooks, at least once: claim the attempt (short
- * transaction), POST outside any transaction, then record the attempt and either finish the event
- * or schedule the next attempt after WEBHOOK_RETRY_DELAYS_MS (one transaction).
+ * Delivers outbox events to partners' webhooks, at least once, from every instance: a poller
+ * claims due rows in batches (one statement, SKIP LOCKED, attempt counted and leased), posts them
+ * concurrently outside any transaction, and records finished attempts with their settlement
+ * (delivered, due again after WEBHOOK_RETRY_DELAYS_MS, or failed for good) in one statement per
+ * flush, so delivery takes one pooled connection per batch rather than per event. An instance
+ * killed mid-batch leaves leases that expire after WEBHOOK_LEASE_SECONDS; any instance then
+ * claims those events again.
  */
 @Injectable()
-export class WebhookDispatcher implements OnApplicationBootstrap {
+export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDispatcher.name);
+  private readonly inFlight = new Set<Promise<void>>();
+  private finished: FinishedAttempt[] = [];
+  private stopped = false;
+  private loop?: Promise<void>;
+  private wakeUp?: () => void;
+  private flushSoon?: NodeJS.Timeout;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource(DELIVERY_DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly config: AppConfig,
-    private readonly jobs: JobQueue,
     private readonly outbox: OutboxRepository,
     private readonly sender: WebhookSender,
+    private readonly jobs: JobQueue,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.jobs.work(WEBHOOK_DELIVERY_JOB, ({ eventId }) => this.deliver(eventId), { batchSize: 10 });
-    await this.jobs.work(OUTBOX_SWEEP_JOB, () => this.sweep().then(() => undefined), { batchSize: 1, pollingIntervalSeconds: 5 });
-    await this.jobs.schedule(OUTBOX_SWEEP_JOB, '* * * * *', {});
+    // JOBS_ENABLED=false: this instance writes events but delivers none, like its job workers.
+    if (!this.config.env.jobsEnabled) return;
+    await this.jobs.unschedule(RETIRED_SWEEP_SCHEDULE);
+    this.loop = this.run();
   }
 
-  /** One attempt of one event; a no-op when the event is delivered, dead, not due, or taken by another worker. */
-  async deliver(eventId: string): Promise<void> {
-    const event = await this.outbox.claim(this.dataSource.manager, eventId, LEASE_SECONDS);
-    if (!event) return;
-    const webhook = this.config.service.partnerById(event.partnerId)?.webhook;
-    if (!webhook) {
-      await this.dataSource.transaction((manager) => this.outbox.markDead(manager, eventId));
-      return;
-    }
-    const outcome = await this.sender.post(webhook, event.id, webhookBody(event));
-    const delays = this.config.env.webhookRetryDelaysMs;
-    await this.dataSource.transaction(async (manager) => {
-      await this.outbox.recordAttempt(manager, eventId, event.attempts, outcome);
-      if (outcome.ok) {
-        await this.outbox.markDelivered(manager, eventId);
-      } else if (event.attempts <= delays.length) {
-        const delayMs = delays[event.attempts - 1];
-        await this.outbox.scheduleRetry(manager, eventId, delayMs);
-        await this.jobs.send(WEBHOOK_DELIVERY_JOB, { eventId }, { id: deliveryJobId(eventId, event.attempts), startAfterMs: delayMs }, manager);
-      } else {
-        await this.outbox.markDead(manager, eventId);
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.flushSoon);
+    this.wake();
+    await this.loop;
+    const drained = Promise.allSettled([...this.inFlight]);
+    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+    // What is not recorded now is sent again after its lease: at least once either way.
+    await this.flush().catch(() => undefined);
+  }
+
+  /** Polls now instead of at the end of the current wait (an attempt finished and made room). */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let wait = POLL_MS;
+      try {
+        await this.flush();
+        const room = MAX_IN_FLIGHT - this.inFlight.size;
+        if (room > 0) {
+          const claimed = await this.outbox.claimDue(this.dataSource.manager, room, this.config.env.webhookLeaseSeconds);
+          for (const event of claimed) this.track(this.attempt(event));
+          // A full batch: more may be due; claim again as soon as there is room.
+          if (claimed.length === room) wait = 0;
+        }
+      } catch (error) {
+        if (this.stopped) break;
+        wait = ERROR_BACKOFF_MS;
+        this.logger.warn({ errorName: (error as Error).name, message: (error as Error).message }, 'outbox poll failed');
       }
-    });
-    if (!outcome.ok) {
-      this.logger.warn({ eventId, attempt: event.attempts, statusCode: outcome.statusCode, error: outcome.error }, 'webhook attempt failed');
+      if (wait > 0 || this.inFlight.size >= MAX_IN_FLIGHT) await this.sleep(wait || POLL_MS);
     }
   }
 
-  /** Re-enqueues overdue events; the deterministic job id makes a duplicate of a live job a no-op. */
-  async sweep(): Promise<number> {
-    const overdue = await this.outbox.findOverdue(this.dataSource.manager, SWEEP_GRACE_SECONDS, SWEEP_BATCH);
-    for (const row of overdue) {
-      await this.jobs.send(WEBHOOK_DELIVERY_JOB, { eventId: row.id }, { id: deliveryJobId(row.id, row.attempts) });
+  /** Records the finished attempts in one statement; an event finished twice waits for the next flush. */
+  private async flush(): Promise<void> {
+    if (this.finished.length === 0) return;
+    const ids = new Set<string>();
+    const now: FinishedAttempt[] = [];
+    const later: FinishedAttempt[] = [];
+    for (const done of this.finished) {
+      (ids.has(done.eventId) ? later : now).push(done);
+      ids.add(done.eventId);
     }
-    if (overdue.length > 0) this.logger.warn({ count: overdue.length }, 'outbox sweep re-enqueued overdue events');
-    return overdue.length;
+    this.finished = later;
+    try {
+      await this.outbox.finishAttempts(this.dataSource.manager, now);
+    } catch (error) {
+      this.finished.push(...now);
+      throw error;
+    }
+  }
+
+  private track(attempt: Promise<void>): void {
+    const tracked = attempt.finally(() => {
+      this.inFlight.delete(tracked);
+      // Soon, not at once: attempts finishing together are recorded together.
+      this.flushSoon ??= setTimeout(() => {
+        this.flushSoon = undefined;
+        this.wake();
+      }, FLUSH_MS);
+    });
+    this.inFlight.add(tracked);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  /** One claimed attempt, recorded by the next flush; if that never happens the lease expires and the event is sent again. */
+  private async attempt(event: OutboxRow): Promise<void> {
+    try {
+      const webhook = this.config.service.partnerById(event.partnerId)?.webhook;
+      if (!webhook) {
+        await this.outbox.markDead(this.dataSource.manager, event.id);
+        return;
+      }
+      const outcome = await this.sender.post(webhook, event.id, webhookBody(event));
+      this.finished.push({ eventId: event.id, attempt: event.attempts, outcome, next: this.next(event.attempts, outcome.ok) });
+      if (!outcome.ok) {
+        this.logger.warn({ eventId: event.id, attempt: event.attempts, statusCode: outcome.statusCode, error: outcome.error }, 'webhook attempt failed');
+      }
+    } catch (error) {
+      this.logger.warn({ eventId: event.id, errorName: (error as Error).name, message: (error as Error).message }, 'webhook attempt not recorded');
+    }
+  }
+
+  /** Attempt n failed: wait the n-th delay of WEBHOOK_RETRY_DELAYS_MS; past the last one, give up. */
+  private next(attempt: number, ok: boolean): AttemptNext {
+    if (ok) return { kind: 'delivered' };
+    const delays = this.config.env.webhookRetryDelaysMs;
+    return attempt <= delays.length ? { kind: 'retry', delayMs: delays[attempt - 1] } : { kind: 'dead' };
   }
 }
 

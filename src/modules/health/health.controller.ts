@@ -1,5 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, ApiErrors, successExample } from '../../common/openapi/api-answers';
+import { LiveResponseDto, ReadyResponseDto } from './health-responses.dto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../../common/auth/decorators';
@@ -19,13 +21,16 @@ export class HealthController {
   ) {}
 
   @Get('health/live')
-  @ApiOperation({ summary: 'The process is up' })
+  @ApiOperation({ operationId: 'healthLive', summary: 'The process is up' })
+  @ApiAnswer(LiveResponseDto, 'Up', { up: { summary: 'Up', value: successExample({ status: 'ok' }) } })
   live(): { status: string } {
     return { status: 'ok' };
   }
 
   @Get('health/ready')
-  @ApiOperation({ summary: 'PostgreSQL reachable and every migration applied (else 503, code 503, subCode 2)' })
+  @ApiOperation({ operationId: 'healthReady', summary: 'PostgreSQL reachable and every migration applied (else 503, code 503, subCode 2)' })
+  @ApiAnswer(ReadyResponseDto, 'Ready', { ready: { summary: 'Ready', value: successExample({ status: 'ok', database: 'up', migrations: 'applied' }) } })
+  @ApiErrors({ 503: ['DEPENDENCY_UNAVAILABLE'] }, { 503: 'Database unreachable or migrations pending' })
   async ready(): Promise<{ status: string; database: string; migrations: string }> {
     try {
       await this.dataSource.query('select 1');
@@ -39,7 +44,9 @@ export class HealthController {
 
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics (text exposition format); sandbox only: production serves them on METRICS_PORT, not here (404)' })
+  @ApiOkResponse({ description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE http_requests_total counter\nhttp_requests_total 1\n' } } })
+  @ApiErrors({ 404: ['ROUTE_NOT_FOUND'] }, { 404: 'Production: metrics are on METRICS_PORT only' })
+  @ApiOperation({ operationId: 'metrics', summary: 'Prometheus metrics (text exposition format); sandbox only: production serves them on METRICS_PORT, not here (404)' })
   async scrape(): Promise<RawResponse> {
     if (this.config.isProduction) throw new DomainError('ROUTE_NOT_FOUND');
     return rawResponse(await this.metrics.registry.metrics());

@@ -1,5 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiErrors } from '../../common/openapi/api-answers';
 
 /**
  * OpenAPI of a call the CallRunner locks (SERVICE.md "API locking"): overlapping calls with the
@@ -8,9 +7,11 @@ import { ApiResponse } from '@nestjs/swagger';
  * the runner.
  */
 export const ApiLocked = (...values: string[]) =>
-  applyDecorators(
-    ApiResponse({
-      status: 503,
-      description: `Locked on ${values.join(', ')}: an overlapping call held the lock past LOCK_WAIT_MS (code 503, subCode 1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After.`,
-    }),
+  ApiErrors(
+    { 503: ['LOCK_TIMEOUT', 'DEPENDENCY_UNAVAILABLE', 'PARTNER_IN_FLIGHT_LIMIT'] },
+    {
+      503:
+        `Locked on ${values.join(', ')}: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), ` +
+        'or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy)',
+    },
   );

@@ -1,5 +1,6 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, ApiErrors, successExample } from '../../common/openapi/api-answers';
 import { RequiresScopes } from '../../common/auth/decorators';
 import { CurrentPrincipal } from '../../common/auth/principal.decorator';
 import { Principal } from '../../common/context/request-context';
@@ -24,7 +25,10 @@ export class SandboxController {
       'or program. Afterwards limits count only what remains. One transaction; it waits for the partner\'s enrollments in flight in this program ' +
       '(up to LOCK_WAIT_MS, else 503/503/1) and holds new ones until it commits. Not served in production (404/404/0, as an unknown route).',
   })
-  @ApiOkResponse({ type: SandboxResetResponse })
+  @ApiAnswer(SandboxResetResponse, "What was removed of the calling partner's data in the program", {
+    removed: { summary: 'Two accounts removed', value: successExample({ removed: { accounts: 2, users: 2 } }) },
+  })
+  @ApiErrors({ 503: ['LOCK_TIMEOUT', 'DEPENDENCY_UNAVAILABLE'] }, { 503: "The partner's enrollments in flight did not finish within LOCK_WAIT_MS; retry (Retry-After)" })
   async reset(@CurrentPrincipal() principal: Principal, @Param('programCode') programCode: string): Promise<{ removed: ResetCounts }> {
     return { removed: await this.resets.reset(principal, programCode) };
   }

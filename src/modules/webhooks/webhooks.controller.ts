@@ -1,10 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, ApiErrors, successExample } from '../../common/openapi/api-answers';
+import { RedeliveredWebhookEventResponseDto, WebhookEventListResponseDto } from './dtos/webhook-event.dto';
+import { TestWebhookResponseDto, WebhookEventResponseDto } from './dtos/webhook-responses.dto';
 import { RequiresScopes } from '../../common/auth/decorators';
 import { CurrentPrincipal } from '../../common/auth/principal.decorator';
 import type { Principal } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
-import { EventLogService, EventView } from '../events/event-log.service';
+import { EVENT_TYPES } from '../events/event-types';
+import { EventListItem, EventLogService, EventPage, EventView } from '../events/event-log.service';
 import { SendTestWebhookDto } from './dtos/send-test-webhook.dto';
 import { TestWebhookResult, WebhookTestService } from './webhook-test.service';
 
@@ -15,6 +19,30 @@ const DELIVERY_NOTE =
   '{eventId, eventType, occurredDateTime, programCode, accountIdentifier, data}, never plaintext of encrypted data. ' +
   'Any 2xx acknowledges; anything else (including redirects and a 10 s timeout) is retried after ' +
   'WEBHOOK_RETRY_DELAYS_MS (default 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h: more than 24 h in total), then the event is marked failed.';
+
+const LIST_ITEM_EXAMPLE = {
+  eventId: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f',
+  eventType: 'accountUpdated',
+  occurredDateTime: '2026-11-21T10:00:01.500Z',
+  accountIdentifier: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  deliveryStatus: 'delivered',
+  attempts: 1,
+  cursor: 'MTA0NTYtMTI',
+};
+
+const EVENT_EXAMPLE = {
+  eventId: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f',
+  eventType: 'accountUpdated',
+  partnerId: 'acme',
+  programCode: 'sandbox',
+  accountIdentifier: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  occurredDateTime: '2026-11-21T10:00:01.500Z',
+  deliveryStatus: 'delivered',
+  attempts: 1,
+  nextAttemptDateTime: null,
+  deliveredDateTime: '2026-11-21T10:00:02.042Z',
+  deliveries: [{ attempt: 1, url: 'https://partner.example.com/hooks', statusCode: 200, error: null, durationMs: 42, attemptedDateTime: '2026-11-21T10:00:02.000Z' }],
+};
 
 @ApiTags('Webhooks')
 @Controller()
@@ -27,17 +55,70 @@ export class WebhooksController {
   @Post('v1/webhooks/test')
   @HttpCode(200)
   @RequiresScopes('webhooks')
-  @ApiOperation({ summary: 'Send a test event of any of the 13 event types to the calling partner', description: DELIVERY_NOTE })
-  @ApiOkResponse({ description: 'The envelope with eventId, eventType, programCode and webhookConfigured' })
+  @ApiOperation({ operationId: 'sendTestWebhook', summary: 'Send a test event of any of the 13 event types to the calling partner', description: DELIVERY_NOTE })
+  @ApiBody({ type: SendTestWebhookDto, examples: { accountUpdated: { summary: 'A test accountUpdated event', value: { eventType: 'accountUpdated', programCode: 'sandbox' } } } })
+  @ApiAnswer(TestWebhookResponseDto, 'The event was stored and is delivered like any other', {
+    success: { summary: 'Queued', value: successExample({ eventId: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f', eventType: 'accountUpdated', programCode: 'sandbox', webhookConfigured: true }) },
+  })
+  @ApiErrors({ 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_FIELD'] })
   sendTest(@CurrentPrincipal() principal: Principal, @Body() body: SendTestWebhookDto): Promise<TestWebhookResult> {
     return this.tests.send(principal.partner, body.eventType, body.programCode);
   }
 
+  @Get('v1/webhooks/events')
+  @RequiresScopes('webhooks')
+  @ApiOperation({
+    operationId: 'listWebhookEvents',
+    summary: "The partner's own events, oldest first, a page at a time",
+    description:
+      'Pages never repeat or skip an event, even while new events are written between pages: an event appears once every ' +
+      'transaction older than its own has ended (usually milliseconds after it is written). Events stay listable for at ' +
+      'least 30 days; an undelivered event is never purged.',
+  })
+  @ApiQuery({ name: 'after', required: false, description: 'nextCursor of the previous page (or the cursor of an event); omitted: from the oldest event' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiQuery({ name: 'eventType', required: false, enum: EVENT_TYPES, description: 'Only events of this type (400/100/5 for an unknown type)' })
+  @ApiAnswer(WebhookEventListResponseDto, 'The envelope with events and nextCursor', {
+    success: { summary: 'The last page', value: successExample({ events: [LIST_ITEM_EXAMPLE], nextCursor: null }) },
+  })
+  @ApiErrors({ 400: ['BAD_CURSOR_OR_LIMIT', 'INVALID_FIELD'] }, { 400: 'A cursor this service did not issue or a limit outside 1..100; an unknown eventType' })
+  listEvents(
+    @CurrentPrincipal() principal: Principal,
+    @Query('after') after?: unknown,
+    @Query('limit') limit?: unknown,
+    @Query('eventType') eventType?: unknown,
+  ): Promise<EventPage> {
+    return this.events.list(principal.partner.partnerId, { after, limit, eventType });
+  }
+
+  @Post('v1/webhooks/events/:eventId/redeliver')
+  @HttpCode(200)
+  @RequiresScopes('webhooks')
+  @ApiOperation({
+    operationId: 'redeliverWebhookEvent',
+    summary: 'Make one of the partner\'s events due for one more delivery attempt now',
+    description:
+      'Whatever its state (delivered, failed or pending), the event is pending again and the delivery poller sends it ' +
+      'within a second, signed as usual under the same webhook-id. An acknowledged attempt ends it; a refused one follows ' +
+      'the rest of the retry schedule (none left for an event that had already failed). For a partner without a webhook ' +
+      'nothing is sent and the event is answered as it is.',
+  })
+  @ApiParam({ name: 'eventId', format: 'uuid' })
+  @ApiAnswer(RedeliveredWebhookEventResponseDto, 'The envelope with the event, pending and due now', {
+    success: { summary: 'The event made due again', value: successExample({ event: { ...LIST_ITEM_EXAMPLE, deliveryStatus: 'pending' } }) },
+  })
+  @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event or another partner's event" })
+  async redeliver(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventListItem }> {
+    const event = await this.events.redeliver(principal.partner.partnerId, eventId);
+    if (!event) throw new DomainError('EVENT_NOT_FOUND');
+    return { event };
+  }
+
   @Get('v1/webhooks/events/:eventId')
   @RequiresScopes('webhooks')
-  @ApiOperation({ summary: "Delivery state and attempt log of one of the partner's events" })
-  @ApiOkResponse({ description: '{ event: { eventId, eventType, deliveryStatus (pending|delivered|failed|notDeliverable), attempts, deliveries: [...] } }' })
-  @ApiNotFoundResponse({ description: 'Unknown event or another partner\'s event (404, code 10, subCode 0)' })
+  @ApiOperation({ operationId: 'getWebhookEvent', summary: "Delivery state and attempt log of one of the partner's events" })
+  @ApiAnswer(WebhookEventResponseDto, 'The event with its delivery state and attempts', { success: { summary: 'A delivered event', value: successExample({ event: EVENT_EXAMPLE }) } })
+  @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event or another partner's event" })
   async partnerEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventView }> {
     const event = await this.events.describe(eventId, { partnerId: principal.partner.partnerId });
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
@@ -46,9 +127,9 @@ export class WebhooksController {
 
   @Get('v1/care/webhooks/events/:eventId')
   @RequiresScopes('care')
-  @ApiOperation({ summary: "Care: delivery state and attempt log of an event of the care client's programs (status code, error, duration per attempt)" })
-  @ApiOkResponse({ description: '{ event: { …, deliveries: [{ attempt, url, statusCode, error, durationMs, attemptedDateTime }] } }' })
-  @ApiNotFoundResponse({ description: 'Unknown event, or one of a program outside the care client\'s programs (404, code 10, subCode 0)' })
+  @ApiOperation({ operationId: 'careGetWebhookEvent', summary: "Care: delivery state and attempt log of an event of the care client's programs (status code, error, duration per attempt)" })
+  @ApiAnswer(WebhookEventResponseDto, 'The event with its delivery state and attempts', { success: { summary: 'A delivered event', value: successExample({ event: EVENT_EXAMPLE }) } })
+  @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event, or one of a program outside the care client's programs" })
   async careEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventView }> {
     const event = await this.events.describe(eventId, { programs: principal.partner.programs });
     if (!event) throw new DomainError('EVENT_NOT_FOUND');

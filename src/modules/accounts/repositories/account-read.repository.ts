@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { ContactRows } from '../../user/repositories/user.repository';
 import type { User } from '../../user/user.types';
+import type { UserAddress, UserPhone } from '../../user/user.types';
 import { Account } from '../entities/account.entity';
 import type { PaymentInstrument } from '../entities/payment-instrument.entity';
 import type { Purse } from '../entities/purse.entity';
@@ -22,6 +23,24 @@ export interface AccountRead {
   purses: PurseRow[];
   cards: CardRow[];
   contact: ContactRows | null;
+}
+
+/** A partner's account in one program, or (programCode null) in any program, checked by the caller. */
+export interface LockScope {
+  partnerId: string;
+  programCode: string | null;
+}
+
+/** An account locked with one of its users and that user's contact rows (ids included, for the writes). */
+export interface LockedUserRead {
+  account: Account;
+  user: User | null;
+  contact: LockedContactRows;
+}
+
+export interface LockedContactRows {
+  addresses: Array<Pick<UserAddress, 'id' | 'type' | 'isDefault' | 'addressEnc'>>;
+  phones: Array<Pick<UserPhone, 'id' | 'phoneType' | 'isDefault' | 'numberEnc'>>;
 }
 
 export interface UserRead {
@@ -79,6 +98,20 @@ function usersStatement(contact: boolean): string {
  order by u.is_primary desc, u.created_at, u.id`;
 }
 
+// Only the account row is locked: the call's advisory locks already serialise calls on the user.
+const LOCKED_USER_SQL = `select ${ACCOUNT_COLUMNS},
+       ${USER_COLUMNS},
+       (select coalesce(json_agg(json_build_object('id', ad.id, 'type', ad.type, 'isDefault', ad.is_default, 'addressEnc', ad.address_enc)
+                 order by ad.created_at, ad.id), '[]')
+          from user_addresses ad where ad.user_id = u.id) as addresses,
+       (select coalesce(json_agg(json_build_object('id', ph.id, 'phoneType', ph.phone_type, 'isDefault', ph.is_default, 'numberEnc', ph.number_enc)
+                 order by ph.created_at, ph.id), '[]')
+          from user_phones ph where ph.user_id = u.id) as phones
+  from accounts a
+  left join users u on u.account_id = a.id and u.id = $4
+ where a.id = $1 and a.partner_id = $2 and ($3::text is null or a.program_code = $3)
+   for update of a`;
+
 /** Built once: [scoped][contact]. */
 const ACCOUNT_SQL = [
   [accountStatement(false, false), accountStatement(false, true)],
@@ -108,6 +141,19 @@ export class AccountReadRepository {
       cards: row.cards as CardRow[],
       contact: withContact && holder ? contactOf(row) : null,
     };
+  }
+
+  /**
+   * `SELECT … FOR UPDATE` of the account in scope, with one of its users (null when the account has
+   * no such user) and that user's contact rows, in one statement; null when the account is not found.
+   * Both ids must be uuids.
+   */
+  async lockUser(manager: EntityManager, accountId: string, userId: string, scope: LockScope): Promise<LockedUserRead | null> {
+    const rows = (await manager.query(LOCKED_USER_SQL, [accountId, scope.partnerId, scope.programCode, userId])) as Row[];
+    const row = rows[0];
+    if (!row) return null;
+    if (row.u_id === null) return { account: accountOf(row), user: null, contact: { addresses: [], phones: [] } };
+    return { account: accountOf(row), user: userOf(row), contact: { addresses: row.addresses as LockedContactRows['addresses'], phones: row.phones as LockedContactRows['phones'] } };
   }
 
   /** Every user of the account in scope, primary first; null when the account is not found. */

@@ -8,7 +8,7 @@ import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { LockNames, LockService } from '../../../infrastructure/database/lock.service';
 import { Account, AccountType } from '../entities/account.entity';
-import { AccountLimitKey, LimitKeyKind } from '../entities/account-limit-key.entity';
+import { LimitKeyKind } from '../entities/account-limit-key.entity';
 
 /** A value the limits count, in plaintext; only its blind index is stored or compared. */
 export interface LimitKeyValue {
@@ -158,7 +158,7 @@ export class AccountLimitsService {
    * A key an existing account takes on (default phone changed, ITIN added): checked like an
    * enrollment, the account itself excluded, then recorded; a breach is the limit's decline.
    */
-  async claimForAccount(manager: EntityManager, account: { id: string; programCode: string; accountType: AccountType }, key: LimitKeyValue): Promise<void> {
+  async claimForAccount(manager: EntityManager, account: { id: string; programCode: string; accountType: AccountType }, key: LimitKeyValue, batch: WriteBatch): Promise<void> {
     const program = this.config.service.programs.get(account.programCode);
     if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
     const breach = await this.lockAndCheck(manager, {
@@ -169,20 +169,12 @@ export class AccountLimitsService {
       excludeAccountId: account.id,
     });
     if (breach) throw new DomainError(breach.error);
-    await this.record(manager, account, [key]);
-  }
-
-  /** Records the keys an account counts under (insert or replace per kind). */
-  async record(manager: EntityManager, account: { id: string; programCode: string; accountType: AccountType }, keys: LimitKeyValue[]): Promise<void> {
-    for (const key of keys) {
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(AccountLimitKey)
-        .values({ accountId: account.id, keyKind: key.kind, keyBidx: this.indexOf(key), programCode: account.programCode, accountType: account.accountType })
-        .orUpdate(['key_bidx'], ['account_id', 'key_kind'])
-        .execute();
-    }
+    // The record joins the caller's batch (its other writes), under the key's lock taken above.
+    batch.write(
+      `insert into account_limit_keys (account_id, key_kind, key_bidx, program_code, account_type) values ($1, $2, $3, $4, $5)
+       on conflict (account_id, key_kind) do update set key_bidx = excluded.key_bidx`,
+      [account.id, key.kind, this.indexOf(key), account.programCode, account.accountType],
+    );
   }
 
   private indexOf(key: LimitKeyValue): string {

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { PartnerConfig } from '../../../config/service-config';
 import type { User } from '../../user/user.types';
-import { UserDataPlain, UserRepository } from '../../user/repositories/user.repository';
+import { ContactRows, UserDataPlain, UserRepository } from '../../user/repositories/user.repository';
 import { Account } from '../entities/account.entity';
 import { PaymentInstrument } from '../entities/payment-instrument.entity';
 import { Purse } from '../entities/purse.entity';
@@ -152,6 +152,11 @@ export class AccountViewService {
       user: { userIdentifier: rows.user.id, isPrimaryAccountHolder: rows.user.isPrimary, status: rows.user.status, ...sealedUser },
       paymentInstruments: rows.cards.map((card) => this.instruments.view(card)),
     };
+  }
+
+  /** A user's view from rows already in hand (a user update builds its answer from memory). */
+  userViewOf(user: User, contact: ContactRows, partner: PartnerConfig): Promise<UserView> {
+    return this.readUserView({ user, contact }, partner);
   }
 
   async userView(user: User, partner: PartnerConfig, manager: EntityManager = this.dataSource.manager): Promise<UserView> {

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, ApiErrors, successExample, VALID_ONLY_EXAMPLE } from '../../../common/openapi/api-answers';
+import { BusinessProfileResponseDto } from '../dtos/business-data-view.dto';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
@@ -8,6 +10,20 @@ import { ValidateOnly } from '../../../common/validation/validate-only';
 import { UpdateBusinessProfileRequestDto } from '../dtos/business-data-update.dto';
 import { BusinessDataView } from '../services/business-profile.codec';
 import { BusinessProfileService } from '../services/business-profile.service';
+
+const BUSINESS_DATA_EXAMPLE = {
+  businessName: 'Acme Tacos LLC',
+  businessType: 'llc',
+  businessTaxID: '6789',
+  businessIndustry: '722513',
+  addressLine1: '200 Commerce St',
+  city: 'Austin',
+  businessState: 'TX',
+  businessZipCode: '78701',
+  businessCountryCode: 'US',
+  url: 'https://acmetacos.example.com',
+  averageMonthlyProcessingVolume: 25000,
+};
 
 const NOT_FOUND =
   '404/10/0 "Account Not Found" for an unknown account or one of another partner or program; ' +
@@ -20,9 +36,9 @@ export class BusinessProfileController {
   constructor(private readonly businessProfiles: BusinessProfileService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Business data of a business account (plain JSON for every partner; businessTaxID as its last 4 digits)' })
-  @ApiOkResponse({ description: '{ requestId, responseDetails, businessData }' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ApiOperation({ operationId: 'getBusinessProfile', summary: 'Business data of a business account (plain JSON for every partner; businessTaxID as its last 4 digits)' })
+  @ApiAnswer(BusinessProfileResponseDto, 'The business data', { success: { summary: 'A business profile', value: successExample({ businessData: BUSINESS_DATA_EXAMPLE }) } })
+  @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND', 'BUSINESS_PROFILE_NOT_FOUND'] }, { 404: NOT_FOUND })
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,
@@ -34,6 +50,7 @@ export class BusinessProfileController {
   @Put()
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'updateBusinessProfile',
     summary: 'Replace the given businessData fields',
     description:
       'Any subset of the enrollment businessData fields, each validated with its enrollment rule; omitted fields are untouched, ' +
@@ -41,9 +58,24 @@ export class BusinessProfileController {
       'A changed businessName is printed on the next card issued by a replacement; the current card keeps its name. ' +
       'Decision where SERVICE.md is silent: locked and closed accounts accept the update (5/362 is a user-profile rule).',
   })
-  @ApiOkResponse({ description: '{ requestId, responseDetails, businessData } after the update' })
-  @ApiBadRequestResponse({ description: 'Enrollment KYB rules; businessType outside the list: 400/600/0 "Invalid businessType"' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ApiBody({
+    type: UpdateBusinessProfileRequestDto,
+    examples: {
+      rename: { summary: 'A new business name (printed on the next replacement card)', value: { businessData: { businessName: 'Acme Tacos and Salsa LLC' } } },
+      clearUrl: { summary: 'A new type, and the URL cleared', value: { businessData: { businessType: 'corp', url: null } } },
+    },
+  })
+  @ApiAnswer(BusinessProfileResponseDto, 'The business data after the update', {
+    success: { summary: 'Updated', value: successExample({ businessData: { ...BUSINESS_DATA_EXAMPLE, businessName: 'Acme Tacos and Salsa LLC' } }) },
+    validateOnly: VALID_ONLY_EXAMPLE,
+  })
+  @ApiErrors(
+    {
+      400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_BUSINESS_TYPE', 'BUSINESS_NAME_LENGTH', 'BUSINESS_NAME_CHARACTERS', 'BUSINESS_FIELD_LENGTH', 'CITY_LENGTH', 'ADDRESS_LINE1_LENGTH', 'ADDRESS_LINE2_LENGTH', 'INVALID_BUSINESS_ZIP', 'INVALID_ZIP', 'INVALID_URL', 'INVALID_BUSINESS_EMAIL', 'INVALID_BUSINESS_COUNTRY', 'INVALID_PROCESSING_VOLUME'],
+      404: ['ACCOUNT_NOT_FOUND', 'BUSINESS_PROFILE_NOT_FOUND'],
+    },
+    { 400: 'Enrollment KYB rules; businessType outside the list: 400/600/0 "Invalid businessType"', 404: NOT_FOUND },
+  )
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
-import { AccountRepository } from '../../accounts/repositories/account.repository';
+import { AccountRepository, isAccountId } from '../../accounts/repositories/account.repository';
 import { BusinessDataDto } from '../dtos/business-data.dto';
 import { BusinessDataUpdateDto } from '../dtos/business-data-update.dto';
 import { BusinessProfileEntity } from '../entities/business-profile.entity';
@@ -50,18 +50,48 @@ export class BusinessProfileService {
     return this.codec.view(profile);
   }
 
-  /** Replaces the fields given; a profile must already exist (PUT updates, it does not create). */
+  /**
+   * Replaces the fields given; a profile must already exist (PUT updates, it does not create).
+   * Four statements: BEGIN, the account locked (tenancy included) with its profile in one
+   * `SELECT … FOR UPDATE`, one UPDATE, COMMIT; the answer is built from memory.
+   */
   async update(principal: Principal, programCode: string, accountId: string, patch: BusinessDataUpdateDto): Promise<BusinessDataView> {
     return this.dataSource.transaction(async (manager) => {
-      await this.requireAccount(manager, principal, programCode, accountId);
-      const profile = await manager.findOne(BusinessProfileEntity, { where: { accountId }, lock: { mode: 'pessimistic_write' } });
-      if (!profile) throw new DomainError('BUSINESS_PROFILE_NOT_FOUND');
+      const profile = await this.lockProfile(manager, principal, programCode, accountId);
       const given = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
       if (Object.keys(given).length === 0) return this.codec.view(profile);
       this.codec.write(profile, { ...this.codec.read(profile), ...given });
-      await manager.save(profile);
+      await manager.query(
+        `update business_profiles
+            set business_name = $2, business_type = $3, data = $4::jsonb, business_tax_id_enc = $5, business_tax_id_last4 = $6, updated_at = now()
+          where account_id = $1`,
+        [profile.accountId, profile.businessName, profile.businessType, JSON.stringify(profile.data), profile.businessTaxIdEnc ?? null, profile.businessTaxIdLast4 ?? null],
+      );
       return this.codec.view(profile);
     });
+  }
+
+  /**
+   * The partner's account locked with its profile. The account row is the lock (a profile is the
+   * nullable side of the join, which FOR UPDATE cannot lock); every profile write holds it.
+   */
+  private async lockProfile(manager: EntityManager, principal: Principal, programCode: string, accountId: string): Promise<BusinessProfileEntity> {
+    const rows = isAccountId(accountId)
+      ? ((await manager.query(
+          `select a.id as "foundId", bp.account_id as "accountId", bp.business_name as "businessName", bp.business_type as "businessType",
+                  bp.data, bp.business_tax_id_enc as "businessTaxIdEnc", bp.business_tax_id_last4 as "businessTaxIdLast4",
+                  bp.created_at as "createdAt", bp.updated_at as "updatedAt"
+             from accounts a left join business_profiles bp on bp.account_id = a.id
+            where a.id = $1 and a.partner_id = $2 and a.program_code = $3
+              for update of a`,
+          [accountId, principal.partner.partnerId, programCode],
+        )) as Array<BusinessProfileEntity & { foundId: string }>)
+      : [];
+    const row = rows[0];
+    if (!row) throw new DomainError('ACCOUNT_NOT_FOUND');
+    if (row.accountId === null) throw new DomainError('BUSINESS_PROFILE_NOT_FOUND');
+    const { foundId: _found, ...columns } = row;
+    return Object.assign(new BusinessProfileEntity(), columns);
   }
 
   /** Another partner's or program's account is indistinguishable from a missing one. */

@@ -1,5 +1,9 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, ApiErrors, successExample } from '../../../common/openapi/api-answers';
+import { ACCOUNT_ANSWER_EXAMPLES, ACCOUNT_VIEW_EXAMPLE, ENROLLMENT_ANSWER_EXAMPLES } from '../../accounts/dtos/account-examples';
+import { AccountResponseDto } from '../../accounts/dtos/account-view.dto';
+import { ENROLLMENT_REQUEST_EXAMPLES, ENROLLMENT_VALIDATION_ERRORS } from '../dtos/enrollment-examples';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
@@ -49,14 +53,23 @@ export class EnrollmentController {
   @HttpCode(200)
   @ApiLocked('requestId', 'ssn')
   @ApiHeader({ name: 'Idempotent-Replayed', required: false, description: 'Response header: "true" when the stored answer of this requestId is replayed' })
-  @ApiResponse({ status: 422, description: 'requestId reused with a different payload (code 422, subCode 0)' })
-  @ApiOperation({ summary: 'Enroll a user: user, account, primary purse and card in one call', description: ENROLL_DESCRIPTION })
-  @ApiOkResponse({ description: '{ requestId, responseDetails, account, user, paymentInstruments }' })
-  @ApiBadRequestResponse({ description: 'Every validation row of the enrollment, KYB, currency/terms and user-data tables' })
+  // The body pipe reads programCode itself (no @Param), so OpenAPI is told here.
+  @ApiParam({ name: 'programCode', description: "One of the partner's programs (else 403/403/2)", example: 'sandbox' })
+  @ApiOperation({ operationId: 'enroll', summary: 'Enroll a user: user, account, primary purse and card in one call', description: ENROLL_DESCRIPTION })
+  @ApiAnswer(
+    AccountResponseDto,
+    'Success, or a business decline with HTTP 200: the OFAC hold (code 5, subCode 370) and the account-limit declines (code 2, subCodes 60, 61, 63, 66). ' +
+      'Check responseDetails[0].code: 0 is success. A replayed answer carries the header Idempotent-Replayed: true.',
+    ENROLLMENT_ANSWER_EXAMPLES,
+  )
+  @ApiErrors(
+    { 400: ENROLLMENT_VALIDATION_ERRORS, 422: ['IDEMPOTENCY_PAYLOAD_MISMATCH'] },
+    { 400: 'Every validation row of the enrollment, KYB, currency/terms and user-data tables; further details name each failed field' },
+  )
   async enroll(
     @CurrentPrincipal() principal: Principal,
     @ValidateOnly() validateOnly: boolean,
-    @ValidBody(CreateEnrollmentDto, EnrollmentRulesService) plan: EnrollmentPlan,
+    @ValidBody(CreateEnrollmentDto, EnrollmentRulesService, ENROLLMENT_REQUEST_EXAMPLES) plan: EnrollmentPlan,
   ): Promise<RawResponse | ValidatedOnly> {
     if (validateOnly) {
       this.enrollments.validate(plan);
@@ -67,13 +80,14 @@ export class EnrollmentController {
 
   @Get('accounts/:accountIdentifier')
   @ApiOperation({
+    operationId: 'getEnrollmentAccount',
     summary: 'The account, its primary user and its cards, as the enrollment answered (current state)',
     description:
       'accountCycleDay (1 to 28) is null only while the account was never activated (OFAC hold, bill cycle missing). ' +
       'Decision where SERVICE.md is silent: it stays shown on locked and closed accounts (the day the account was given does not change).',
   })
-  @ApiOkResponse({ description: '{ requestId, responseDetails, account, user, paymentInstruments }' })
-  @ApiNotFoundResponse({ description: '404/10/0 for an unknown or malformed id, or an account of another partner or program' })
+  @ApiAnswer(AccountResponseDto, 'The account, its primary user and its cards', ACCOUNT_ANSWER_EXAMPLES)
+  @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND'] }, { 404: 'Unknown or malformed id, or an account of another partner or program' })
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,
@@ -92,8 +106,20 @@ export class EnrollmentController {
       'Decision where the contract is silent: an enrollment completed by care\'s OFAC clearance is completed with answer null until its identical retry stores the answer. ' +
       'Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner\'s: 404/10/0.',
   })
-  @ApiOkResponse({ type: EnrollmentRequestStatusResponse })
-  @ApiNotFoundResponse({ description: '404/10/0 "Request Not Found": unknown requestId, or one of another partner or program' })
+  @ApiAnswer(EnrollmentRequestStatusResponse, 'The request and the answer its identical retry would replay', {
+    completed: {
+      summary: 'Completed: the stored answer',
+      value: successExample({
+        request: { requestId: 'req-20261121-0001', state: 'completed', createdDateTime: '2026-11-21T10:00:01.000Z', updatedDateTime: '2026-11-21T10:00:01.120Z' },
+        answer: successExample(ACCOUNT_VIEW_EXAMPLE),
+      }),
+    },
+    incomplete: {
+      summary: 'Incomplete (bill cycle): no answer stored yet',
+      value: successExample({ request: { requestId: 'req-20261121-0001', state: 'incomplete', createdDateTime: '2026-11-21T10:00:01.000Z', updatedDateTime: '2026-11-21T10:00:01.120Z' }, answer: null }),
+    },
+  })
+  @ApiErrors({ 404: ['REQUEST_NOT_FOUND'] }, { 404: 'Unknown requestId, or one of another partner or program' })
   async request(
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,

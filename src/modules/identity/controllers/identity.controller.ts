@@ -1,5 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, ApiErrors, errorExample, successExample } from '../../../common/openapi/api-answers';
+import { USER_EXAMPLE } from '../../accounts/dtos/account-examples';
+import { UserResponseDto } from '../../accounts/dtos/account-view.dto';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
@@ -18,6 +21,7 @@ export class IdentityController {
   @HttpCode(200)
   @ApiLocked('accountIdentifier', 'userIdentifier')
   @ApiOperation({
+    operationId: 'addIdentity',
     summary: 'Add an ITIN to a user of a Matricula-based enrollment',
     description:
       'Only for accounts enrolled with a Matricula Consular ID (else HTTP 200, 5/380). The ITIN counts in the limits: ' +
@@ -28,9 +32,24 @@ export class IdentityController {
       'Decisions where SERVICE.md is silent: a closed account accepts the ITIN (it then counts toward the lifetime limit only); ' +
       'until an ITIN is added a Matricula enrollment counts under no SSN/ITIN limit. Emits userUpdated.',
   })
-  @ApiOkResponse({ description: '{ requestId, responseDetails, user } (user.encryptedUserData: JWE for encryption partners, omitted otherwise)' })
-  @ApiBadRequestResponse({ description: 'Not 9 digits, non-numeric or not starting with 9: 400/761/0 Invalid ITIN' })
-  @ApiNotFoundResponse({ description: '404/10/0 "Account Not Found": unknown account or user, or one of another partner' })
+  @ApiBody({ type: AddIdentityDto, examples: { itin: { summary: 'An ITIN: 9 digits starting with 9', value: { itin: '912345678' } } } })
+  @ApiAnswer(
+    UserResponseDto,
+    'Success with the user (user.encryptedUserData: JWE for encryption partners, omitted otherwise), or a decline with HTTP 200: ' +
+      'not a Matricula enrollment (5/380), a different ITIN already added (5/381), a locked account (5/362), ITIN limits (2/60, 2/61)',
+    {
+      success: { summary: 'ITIN added', value: successExample({ user: USER_EXAMPLE }) },
+      notMatricula: { summary: 'Decline 5/380 (HTTP 200)', value: errorExample('NOT_MATRICULA_ENROLLMENT') },
+      itinAlreadyAdded: { summary: 'Decline 5/381 (HTTP 200)', value: errorExample('ITIN_ALREADY_ADDED') },
+      lockedAccount: { summary: 'Decline 5/362 (HTTP 200)', value: errorExample('ACCOUNT_LOCKED') },
+      activeItinLimit: { summary: 'Decline 2/60 (HTTP 200)', value: errorExample('ACTIVE_SSN_LIMIT') },
+      lifetimeItinLimit: { summary: 'Decline 2/61 (HTTP 200)', value: errorExample('LIFETIME_SSN_LIMIT') },
+    },
+  )
+  @ApiErrors(
+    { 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_ITIN'], 404: ['ACCOUNT_NOT_FOUND'] },
+    { 400: 'Not 9 digits, non-numeric or not starting with 9: 400/761/0 Invalid ITIN', 404: 'Unknown account or user, or one of another partner' },
+  )
   async add(
     @CurrentPrincipal() principal: Principal,
     @Param('accountIdentifier') accountIdentifier: string,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
@@ -9,7 +8,7 @@ import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
-import type { User } from '../../user/user.types';
+import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { UserRepository } from '../../user/repositories/user.repository';
 
 /**
@@ -33,33 +32,37 @@ export class IdentityService {
     return this.calls.locked([LockNames.account(accountId), LockNames.user(userId)], () => this.addItinLocked(principal, accountId, userId, itin));
   }
 
+  /**
+   * BEGIN with the call's locks; the account (of any of the partner's programs) locked with the user
+   * and its contact rows in one statement; the ITIN limit's count and record; the ITIN and the
+   * outbox row in one statement; COMMIT. The answer is built from memory.
+   */
   private addItinLocked(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       // No programCode in the path: the account must belong to one of the partner's programs.
-      const found = await this.accounts.requireForPartner(manager, principal.partner.partnerId, null, accountId);
-      if (!principal.partner.programs.includes(found.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
-      const account = await this.accounts.lockForUpdate(manager, found.id);
-      // A malformed id is just another unknown user (and never reaches the uuid column).
-      const user = isUUID(userId) ? await this.users.findById(manager, account.id, userId) : null;
-      if (!user) throw new DomainError('ACCOUNT_NOT_FOUND');
+      const { account, user, contact } = await this.accounts.lockWithUser(manager, { partnerId: principal.partner.partnerId, programCode: null }, accountId, userId);
+      if (!principal.partner.programs.includes(account.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
       if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
       if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
 
       const itinBidx = this.users.itinIndex(itin);
-      if (user.itinBidx === itinBidx) return this.views.userView(user, principal.partner, manager);
+      if (user.itinBidx === itinBidx) return this.views.userViewOf(user, contact, principal.partner);
       if (user.itinBidx !== null) throw new DomainError('ITIN_ALREADY_ADDED');
 
-      await this.limits.claimForAccount(manager, account, { kind: 'itin', value: itin });
-      await this.users.setItin(manager, user.id, itin);
-      await this.outbox.emit(manager, {
-        partnerId: account.partnerId,
-        programCode: account.programCode,
-        accountId: account.id,
-        eventType: 'userUpdated',
-        data: { userIdentifier: user.id, changed: ['identity'] },
-      });
-      const updated = (await this.users.findById(manager, account.id, user.id)) as User;
-      return this.views.userView(updated, principal.partner, manager);
+      const batch = new WriteBatch();
+      await this.limits.claimForAccount(manager, account, { kind: 'itin', value: itin }, batch);
+      Object.assign(user, this.users.stageItin(batch, user.id, itin));
+      this.outbox.stage(batch, [
+        {
+          partnerId: account.partnerId,
+          programCode: account.programCode,
+          accountId: account.id,
+          eventType: 'userUpdated',
+          data: { userIdentifier: user.id, changed: ['identity'] },
+        },
+      ]);
+      await batch.execute(manager);
+      return this.views.userViewOf(user, contact, principal.partner);
     });
   }
 }

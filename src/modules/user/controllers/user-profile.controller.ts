@@ -1,5 +1,8 @@
 import { Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, ApiErrors, errorExample, successExample, VALID_ONLY_EXAMPLE } from '../../../common/openapi/api-answers';
+import { USER_EXAMPLE } from '../../accounts/dtos/account-examples';
+import { UserResponseDto, UsersResponseDto } from '../../accounts/dtos/account-view.dto';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
@@ -23,6 +26,7 @@ export class UserProfileController {
   @HttpCode(200)
   @ApiLocked('accountIdentifier', 'userIdentifier')
   @ApiOperation({
+    operationId: 'updateUser',
     summary: 'Update the address, email and/or phone of a user',
     description:
       'Each of address, email and phoneNumber is optional; an excluded one is neither updated nor created, and nothing is ever deleted. ' +
@@ -33,16 +37,35 @@ export class UserProfileController {
       'Decision where SERVICE.md is silent: a closed account can be updated (only a locked one is declined). ' +
       'Address text is normalised to Unicode NFC before validation and storage. Emits userUpdated.',
   })
-  @ApiOkResponse({ description: '{ requestId, responseDetails, user } (user.encryptedUserData: JWE for encryption partners, omitted otherwise)' })
-  @ApiBadRequestResponse({ description: 'Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ApiAnswer(
+    UserResponseDto,
+    'Success with the user (user.encryptedUserData: JWE for encryption partners, omitted otherwise), or a decline with HTTP 200 and nothing stored: ' +
+      'a locked account (code 5, subCode 362) or a new default phone over the phone limits (code 2, subCode 63 or 66)',
+    {
+      success: { summary: 'Updated', value: successExample({ user: USER_EXAMPLE }) },
+      lockedAccount: { summary: 'Decline 5/362 (HTTP 200): the account is locked', value: errorExample('ACCOUNT_LOCKED') },
+      phoneLimit: { summary: 'Decline 2/63 (HTTP 200): the new default phone is on too many active accounts', value: errorExample('ACTIVE_PHONE_LIMIT') },
+      validateOnly: VALID_ONLY_EXAMPLE,
+    },
+  )
+  @ApiErrors(
+    {
+      400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_FIELD', 'DUPLICATE_TYPE', 'MULTIPLE_DEFAULT_ADDRESSES', 'CITY_LENGTH', 'ADDRESS_LINE1_LENGTH', 'ADDRESS_LINE2_LENGTH', 'CITY_CHARACTERS', 'ADDRESS_LINE1_CHARACTERS', 'ADDRESS_LINE2_CHARACTERS', 'INVALID_PHONE', 'INVALID_EMAIL', 'INVALID_STATE', 'INVALID_ZIP'],
+      404: ['ACCOUNT_NOT_FOUND'],
+    },
+    { 400: 'Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350', 404: NOT_FOUND },
+  )
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,
     @Param('accountIdentifier') accountIdentifier: string,
     @Param('userIdentifier') userIdentifier: string,
     @ValidateOnly() validateOnly: boolean,
-    @ValidBody(UpdateUserRequestDto) body: UpdateUserRequestDto,
+    @ValidBody(UpdateUserRequestDto, undefined, {
+      address: { summary: 'Replace the home address', value: { encryptedUserData: { address: { type: 'home', addressLine1: '200 Oak Ave', city: 'Austin', state: 'TX', zipCode: '78702', countryCode: 'US' } } } },
+      phoneAndEmail: { summary: 'Update the mobile phone and the email', value: { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: '5125550111' }, email: { emailAddress: 'jose.n@example.com' } } } },
+    })
+    body: UpdateUserRequestDto,
   ): Promise<{ user: UserView } | ValidatedOnly> {
     if (validateOnly) {
       this.profiles.validate(body.encryptedUserData);
@@ -52,9 +75,11 @@ export class UserProfileController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Every user of the account, primary first' })
-  @ApiOkResponse({ description: '{ requestId, responseDetails, users: [user, …] } (encryptedUserData per the partner configuration)' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ApiOperation({ operationId: 'listUsers', summary: 'Every user of the account, primary first' })
+  @ApiAnswer(UsersResponseDto, 'users: primary first (encryptedUserData per the partner configuration)', {
+    success: { summary: 'The users of the account', value: successExample({ users: [USER_EXAMPLE] }) },
+  })
+  @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND'] }, { 404: NOT_FOUND })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,

@@ -141,61 +141,32 @@ export class UserRepository {
     batch.insert('user_phones', ['id', 'user_id', 'phone_type', 'is_default', 'number_enc', 'number_bidx', 'created_at', 'updated_at'], phones);
   }
 
-  async insertAddress(manager: EntityManager, userId: string, address: AddressPlain): Promise<UserAddress> {
-    const id = randomUUID();
-    const row = manager.create(UserAddress, {
-      id,
-      userId,
-      type: address.type,
-      isDefault: address.isDefault,
-      addressEnc: this.encryptAddress(id, address),
-    });
-    await manager.insert(UserAddress, row);
-    return row;
-  }
-
-  async insertPhone(manager: EntityManager, userId: string, phone: PhonePlain): Promise<UserPhone> {
-    const id = randomUUID();
-    const row = manager.create(UserPhone, {
-      id,
-      userId,
-      phoneType: phone.phoneType,
-      isDefault: phone.isDefault,
-      numberEnc: this.encryptPhone(id, phone.number),
-      numberBidx: this.phoneIndex(phone.number),
-    });
-    await manager.insert(UserPhone, row);
-    return row;
-  }
-
-  async updateAddress(manager: EntityManager, addressId: string, address: AddressPlain): Promise<void> {
-    await manager.update(UserAddress, { id: addressId }, { addressEnc: this.encryptAddress(addressId, address), updatedAt: () => 'now()' });
-  }
-
-  /** In place, type included (SERVICE.md: a single phone changes type without a new record). */
-  async updatePhone(manager: EntityManager, phoneId: string, phoneType: PhoneType, number: string): Promise<void> {
-    await manager.update(UserPhone, { id: phoneId }, { phoneType, numberEnc: this.encryptPhone(phoneId, number), numberBidx: this.phoneIndex(number), updatedAt: () => 'now()' });
-  }
-
-  async setEmail(manager: EntityManager, userId: string, emailAddress: string): Promise<void> {
-    await manager.update(User, { id: userId }, { emailEnc: this.cipher.encrypt(emailAddress, USER_CIPHER_CONTEXT.email, userId), updatedAt: () => 'now()' });
+  /** The user's new email, as a part of the caller's batch; returns its ciphertext (the answer is built from it). */
+  stageEmail(batch: WriteBatch, userId: string, emailAddress: string): string {
+    const emailEnc = this.cipher.encrypt(emailAddress, USER_CIPHER_CONTEXT.email, userId);
+    batch.write(`update users set email_enc = $2, updated_at = now() where id = $1`, [userId, emailEnc]);
+    return emailEnc;
   }
 
   itinIndex(itin: string): string {
     return this.blindIndex.of('itin', itin);
   }
 
-  async setItin(manager: EntityManager, userId: string, itin: string): Promise<void> {
-    await manager.update(User, { id: userId }, { itinEnc: this.cipher.encrypt(itin, USER_CIPHER_CONTEXT.itin, userId), itinBidx: this.itinIndex(itin), updatedAt: () => 'now()' });
+  /** The user's ITIN, as a part of the caller's batch; returns the stored columns (the answer is built from them). */
+  stageItin(batch: WriteBatch, userId: string, itin: string): { itinEnc: string; itinBidx: string } {
+    const columns = { itinEnc: this.cipher.encrypt(itin, USER_CIPHER_CONTEXT.itin, userId), itinBidx: this.itinIndex(itin) };
+    batch.write(`update users set itin_enc = $2, itin_bidx = $3, updated_at = now() where id = $1`, [userId, columns.itinEnc, columns.itinBidx]);
+    return columns;
   }
 
+
   /** The address columns other than type/default, as one encrypted JSON value. */
-  private encryptAddress(addressId: string, address: AddressPlain | StoredAddress): string {
+  encryptAddress(addressId: string, address: AddressPlain | StoredAddress): string {
     const { addressLine1, addressLine2, city, state, zipCode, countryCode } = address;
     return this.cipher.encryptJson({ addressLine1, addressLine2, city, state, zipCode, countryCode }, USER_CIPHER_CONTEXT.address, addressId);
   }
 
-  private encryptPhone(phoneId: string, number: string): string {
+  encryptPhone(phoneId: string, number: string): string {
     return this.cipher.encrypt(number, USER_CIPHER_CONTEXT.phone, phoneId);
   }
 

@@ -1,11 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
+import { WriteBatch } from '../../../infrastructure/database/write-batch';
+import type { LockedContactRows } from '../../accounts/repositories/account.repository';
 import { AddressDto } from '../dtos/address.dto';
 import { PhoneDto } from '../dtos/phone.dto';
-import { UserAddress } from '../entities/user-address.entity';
-import { UserPhone } from '../entities/user-phone.entity';
-import { User } from '../entities/user.entity';
 import { UserRepository } from '../repositories/user.repository';
 
 /** The default phone before and after a phone update: the phone limits count only the default. */
@@ -15,14 +14,14 @@ export interface DefaultPhoneChange {
 }
 
 /**
- * Applies the address, email and phone parts of a user update (SERVICE.md user update rules 1-4)
- * on the caller's transaction. Nothing is ever deleted.
+ * Applies the address and phone parts of a user update (SERVICE.md user update rules 1-4) to the
+ * contact rows read under the call's lock: the rows in memory change as the stored ones will (the
+ * answer is built from them), and the writes join the caller's batch, one statement per table.
+ * Nothing is ever deleted.
  */
 @Injectable()
 export class UserContactUpdater {
-  constructor(
-    private readonly users: UserRepository,
-  ) {}
+  constructor(private readonly users: UserRepository) {}
 
   /** The address rule that needs no stored data: cards ship to the default address, which may only be a home or business one. */
   checkAddress(input: AddressDto): void {
@@ -32,57 +31,75 @@ export class UserContactUpdater {
   }
 
   /** Same type: replaced in place; new type: added. isDefault true moves the default to it. */
-  async applyAddress(manager: EntityManager, user: User, input: AddressDto): Promise<void> {
+  applyAddress(batch: WriteBatch, userId: string, contact: LockedContactRows, input: AddressDto): void {
     this.checkAddress(input);
     const plain = { ...input, countryCode: input.countryCode ?? 'US', isDefault: input.isDefault === true };
-    const existing = await this.users.addressesOf(manager, user.id);
-    const same = existing.find((row) => row.type === input.type);
+    const rows = contact.addresses;
     // A user without a default (none stored yet) gets this one, when it can ship cards.
-    const becomesDefault = plain.isDefault || (!existing.some((row) => row.isDefault) && input.type !== 'mailing');
-    let targetId: string;
-    if (same) {
-      await this.users.updateAddress(manager, same.id, plain);
-      targetId = same.id;
+    const becomesDefault = plain.isDefault || (!rows.some((row) => row.isDefault) && input.type !== 'mailing');
+    const existing = rows.find((row) => row.type === input.type);
+    // The ciphertext is bound to its row: a new row's id is chosen before it is encrypted.
+    const rowId = existing?.id ?? randomUUID();
+    const addressEnc = this.users.encryptAddress(rowId, plain);
+    let target = existing;
+    if (target) {
+      target.addressEnc = addressEnc;
+      batch.write(
+        `update user_addresses
+            set address_enc = case when id = $2::uuid then $3 else address_enc end,
+                is_default = case when $4::boolean then id = $2::uuid else is_default end,
+                updated_at = now()
+          where user_id = $1 and (id = $2::uuid or $4::boolean)`,
+        [userId, target.id, addressEnc, becomesDefault],
+      );
     } else {
-      targetId = (await this.users.insertAddress(manager, user.id, { ...plain, isDefault: false })).id;
+      target = { id: rowId, type: input.type, isDefault: becomesDefault, addressEnc };
+      batch.write(`insert into user_addresses (id, user_id, type, is_default, address_enc) values ($1, $2, $3, $4, $5)`, [target.id, userId, target.type, becomesDefault, addressEnc]);
+      if (becomesDefault) batch.write(`update user_addresses set is_default = false, updated_at = now() where user_id = $1 and id <> $2::uuid`, [userId, target.id]);
+      rows.push(target);
     }
-    if (becomesDefault) await this.makeDefault(manager, UserAddress, user.id, targetId);
-  }
-
-  async applyEmail(manager: EntityManager, user: User, emailAddress: string): Promise<void> {
-    await this.users.setEmail(manager, user.id, emailAddress);
+    if (becomesDefault) for (const row of rows) row.isDefault = row === target;
   }
 
   /**
    * One stored phone: updated in place, type included. Several: the phone of the same type is
    * updated, a new type is added. Returns the default phone's number before and after.
    */
-  async applyPhone(manager: EntityManager, user: User, input: PhoneDto): Promise<DefaultPhoneChange> {
-    const phones = await this.users.phonesOf(manager, user.id);
+  applyPhone(batch: WriteBatch, userId: string, contact: LockedContactRows, input: PhoneDto): DefaultPhoneChange {
+    const phones = contact.phones;
     const previousDefault = phones.find((row) => row.isDefault) ?? null;
     const before = previousDefault ? this.users.decryptPhone(previousDefault).number : null;
-    const target = phones.length === 1 ? phones[0] : phones.find((row) => row.phoneType === input.phoneType);
-    let targetId: string;
-    if (target) {
-      await this.users.updatePhone(manager, target.id, input.phoneType, input.number);
-      targetId = target.id;
-    } else {
-      targetId = (await this.users.insertPhone(manager, user.id, { phoneType: input.phoneType, number: input.number, isDefault: false })).id;
-    }
     // The only phone is always the default; otherwise only an explicit isDefault moves it.
     const becomesDefault = input.isDefault === true || phones.length <= 1 || previousDefault === null;
-    if (becomesDefault) await this.makeDefault(manager, UserPhone, user.id, targetId);
-    const defaultId = becomesDefault ? targetId : previousDefault?.id;
-    const after = defaultId === targetId ? input.number : before;
+    const existing = phones.length === 1 ? phones[0] : phones.find((row) => row.phoneType === input.phoneType);
+    const rowId = existing?.id ?? randomUUID();
+    const numberEnc = this.users.encryptPhone(rowId, input.number);
+    const numberBidx = this.users.phoneIndex(input.number);
+    let target = existing;
+    if (target) {
+      target.phoneType = input.phoneType;
+      target.numberEnc = numberEnc;
+      batch.write(
+        `update user_phones
+            set phone_type = case when id = $2::uuid then $3 else phone_type end,
+                number_enc = case when id = $2::uuid then $4 else number_enc end,
+                number_bidx = case when id = $2::uuid then $5 else number_bidx end,
+                is_default = case when $6::boolean then id = $2::uuid else is_default end,
+                updated_at = now()
+          where user_id = $1 and (id = $2::uuid or $6::boolean)`,
+        [userId, target.id, input.phoneType, numberEnc, numberBidx, becomesDefault],
+      );
+    } else {
+      target = { id: rowId, phoneType: input.phoneType, isDefault: becomesDefault, numberEnc };
+      batch.write(
+        `insert into user_phones (id, user_id, phone_type, is_default, number_enc, number_bidx) values ($1, $2, $3, $4, $5, $6)`,
+        [target.id, userId, input.phoneType, becomesDefault, numberEnc, numberBidx],
+      );
+      if (becomesDefault) batch.write(`update user_phones set is_default = false, updated_at = now() where user_id = $1 and id <> $2::uuid`, [userId, target.id]);
+      phones.push(target);
+    }
+    if (becomesDefault) for (const row of phones) row.isDefault = row === target;
+    const after = becomesDefault || previousDefault === target ? input.number : before;
     return { before, after };
-  }
-
-  private async makeDefault(manager: EntityManager, entity: typeof UserAddress | typeof UserPhone, userId: string, id: string): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(entity)
-      .set({ isDefault: () => 'id = :defaultId', updatedAt: () => 'now()' })
-      .where('user_id = :userId', { userId, defaultId: id })
-      .execute();
   }
 }

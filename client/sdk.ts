@@ -1,0 +1,88 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { KeyLike } from 'jose';
+import type { components, paths } from './generated/api-types';
+import { encryptUserData, serviceEncryptionKey } from './jwe';
+import { defaultRetryPolicy, type RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
+import { TokenProvider } from './token-provider';
+
+export type Schemas = components['schemas'];
+export type EnrollmentRequest = Schemas['CreateEnrollmentDto'];
+export type EnrollmentUserData = Schemas['EnrollmentUserDataDto'];
+export type AccountResponse = Schemas['AccountResponse'];
+export type ResponseDetail = Schemas['ResponseDetail'];
+export type ApiClient = Client<paths>;
+
+export interface SdkOptions {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Space-separated subset of the client's scopes; all of them when omitted. */
+  scope?: string;
+  retry?: Partial<RetryPolicy>;
+  fetch?: typeof fetch;
+}
+
+/**
+ * SERVICE.md's retry policy around one call: only on 503 (or no answer at all), the exact same
+ * request (same requestId), at most 3 retries after random waits of 1-1000, 1000-5000 and
+ * 5000-30000 ms. A 400 or 500 is never retried.
+ */
+export function retrying(policy: RetryPolicy, send: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+  return async (request) => {
+    for (let retry = 0; ; retry += 1) {
+      const attempt = request.clone();
+      const response = await send(attempt).catch(() => undefined);
+      if (response && (!shouldRetry(response.status) || retry >= policy.ranges.length)) return response;
+      if (!response && retry >= policy.ranges.length) return send(request);
+      await response?.body?.cancel();
+      await policy.sleep(retryDelay(policy, retry));
+    }
+  };
+}
+
+/** The typed client: openapi-fetch over the generated types, with tokens cached until they expire and the retry policy. */
+export function createEnrollmentSdk(options: SdkOptions) {
+  const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
+  const tokens = new TokenProvider({ ...options, fetch: options.fetch });
+  const policy: RetryPolicy = { ...defaultRetryPolicy, ...(options.retry ?? {}) };
+  const authorized = async (request: Request): Promise<Response> => {
+    const withToken = new Request(request, { headers: new Headers(request.headers) });
+    withToken.headers.set('authorization', `Bearer ${await tokens.accessToken()}`);
+    const response = await baseFetch(withToken);
+    // A token revoked or expired early: one fresh token, then the answer as it comes.
+    if (response.status !== 401) return response;
+    tokens.invalidate();
+    const again = new Request(request, { headers: new Headers(request.headers) });
+    again.headers.set('authorization', `Bearer ${await tokens.accessToken()}`);
+    return baseFetch(again);
+  };
+  const api: ApiClient = createClient<paths>({ baseUrl: options.baseUrl, fetch: retrying(policy, authorized) });
+  let encKey: Promise<KeyLike> | undefined;
+
+  return {
+    /** Every operation of the document, typed: `api.GET('/v1/programs/{programCode}/accounts/{accountIdentifier}/users', { params })`. */
+    api,
+    tokens,
+    enroll: (programCode: string, body: EnrollmentRequest, headers?: Record<string, string>) =>
+      api.POST('/v1/programs/{programCode}/enrollments', { params: { path: { programCode } }, body, headers }),
+    /** An encryption partner's enrollment: encryptedUserData sealed to the service's enc key (JWE ECDH-ES/A256GCM). */
+    async enrollEncrypted(programCode: string, body: EnrollmentRequest) {
+      encKey ??= serviceEncryptionKey(options.baseUrl, options.fetch);
+      const sealed = await encryptUserData(body.encryptedUserData, await encKey);
+      return api.POST('/v1/programs/{programCode}/enrollments', {
+        params: { path: { programCode } },
+        // The document types encryptedUserData as the plain object; the sealed form is its JWE string.
+        body: { ...body, encryptedUserData: sealed as unknown as EnrollmentUserData },
+      });
+    },
+    getAccount: (programCode: string, accountIdentifier: string) =>
+      api.GET('/v1/programs/{programCode}/enrollments/accounts/{accountIdentifier}', { params: { path: { programCode, accountIdentifier } } }),
+  };
+}
+
+export type EnrollmentSdk = ReturnType<typeof createEnrollmentSdk>;
+
+/** True when the answer is a success (code 0); declines (codes 2 and 5) come with HTTP 200 too. */
+export function isSuccess(body: { responseDetails: ResponseDetail[] } | undefined): boolean {
+  return body?.responseDetails[0]?.code === 0;
+}

@@ -1,0 +1,42 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { EnvelopeDto } from '../../../common/openapi/envelope.dto';
+import { EVENT_TYPES } from '../../events/event-types';
+
+@ApiSchema({ name: 'TestWebhookResponse' })
+export class TestWebhookResponseDto extends EnvelopeDto {
+  @ApiProperty({ format: 'uuid', example: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f' }) eventId: string;
+  @ApiProperty({ enum: EVENT_TYPES, example: 'accountUpdated' }) eventType: string;
+  @ApiProperty({ example: 'sandbox' }) programCode: string;
+  @ApiProperty({ description: 'false when the partner has no webhook configured: the event is stored but never sent', example: true })
+  webhookConfigured: boolean;
+}
+
+@ApiSchema({ name: 'WebhookDelivery', description: 'One delivery attempt' })
+export class WebhookDeliveryDto {
+  @ApiProperty({ type: 'integer', example: 1 }) attempt: number;
+  @ApiProperty({ example: 'https://partner.example.com/hooks' }) url: string;
+  @ApiProperty({ type: 'integer', nullable: true, example: 200 }) statusCode: number | null;
+  @ApiProperty({ type: 'string', nullable: true, example: null }) error: string | null;
+  @ApiProperty({ type: 'integer', example: 42 }) durationMs: number;
+  @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:02.000Z' }) attemptedDateTime: string;
+}
+
+@ApiSchema({ name: 'WebhookEvent' })
+export class WebhookEventDto {
+  @ApiProperty({ format: 'uuid', example: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f' }) eventId: string;
+  @ApiProperty({ enum: EVENT_TYPES, example: 'accountUpdated' }) eventType: string;
+  @ApiProperty({ example: 'acme' }) partnerId: string;
+  @ApiProperty({ example: 'sandbox' }) programCode: string;
+  @ApiProperty({ type: 'string', nullable: true, example: '7c9e6679-7425-40de-944b-e07fc1f90ae7' }) accountIdentifier: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:01.500Z' }) occurredDateTime: string;
+  @ApiProperty({ enum: ['pending', 'delivered', 'failed', 'notDeliverable'], example: 'delivered' }) deliveryStatus: string;
+  @ApiProperty({ type: 'integer', example: 1 }) attempts: number;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: null }) nextAttemptDateTime: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: '2026-11-21T10:00:02.042Z' }) deliveredDateTime: string | null;
+  @ApiProperty({ type: [WebhookDeliveryDto] }) deliveries: WebhookDeliveryDto[];
+}
+
+@ApiSchema({ name: 'WebhookEventResponse' })
+export class WebhookEventResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: WebhookEventDto }) event: WebhookEventDto;
+}

@@ -1,0 +1,146 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { OpenApiResponseValidator } from './support/openapi-response-validator';
+import { PARTNERS, startTestApp, TestApp } from './support/test-app';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function operations(document: Json): Array<{ path: string; method: string; op: Json }> {
+  return Object.entries(document.paths as Record<string, Json>).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] as Json })),
+  );
+}
+
+describe('OpenAPI as a contract (issue 14)', () => {
+  let app: TestApp;
+  let document: Json;
+  let validator: OpenApiResponseValidator;
+
+  beforeAll(async () => {
+    app = await startTestApp('openapi');
+    document = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as Json;
+    validator = new OpenApiResponseValidator(document);
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('validates as OpenAPI 3 (swagger-parser) and takes its version from package.json', async () => {
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    expect(document.openapi).toMatch(/^3\.0\./);
+    expect(document.info.version).toBe((JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version);
+  });
+
+  it('gives every operation a unique, hand-chosen operationId', () => {
+    const ids = operations(document).map(({ op }) => op.operationId as string);
+    expect(ids.every((id) => typeof id === 'string' && !id.includes('Controller_'))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('documents every answer with a named schema and examples, a default error envelope, and an example for every request body', () => {
+    const gaps: string[] = [];
+    for (const { path, method, op } of operations(document)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      if (!op.responses.default) gaps.push(`${where}: no default`);
+      const declared = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'path').map((p) => p.name as string);
+      for (const name of (path.match(/\{[^}]+\}/g) ?? []).map((n) => n.slice(1, -1))) if (!declared.includes(name)) gaps.push(`${where}: path parameter ${name} undeclared`);
+      for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+        const content = (response.content ?? {}) as Record<string, Json>;
+        const media = Object.values(content);
+        if (media.length === 0) gaps.push(`${where} ${status}: no content`);
+        for (const [type, m] of Object.entries(content)) {
+          if (type === 'application/json' && !m.schema?.$ref) gaps.push(`${where} ${status}: not a named schema`);
+          if (!m.examples && m.example === undefined) gaps.push(`${where} ${status}: no example`);
+        }
+      }
+      if (op.requestBody) {
+        for (const m of Object.values(op.requestBody.content as Record<string, Json>)) if (!m.examples) gaps.push(`${where}: request body without examples`);
+      }
+    }
+    expect(gaps).toEqual([]);
+  });
+
+  it('has every response example valid against its own schema', () => {
+    const failures: string[] = [];
+    for (const { path, method, op } of operations(document)) {
+      for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+        const json = response.content?.['application/json'];
+        if (!json) continue;
+        for (const [name, listed] of Object.entries((json.examples ?? {}) as Record<string, Json>)) {
+          const example = listed.$ref ? document.components.examples[(listed.$ref as string).split('/').pop() as string] : listed;
+          const errors = validator.errorsOf(json.schema, example.value);
+          if (errors.length) failures.push(`${method.toUpperCase()} ${path} ${status} ${name}: ${errors.join('; ')}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('documents the HTTP 200 declines: limits (code 2) and OFAC hold (5/370) on enrollment, 5/362 on user update', () => {
+    const enroll = document.paths['/v1/programs/{programCode}/enrollments'].post.responses['200'];
+    expect(enroll.description).toMatch(/code 2/);
+    expect(enroll.description).toMatch(/subCode 370/);
+    const firstDetails = Object.values(enroll.content['application/json'].examples as Record<string, Json>).map((e) => e.value.responseDetails[0]);
+    expect(firstDetails).toEqual(expect.arrayContaining([expect.objectContaining({ code: 5, subCode: 370 }), expect.objectContaining({ code: 2, subCode: 60 })]));
+    const update = document.paths['/v1/programs/{programCode}/accounts/{accountIdentifier}/users/{userIdentifier}'].put.responses['200'];
+    expect(update.description).toMatch(/subCode 362/);
+  });
+
+  it('names the scopes of every /v1 operation and client credentials on the token endpoint', () => {
+    const schemes = document.components.securitySchemes as Json;
+    expect(schemes.oauth2.flows.clientCredentials.tokenUrl).toBe('http://enrollment.test/oauth2/token');
+    expect(Object.keys(schemes.oauth2.flows.clientCredentials.scopes)).toEqual(['enrollments', 'users', 'business_profiles', 'identity', 'webhooks', 'care']);
+    // GET /v1/errors is public (CONTRACT section 3).
+    for (const { path, op } of operations(document).filter(({ path, op }) => path.startsWith('/v1/') && op.operationId !== 'listErrors')) {
+      const oauth = (op.security as Json[]).find((s) => s.oauth2);
+      expect([path, oauth?.oauth2.length]).toEqual([path, 1]);
+    }
+    expect(document.paths['/oauth2/token'].post.security).toEqual([{ clientSecretBasic: [] }]);
+  });
+
+  it('serves /docs with an Authorize that runs the client-credentials flow against the token URL', async () => {
+    const html = await (await fetch(`${app.baseUrl}/docs`)).text();
+    expect(html).toContain('/docs/swagger-init.js');
+    const init = await fetch(`${app.baseUrl}/docs/swagger-init.js`);
+    expect(init.headers.get('content-type')).toContain('javascript');
+    const script = await init.text();
+    expect(script).toContain("url: '/openapi.json'");
+    expect(script).toContain('initOAuth');
+    // What Swagger UI sends for clientCredentials: Basic client authentication and the selected scopes.
+    const basic = Buffer.from(`${PARTNERS.acme.clientId}:${PARTNERS.acme.clientSecret}`).toString('base64');
+    const token = await fetch(`${app.baseUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&scope=enrollments%20users',
+    });
+    expect(token.status).toBe(200);
+    expect(((await token.json()) as Json).scope).toBe('enrollments users');
+  });
+
+  it('enrolls with the documented consumer example', async () => {
+    const example = document.paths['/v1/programs/{programCode}/enrollments'].post.requestBody.content['application/json'].examples.consumer.value as Json;
+    const body = { ...example, requestId: `openapi-example-${Date.now()}`, termsAcceptanceDateTime: new Date().toISOString() };
+    const res = await app.client('acme').post('/v1/programs/sandbox/enrollments', body);
+    expect(res.status).toBe(200);
+    expect(res.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+  });
+
+  describe('the e2e schema check itself', () => {
+    it('reports an answer with an undocumented property or a wrong type', () => {
+      const extra = validator.check('GET', '/v1/programs/sandbox/enrollments/accounts/x', 200, JSON.stringify({ requestId: 'r', responseDetails: [{ code: 0, subCode: 0, description: 'Success' }], surprise: 1 }));
+      expect(extra?.errors.join()).toMatch(/additional properties/);
+      const wrong = validator.check('GET', '/v1/programs/sandbox/enrollments/accounts/x', 404, JSON.stringify({ requestId: 'r', responseDetails: [{ code: '10', subCode: 0, description: 'x' }] }));
+      expect(wrong?.errors.join()).toMatch(/must be integer/);
+    });
+
+    it('fails loudly for a documented operation answering JSON with no schema for that status', () => {
+      const bare = new OpenApiResponseValidator({ paths: { '/v1/new': { get: { operationId: 'newRoute', responses: { '200': { description: 'prose only' } } } } } });
+      expect(bare.check('GET', '/v1/new', 200, '{}')?.errors.join()).toMatch(/no application\/json schema/);
+      expect(bare.check('GET', '/v1/new', 404, '{}')?.errors.join()).toMatch(/not documented/);
+      expect(bare.check('GET', '/v1/other', 200, '{}')).toBeUndefined();
+    });
+  });
+});
