@@ -12,7 +12,11 @@ export const ROOT = projectRoot();
 const DIST = path.join(ROOT, 'dist');
 
 interface EmbeddedDbModule {
-  startEmbeddedPostgres(options: { dataDir: string; port?: number; log?: (line: string) => void }): Promise<{ url: string; port: number; stop: () => Promise<void> }>;
+  startEmbeddedPostgres(options: {
+    dataDir: string;
+    port?: number;
+    log?: (line: string) => void;
+  }): Promise<{ url: string; port: number; stop: () => Promise<void> }>;
   stopPostmaster(dataDir: string): Promise<void>;
   freePort(): Promise<number>;
 }

@@ -30,7 +30,21 @@ import { UserProfileModule } from './modules/user/user-profile.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Resource modules; each registers its own controllers and exports only its services. */
-const FEATURE_MODULES = [AuthModule, HealthModule, AccountsModule, EnrollmentModule, BusinessProfileModule, UserProfileModule, IdentityModule, JobsModule, EventsModule, WebhooksModule, CareModule, CareConsoleModule, ErrorDocsModule];
+const FEATURE_MODULES = [
+  AuthModule,
+  HealthModule,
+  AccountsModule,
+  EnrollmentModule,
+  BusinessProfileModule,
+  UserProfileModule,
+  IdentityModule,
+  JobsModule,
+  EventsModule,
+  WebhooksModule,
+  CareModule,
+  CareConsoleModule,
+  ErrorDocsModule,
+];
 
 @Module({})
 export class AppModule {

@@ -16,7 +16,11 @@ function cruise(files: Record<string, string>): string {
     }
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'ES2022', strict: true } }));
     try {
-      execFileSync(process.execPath, [DEPCRUISE, 'src', '--config', path.join(ROOT, '.dependency-cruiser.js'), '--output-type', 'err'], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(process.execPath, [DEPCRUISE, 'src', '--config', path.join(ROOT, '.dependency-cruiser.js'), '--output-type', 'err'], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
       return '';
     } catch (error) {
       return String((error as { stdout?: string }).stdout ?? error);
@@ -27,7 +31,7 @@ function cruise(files: Record<string, string>): string {
 }
 
 describe('dependency rules (npm run lint)', () => {
-  it('refuse a module importing another module\'s entities, even for a type', () => {
+  it("refuse a module importing another module's entities, even for a type", () => {
     const out = cruise({
       'src/modules/accounts/entities/account.entity.ts': 'export class Account { id!: string; }\n',
       'src/modules/care/care.service.ts': "import type { Account } from '../accounts/entities/account.entity';\nexport const f = (a: Account) => a.id;\n",
@@ -35,7 +39,7 @@ describe('dependency rules (npm run lint)', () => {
     expect(out).toContain('no-foreign-entities: src/modules/care/care.service.ts → src/modules/accounts/entities/account.entity.ts');
   });
 
-  it('allow a module its own entities and another module\'s type surface', () => {
+  it("allow a module its own entities and another module's type surface", () => {
     const out = cruise({
       'src/modules/accounts/entities/account.entity.ts': 'export class Account { id!: string; }\n',
       'src/modules/accounts/account.types.ts': "export type { Account } from './entities/account.entity';\n",

@@ -17,7 +17,11 @@ interface EnrollmentBody {
 function reordered(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reordered);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).reverse().map(([k, v]) => [k, reordered(v)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .reverse()
+        .map(([k, v]) => [k, reordered(v)]),
+    );
   }
   return value;
 }
@@ -150,7 +154,10 @@ describe('Idempotency (e2e)', () => {
   it('does not store validation failures: a corrected request under the same requestId succeeds', async () => {
     const client = app.client();
     const request = EnrollmentRequestFactory.build();
-    const invalid = { ...request, encryptedUserData: { ...request.encryptedUserData, identifyingData: { dateOfBirth: '04/01/1990', ssn: request.encryptedUserData.identifyingData.ssn } } };
+    const invalid = {
+      ...request,
+      encryptedUserData: { ...request.encryptedUserData, identifyingData: { dateOfBirth: '04/01/1990', ssn: request.encryptedUserData.identifyingData.ssn } },
+    };
     const bad = await client.post(ENROLL, invalid);
     expect(bad.status).toBe(400);
     expect(bad.body.responseDetails[0]).toMatchObject({ code: 700 });
@@ -162,7 +169,13 @@ describe('Idempotency (e2e)', () => {
   it('keeps requestIds apart per partner', async () => {
     const request = EnrollmentRequestFactory.build();
     const acme = await app.client('acme').post<EnrollmentBody>(ENROLL, request);
-    const other = await app.client('globex').post<EnrollmentBody>(ENROLL, { ...request, encryptedUserData: { ...request.encryptedUserData, identifyingData: { dateOfBirth: '1990-04-01', ssn: EnrollmentRequestFactory.build().encryptedUserData.identifyingData.ssn } } });
+    const other = await app.client('globex').post<EnrollmentBody>(ENROLL, {
+      ...request,
+      encryptedUserData: {
+        ...request.encryptedUserData,
+        identifyingData: { dateOfBirth: '1990-04-01', ssn: EnrollmentRequestFactory.build().encryptedUserData.identifyingData.ssn },
+      },
+    });
     expect(acme.status).toBe(200);
     expect(other.status).toBe(200);
     expect(other.headers.get('idempotent-replayed')).toBeNull();

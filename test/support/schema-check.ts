@@ -60,7 +60,12 @@ class SchemaCheck {
     if (!verdict) return;
     this.pairs.add(`${verdict.operationId} ${verdict.status}`);
     if (verdict.errors.length === 0) return;
-    const mismatch = { operationId: verdict.operationId, status: verdict.status, request: `${method} ${url.pathname}`, errors: [...verdict.errors, `body: ${text.slice(0, 600)}`] };
+    const mismatch = {
+      operationId: verdict.operationId,
+      status: verdict.status,
+      request: `${method} ${url.pathname}`,
+      errors: [...verdict.errors, `body: ${text.slice(0, 600)}`],
+    };
     this.mismatches.push(mismatch);
     this.pending.push(mismatch);
   }

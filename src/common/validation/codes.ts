@@ -19,7 +19,10 @@ export function isUspsState(value: unknown): boolean {
 }
 
 export const IsIsoCountry = (options?: ValidationOptions) =>
-  ValidateBy({ name: 'isIsoCountry', validator: { validate: isIsoCountry, defaultMessage: () => 'must be ISO 3166-1 alpha-2 or alpha-3, upper case' } }, options);
+  ValidateBy(
+    { name: 'isIsoCountry', validator: { validate: isIsoCountry, defaultMessage: () => 'must be ISO 3166-1 alpha-2 or alpha-3, upper case' } },
+    options,
+  );
 
 export const IsUspsState = (options?: ValidationOptions) =>
   ValidateBy({ name: 'isUspsState', validator: { validate: isUspsState, defaultMessage: () => 'must be a USPS state code, upper case' } }, options);

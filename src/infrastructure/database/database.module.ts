@@ -64,7 +64,15 @@ const DELIVERY_POOL_SIZE = 2;
       inject: [AppConfig],
       useFactory: (config: AppConfig) => {
         const options = dataSourceOptions(requireUrl(config), config.env.dbSchema, DELIVERY_POOL_SIZE, config.env.dbStatementTimeoutMs);
-        return { ...options, name: DELIVERY_DATA_SOURCE, entities: [], migrations: [], extra: { ...options.extra, application_name: 'enrollment-service-delivery' }, retryAttempts: 3, retryDelay: 500 };
+        return {
+          ...options,
+          name: DELIVERY_DATA_SOURCE,
+          entities: [],
+          migrations: [],
+          extra: { ...options.extra, application_name: 'enrollment-service-delivery' },
+          retryAttempts: 3,
+          retryDelay: 500,
+        };
       },
       dataSourceFactory: async (options?: DataSourceOptions) => {
         const dataSource = await new DataSource(options as DataSourceOptions).initialize();

@@ -86,10 +86,7 @@ export class CareAuditService {
   }
 
   async list(accountId: string): Promise<AuditView[]> {
-    const rows = (await this.dataSource.query(
-      `select ${COLUMNS} from care_audit where account_id = $1 order by at, id`,
-      [accountId],
-    )) as AuditRow[];
+    const rows = (await this.dataSource.query(`select ${COLUMNS} from care_audit where account_id = $1 order by at, id`, [accountId])) as AuditRow[];
     return rows.map(view);
   }
 }

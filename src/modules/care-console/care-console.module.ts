@@ -25,7 +25,17 @@ const oidcStrategy: Provider = {
 
 /** The care console at /care (issue 15, CONTRACT section 14): HTML pages over the care services. */
 @Module({
-  imports: [PassportModule.register({ session: false }), AccountsModule, AuthModule, AuditModule, CareModule, EventsModule, LockingModule, UserModule, BusinessProfileModule],
+  imports: [
+    PassportModule.register({ session: false }),
+    AccountsModule,
+    AuthModule,
+    AuditModule,
+    CareModule,
+    EventsModule,
+    LockingModule,
+    UserModule,
+    BusinessProfileModule,
+  ],
   controllers: [ConsoleAuthController, ConsoleController],
   providers: [oidcStrategy, CareOidcGuard, ConsoleGate, CareConsoleService],
 })

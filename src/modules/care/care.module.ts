@@ -17,13 +17,7 @@ import { CareOperationsService } from './services/care-operations.service';
 @Module({
   imports: [AccountsModule, AuditModule, EnrollmentModule, LifecycleModule, BusinessProfileModule, UserModule, LockingModule],
   controllers: [CareController],
-  providers: [
-    CareActionRunner,
-    CareOperationsService,
-    CardUnblockService,
-    CardReplacementService,
-    { provide: CardProcessor, useClass: SandboxCardProcessor },
-  ],
+  providers: [CareActionRunner, CareOperationsService, CardUnblockService, CardReplacementService, { provide: CardProcessor, useClass: SandboxCardProcessor }],
   // The care console drives the same operations through these public methods.
   exports: [CareActionRunner, CareOperationsService, CardUnblockService, CardReplacementService],
 })

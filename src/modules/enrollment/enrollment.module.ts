@@ -24,7 +24,18 @@ import { ScanCaptureService } from './services/scan-capture.service';
 
 /** Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ScanCapture]), AccountsModule, AuditModule, EventsModule, IdempotencyModule, LifecycleModule, LockingModule, UserModule, BusinessProfileModule, ScreeningModule],
+  imports: [
+    TypeOrmModule.forFeature([ScanCapture]),
+    AccountsModule,
+    AuditModule,
+    EventsModule,
+    IdempotencyModule,
+    LifecycleModule,
+    LockingModule,
+    UserModule,
+    BusinessProfileModule,
+    ScreeningModule,
+  ],
   controllers: [EnrollmentController, ScanCaptureController],
   providers: [
     EnrollmentRulesService,

@@ -39,7 +39,9 @@ export class HousekeepingService implements OnApplicationBootstrap {
 
   async purgeRetention(): Promise<{ events: number; scanCaptures: number }> {
     const events = await this.outbox.purgeFinished(this.dataSource.manager, EVENT_RETENTION_DAYS);
-    const result = (await this.dataSource.query(`delete from scan_captures where expires_at < now() - make_interval(days => $1)`, [SCAN_CAPTURE_RETENTION_DAYS])) as [unknown, number];
+    const result = (await this.dataSource.query(`delete from scan_captures where expires_at < now() - make_interval(days => $1)`, [
+      SCAN_CAPTURE_RETENTION_DAYS,
+    ])) as [unknown, number];
     const purged = { events, scanCaptures: result[1] ?? 0 };
     this.logger.log(purged, 'retention purge');
     return purged;

@@ -72,7 +72,12 @@ describe('account lifecycle', () => {
     });
 
     it('OFAC hold: pending ofacReview, no cycle day, no card, held', () => {
-      expect(sut.decide('ofacHold', false, NOW)).toEqual({ state: { ...sut.PENDING_STATE, statusReason: 'ofacReview' }, issueCard: false, answer: 'held', reason: 'kyc.ofacHold' });
+      expect(sut.decide('ofacHold', false, NOW)).toEqual({
+        state: { ...sut.PENDING_STATE, statusReason: 'ofacReview' },
+        issueCard: false,
+        answer: 'held',
+        reason: 'kyc.ofacHold',
+      });
     });
 
     it('no bill cycle date: pending, no card, incomplete (the identical retry completes it)', () => {
@@ -102,9 +107,14 @@ describe('account lifecycle', () => {
 
     it('the enrollment card: active, inactive behind a gate, never twice, never on a closed account', () => {
       const issued = sut.issueCard(pending, [], holder, null, 'card-1');
-      expect(issued.issue).toEqual([{ id: 'card-1', accountId: 'acc-1', userId: 'user-1', status: 'active', embossedName: "JOSE O'BRIEN", embossedBusinessName: null }]);
+      expect(issued.issue).toEqual([
+        { id: 'card-1', accountId: 'acc-1', userId: 'user-1', status: 'active', embossedName: "JOSE O'BRIEN", embossedBusinessName: null },
+      ]);
       expect(issued.events.map((e) => e.data)).toEqual([{ paymentIdentifier: 'card-1', status: 'active', previousStatus: null, reason: 'issued' }]);
-      expect(sut.issueCard({ ...pending, kycPendingGate: 'manual' }, [], holder, 'Acme Ltd', 'card-2').issue[0]).toMatchObject({ status: 'inactive', embossedBusinessName: 'ACME LTD' });
+      expect(sut.issueCard({ ...pending, kycPendingGate: 'manual' }, [], holder, 'Acme Ltd', 'card-2').issue[0]).toMatchObject({
+        status: 'inactive',
+        embossedBusinessName: 'ACME LTD',
+      });
       expect(sut.issueCard(pending, [card('c', 'active')], holder, null, 'x').issue).toEqual([]);
       expect(sut.issueCard({ ...pending, status: 'closed' }, [], holder, null, 'x').issue).toEqual([]);
     });
@@ -175,7 +185,10 @@ describe('account lifecycle', () => {
     it('fraud block locks the account and blocks usable cards', () => {
       const t = sut.fraudBlock(account(), cards);
       expect(t.patch).toMatchObject({ status: 'locked', statusReason: 'fraudBlock', unblockRunId: null });
-      expect(t.cardMoves.map((m) => [m.id, m.to])).toEqual([['a', 'blocked'], ['i', 'blocked']]);
+      expect(t.cardMoves.map((m) => [m.id, m.to])).toEqual([
+        ['a', 'blocked'],
+        ['i', 'blocked'],
+      ]);
       expect(() => sut.fraudBlock(account({ status: 'locked', statusReason: 'careLock' }), cards)).toThrow(expect.objectContaining(refused));
     });
 
@@ -235,7 +248,9 @@ describe('account lifecycle', () => {
     it('the old card replaced (pointing at the new), the new one issued with the current names', () => {
       const t = sut.replaceCard(account(), card('old', 'active'), holder, null, 'new');
       expect(t.cardMoves).toEqual([{ id: 'old', from: 'active', to: 'replaced', replacedBy: 'new' }]);
-      expect(t.issue).toEqual([{ id: 'new', accountId: 'acc-1', userId: 'user-1', status: 'active', embossedName: "JOSE O'BRIEN", embossedBusinessName: null }]);
+      expect(t.issue).toEqual([
+        { id: 'new', accountId: 'acc-1', userId: 'user-1', status: 'active', embossedName: "JOSE O'BRIEN", embossedBusinessName: null },
+      ]);
       expect(t.events.map((e) => e.data)).toEqual([
         { paymentIdentifier: 'old', status: 'replaced', previousStatus: 'active', reason: 'care.replace', replacedBy: 'new' },
         { paymentIdentifier: 'new', status: 'active', previousStatus: null, reason: 'care.replace', replaces: 'old' },
@@ -243,7 +258,9 @@ describe('account lifecycle', () => {
     });
 
     it('the new card is blocked under a fraud block, inactive behind a gate or when the old one was', () => {
-      expect(sut.replaceCard(account({ status: 'locked', statusReason: 'fraudBlock' }), card('o', 'blocked'), holder, null, 'n').issue[0]?.status).toBe('blocked');
+      expect(sut.replaceCard(account({ status: 'locked', statusReason: 'fraudBlock' }), card('o', 'blocked'), holder, null, 'n').issue[0]?.status).toBe(
+        'blocked',
+      );
       expect(sut.replaceCard(account({ kycPendingGate: 'manual' }), card('o', 'active'), holder, null, 'n').issue[0]?.status).toBe('inactive');
       expect(sut.replaceCard(account(), card('o', 'inactive'), holder, null, 'n').issue[0]?.status).toBe('inactive');
     });

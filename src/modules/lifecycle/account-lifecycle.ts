@@ -119,15 +119,37 @@ function cardUpdated(account: LifecycleAccount, data: Record<string, unknown>): 
 }
 
 /** Builds a transition: the patch applied in memory, then the events of every change, account first. */
-function transition(account: LifecycleAccount, patch: AccountPatch, reason: string, cardMoves: CardMove[] = [], issue: Array<CardToIssue & { replaces?: string }> = []): Transition {
+function transition(
+  account: LifecycleAccount,
+  patch: AccountPatch,
+  reason: string,
+  cardMoves: CardMove[] = [],
+  issue: Array<CardToIssue & { replaces?: string }> = [],
+): Transition {
   const after = { ...account, ...patch };
   const changed = accountUpdated(after, account, reason);
   const events: OutboundEvent[] = changed ? [changed] : [];
   for (const move of cardMoves) {
-    events.push(cardUpdated(account, { paymentIdentifier: move.id, status: move.to, previousStatus: move.from, reason, ...(move.replacedBy ? { replacedBy: move.replacedBy } : {}) }));
+    events.push(
+      cardUpdated(account, {
+        paymentIdentifier: move.id,
+        status: move.to,
+        previousStatus: move.from,
+        reason,
+        ...(move.replacedBy ? { replacedBy: move.replacedBy } : {}),
+      }),
+    );
   }
   for (const { replaces, ...card } of issue) {
-    events.push(cardUpdated(account, { paymentIdentifier: card.id, status: card.status, previousStatus: null, reason: replaces ? reason : 'issued', ...(replaces ? { replaces } : {}) }));
+    events.push(
+      cardUpdated(account, {
+        paymentIdentifier: card.id,
+        status: card.status,
+        previousStatus: null,
+        reason: replaces ? reason : 'issued',
+        ...(replaces ? { replaces } : {}),
+      }),
+    );
   }
   return { patch, cardMoves, issue: issue.map(({ replaces: _replaces, ...card }) => card), events };
 }
@@ -183,7 +205,13 @@ export function declineForLimit(account: LifecycleAccount, now: Date): Transitio
 }
 
 /** The enrollment's card, once: embossed with the holder's names, not usable while a KYC gate is open. */
-export function issueCard(account: LifecycleAccount, cards: readonly LifecycleCard[], holder: CardHolder, businessName: string | null, cardId: string): Transition {
+export function issueCard(
+  account: LifecycleAccount,
+  cards: readonly LifecycleCard[],
+  holder: CardHolder,
+  businessName: string | null,
+  cardId: string,
+): Transition {
   if (cards.length > 0 || account.status === 'closed') return transition(account, {}, 'issued');
   return transition(account, {}, 'issued', [], [newCard(account, holder, businessName, cardId, account.kycPendingGate === 'none' ? 'active' : 'inactive')]);
 }
@@ -215,12 +243,28 @@ export function decide(kyc: KycOutcome, billCycleFails: boolean, now: Date): Dec
   if (billCycleFails) return { state: decided, issueCard: false, answer: 'incomplete', reason: `kyc.${kyc}` };
   const withCycle = { ...blank(), ...decided, ...assignCycleDay({ ...blank(), ...decided }, now).patch };
   const active = { ...withCycle, ...activate(withCycle, now).patch };
-  const state: AccountState = { status: active.status, statusReason: active.statusReason, kycPendingGate: active.kycPendingGate, accountCycleDay: active.accountCycleDay, activatedAt: active.activatedAt };
+  const state: AccountState = {
+    status: active.status,
+    statusReason: active.statusReason,
+    kycPendingGate: active.kycPendingGate,
+    accountCycleDay: active.accountCycleDay,
+    activatedAt: active.activatedAt,
+  };
   return { state, issueCard: true, answer: 'completed', reason: 'enrollmentCompleted' };
 }
 
 function blank(): LifecycleAccount {
-  return { id: '', partnerId: '', programCode: '', ...PENDING_STATE, closedAt: null, restoreStatus: null, restoreStatusReason: null, unblockRunId: null, unblockAttempt: 0 };
+  return {
+    id: '',
+    partnerId: '',
+    programCode: '',
+    ...PENDING_STATE,
+    closedAt: null,
+    restoreStatus: null,
+    restoreStatusReason: null,
+    unblockRunId: null,
+    unblockAttempt: 0,
+  };
 }
 
 // ---- Care ----
@@ -228,7 +272,11 @@ function blank(): LifecycleAccount {
 /** Care lock: the state before it kept on the account, for unlock to restore. */
 export function lock(account: LifecycleAccount): Transition {
   refuseUnless(isLockable(account));
-  return transition(account, { status: 'locked', statusReason: STATUS_REASON.careLock, restoreStatus: account.status, restoreStatusReason: account.statusReason }, 'care.lock');
+  return transition(
+    account,
+    { status: 'locked', statusReason: STATUS_REASON.careLock, restoreStatus: account.status, restoreStatusReason: account.statusReason },
+    'care.lock',
+  );
 }
 
 /** Unlock restores what the lock kept (or, for a lock without it, the account's resting state). */
@@ -274,7 +322,15 @@ export function removeFraudBlock(account: LifecycleAccount, runId: string): Tran
   refuseUnless(account.status === 'locked' && account.statusReason === STATUS_REASON.fraudBlock);
   return transition(
     account,
-    { status: restingStatus(account), statusReason: null, kycPendingGate: 'none', restoreStatus: null, restoreStatusReason: null, unblockRunId: runId, unblockAttempt: 0 },
+    {
+      status: restingStatus(account),
+      statusReason: null,
+      kycPendingGate: 'none',
+      restoreStatus: null,
+      restoreStatusReason: null,
+      unblockRunId: runId,
+      unblockAttempt: 0,
+    },
     'care.fraudBlockRemoved',
   );
 }
@@ -303,7 +359,12 @@ export function unblockExhausted(account: LifecycleAccount, attempt: number): Tr
 export function clearKycGate(account: LifecycleAccount, cards: readonly LifecycleCard[]): Transition {
   refuseUnless(account.kycPendingGate === 'manual' && isLockable(account));
   const status = restingStatus(account);
-  return transition(account, { kycPendingGate: 'none', statusReason: null, status }, 'care.kycGateClear', status === 'normal' ? moves(cards, ['inactive', 'blocked'], 'active') : []);
+  return transition(
+    account,
+    { kycPendingGate: 'none', statusReason: null, status },
+    'care.kycGateClear',
+    status === 'normal' ? moves(cards, ['inactive', 'blocked'], 'active') : [],
+  );
 }
 
 const REPLACEABLE: PaymentInstrumentStatus[] = ['active', 'inactive', 'blocked'];
@@ -313,7 +374,11 @@ export function replaceCard(account: LifecycleAccount, old: LifecycleCard, holde
   refuseUnless(account.status !== 'closed' && REPLACEABLE.includes(old.status));
   const status: PaymentInstrumentStatus =
     account.statusReason === STATUS_REASON.fraudBlock ? 'blocked' : account.kycPendingGate === 'manual' || old.status === 'inactive' ? 'inactive' : 'active';
-  return transition(account, {}, 'care.replace', [{ id: old.id, from: old.status, to: 'replaced', replacedBy: newCardId }], [
-    { ...newCard(account, holder, businessName, newCardId, status), replaces: old.id },
-  ]);
+  return transition(
+    account,
+    {},
+    'care.replace',
+    [{ id: old.id, from: old.status, to: 'replaced', replacedBy: newCardId }],
+    [{ ...newCard(account, holder, businessName, newCardId, status), replaces: old.id }],
+  );
 }

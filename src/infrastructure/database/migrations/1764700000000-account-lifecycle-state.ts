@@ -31,6 +31,8 @@ export class AccountLifecycleState1764700000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`alter table accounts drop column restore_status, drop column restore_status_reason, drop column unblock_run_id, drop column unblock_attempt`);
+    await q.query(
+      `alter table accounts drop column restore_status, drop column restore_status_reason, drop column unblock_run_id, drop column unblock_attempt`,
+    );
   }
 }

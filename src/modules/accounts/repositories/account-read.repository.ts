@@ -14,7 +14,10 @@ export interface AccountScope {
 }
 
 export type PurseRow = Pick<Purse, 'id' | 'purseType' | 'currency' | 'availableBalance' | 'ledgerBalance'>;
-export type CardRow = Pick<PaymentInstrument, 'id' | 'type' | 'status' | 'last4' | 'expirationDate' | 'embossedName' | 'embossedBusinessName' | 'embossedNameEnc' | 'embossedBusinessNameEnc'>;
+export type CardRow = Pick<
+  PaymentInstrument,
+  'id' | 'type' | 'status' | 'last4' | 'expirationDate' | 'embossedName' | 'embossedBusinessName' | 'embossedNameEnc' | 'embossedBusinessNameEnc'
+>;
 
 /** An account with its primary user, purses and cards; `contact` only when it was asked for. */
 export interface AccountRead {
@@ -153,7 +156,11 @@ export class AccountReadRepository {
     const row = rows[0];
     if (!row) return null;
     if (row.u_id === null) return { account: accountOf(row), user: null, contact: { addresses: [], phones: [] } };
-    return { account: accountOf(row), user: userOf(row), contact: { addresses: row.addresses as LockedContactRows['addresses'], phones: row.phones as LockedContactRows['phones'] } };
+    return {
+      account: accountOf(row),
+      user: userOf(row),
+      contact: { addresses: row.addresses as LockedContactRows['addresses'], phones: row.phones as LockedContactRows['phones'] },
+    };
   }
 
   /** Every user of the account in scope, primary first; null when the account is not found. */

@@ -47,7 +47,19 @@ export interface NewAccountRows {
 }
 
 export type AccountPatch = Partial<
-  Pick<Account, 'status' | 'statusReason' | 'kycPendingGate' | 'accountCycleDay' | 'activatedAt' | 'closedAt' | 'restoreStatus' | 'restoreStatusReason' | 'unblockRunId' | 'unblockAttempt'>
+  Pick<
+    Account,
+    | 'status'
+    | 'statusReason'
+    | 'kycPendingGate'
+    | 'accountCycleDay'
+    | 'activatedAt'
+    | 'closedAt'
+    | 'restoreStatus'
+    | 'restoreStatusReason'
+    | 'unblockRunId'
+    | 'unblockAttempt'
+  >
 >;
 
 /** Whether an account identifier can be looked up at all (the column is a uuid). */
@@ -138,8 +150,42 @@ export class AccountRepository {
   stage(batch: WriteBatch, { account: a, purse: p }: NewAccountRows): void {
     batch.insert(
       'accounts',
-      ['id', 'partner_id', 'program_code', 'account_type', 'status', 'status_reason', 'kyc_pending_gate', 'account_cycle_day', 'currency', 'identity_kind', 'encrypted_account_data_enc', 'request_id', 'created_at', 'activated_at', 'updated_at'],
-      [[a.id, a.partnerId, a.programCode, a.accountType, a.status, a.statusReason, a.kycPendingGate, a.accountCycleDay, a.currency, a.identityKind, a.encryptedAccountDataEnc, a.requestId, a.createdAt, a.activatedAt, a.updatedAt]],
+      [
+        'id',
+        'partner_id',
+        'program_code',
+        'account_type',
+        'status',
+        'status_reason',
+        'kyc_pending_gate',
+        'account_cycle_day',
+        'currency',
+        'identity_kind',
+        'encrypted_account_data_enc',
+        'request_id',
+        'created_at',
+        'activated_at',
+        'updated_at',
+      ],
+      [
+        [
+          a.id,
+          a.partnerId,
+          a.programCode,
+          a.accountType,
+          a.status,
+          a.statusReason,
+          a.kycPendingGate,
+          a.accountCycleDay,
+          a.currency,
+          a.identityKind,
+          a.encryptedAccountDataEnc,
+          a.requestId,
+          a.createdAt,
+          a.activatedAt,
+          a.updatedAt,
+        ],
+      ],
     );
     batch.insert('purses', ['id', 'account_id', 'purse_type', 'currency', 'created_at'], [[p.id, p.accountId, p.purseType, p.currency, p.createdAt]]);
   }

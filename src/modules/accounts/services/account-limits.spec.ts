@@ -36,7 +36,11 @@ describe(judgeLimits.name, () => {
       scope: 'active',
       mostRecentAccountId: 'acc-9',
     });
-    expect(judgeLimits([{ kind: 'ssn', counts: counts(0, 3) }], consumer, 'consumer')).toMatchObject({ error: 'LIFETIME_SSN_LIMIT', scope: 'lifetime', mostRecentAccountId: null });
+    expect(judgeLimits([{ kind: 'ssn', counts: counts(0, 3) }], consumer, 'consumer')).toMatchObject({
+      error: 'LIFETIME_SSN_LIMIT',
+      scope: 'lifetime',
+      mostRecentAccountId: null,
+    });
   });
 
   it('the active limit is judged before the lifetime one', () => {

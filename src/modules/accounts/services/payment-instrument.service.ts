@@ -53,8 +53,34 @@ export class PaymentInstrumentService {
   stage(batch: WriteBatch, card: PaymentInstrument): void {
     batch.insert(
       'payment_instruments',
-      ['id', 'account_id', 'user_id', 'type', 'status', 'last4', 'expiration_date', 'embossed_name_enc', 'embossed_business_name_enc', 'created_at', 'updated_at'],
-      [[card.id, card.accountId, card.userId, card.type, card.status, card.last4, card.expirationDate, card.embossedNameEnc, card.embossedBusinessNameEnc, card.createdAt, card.updatedAt]],
+      [
+        'id',
+        'account_id',
+        'user_id',
+        'type',
+        'status',
+        'last4',
+        'expiration_date',
+        'embossed_name_enc',
+        'embossed_business_name_enc',
+        'created_at',
+        'updated_at',
+      ],
+      [
+        [
+          card.id,
+          card.accountId,
+          card.userId,
+          card.type,
+          card.status,
+          card.last4,
+          card.expirationDate,
+          card.embossedNameEnc,
+          card.embossedBusinessNameEnc,
+          card.createdAt,
+          card.updatedAt,
+        ],
+      ],
     );
   }
 
@@ -70,13 +96,24 @@ export class PaymentInstrumentService {
   }
 
   stageStatus(batch: WriteBatch, instrumentId: string, status: PaymentInstrumentStatus, replacedBy: string | null): void {
-    batch.write(`update payment_instruments set status = $2, replaced_by = coalesce($3::uuid, replaced_by), updated_at = now() where id = $1`, [instrumentId, status, replacedBy]);
+    batch.write(`update payment_instruments set status = $2, replaced_by = coalesce($3::uuid, replaced_by), updated_at = now() where id = $1`, [
+      instrumentId,
+      status,
+      replacedBy,
+    ]);
   }
 
   /** The card as partners see it, embossed names decrypted (or read as stored by cards issued before they were encrypted). */
-  view(card: Pick<PaymentInstrument, 'id' | 'type' | 'status' | 'last4' | 'expirationDate' | 'embossedName' | 'embossedBusinessName' | 'embossedNameEnc' | 'embossedBusinessNameEnc'>): PaymentInstrumentView {
+  view(
+    card: Pick<
+      PaymentInstrument,
+      'id' | 'type' | 'status' | 'last4' | 'expirationDate' | 'embossedName' | 'embossedBusinessName' | 'embossedNameEnc' | 'embossedBusinessNameEnc'
+    >,
+  ): PaymentInstrumentView {
     const embossedName = card.embossedNameEnc ? this.cipher.decrypt(card.embossedNameEnc, contextOf(card.id, 'name')) : (card.embossedName ?? '');
-    const embossedBusinessName = card.embossedBusinessNameEnc ? this.cipher.decrypt(card.embossedBusinessNameEnc, contextOf(card.id, 'businessName')) : card.embossedBusinessName;
+    const embossedBusinessName = card.embossedBusinessNameEnc
+      ? this.cipher.decrypt(card.embossedBusinessNameEnc, contextOf(card.id, 'businessName'))
+      : card.embossedBusinessName;
     return {
       paymentIdentifier: card.id,
       type: card.type,

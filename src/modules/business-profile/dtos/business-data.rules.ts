@@ -1,35 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
-import {
-  IsEmail,
-  IsIn,
-  IsNumber,
-  IsString,
-  IsUrl,
-  Length,
-  Matches,
-  MaxLength,
-  Min,
-  ValidateBy,
-  ValidationOptions,
-} from 'class-validator';
+import { IsEmail, IsIn, IsNumber, IsString, IsUrl, Length, Matches, MaxLength, Min, ValidateBy, ValidationOptions } from 'class-validator';
 import { ErrorKey } from '../../../common/errors/error-catalogue';
 import { ADDRESS_PATTERN, ZIP_CODE_PATTERN } from '../../../common/validation/characters';
 import { isIsoCountry, isUspsState } from '../../../common/validation/codes';
 import { fails } from '../../../common/validation/validation';
 
 /** SERVICE.md's Business profile table. */
-export const BUSINESS_TYPES = [
-  'ConsumerProfileType',
-  'Individual',
-  'soleProp',
-  'llc',
-  'corp',
-  'partnership',
-  'nonprofit',
-  'SingleLLC',
-  'ProCorp',
-] as const;
+export const BUSINESS_TYPES = ['ConsumerProfileType', 'Individual', 'soleProp', 'llc', 'corp', 'partnership', 'nonprofit', 'SingleLLC', 'ProCorp'] as const;
 export type BusinessType = (typeof BUSINESS_TYPES)[number];
 
 /**

@@ -65,7 +65,14 @@ export class BusinessProfileService {
         `update business_profiles
             set business_name = $2, business_type = $3, data = $4::jsonb, business_tax_id_enc = $5, business_tax_id_last4 = $6, updated_at = now()
           where account_id = $1`,
-        [profile.accountId, profile.businessName, profile.businessType, JSON.stringify(profile.data), profile.businessTaxIdEnc ?? null, profile.businessTaxIdLast4 ?? null],
+        [
+          profile.accountId,
+          profile.businessName,
+          profile.businessType,
+          JSON.stringify(profile.data),
+          profile.businessTaxIdEnc ?? null,
+          profile.businessTaxIdLast4 ?? null,
+        ],
       );
       return this.codec.view(profile);
     });

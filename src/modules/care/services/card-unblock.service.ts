@@ -80,7 +80,8 @@ export class CardUnblockService implements OnApplicationBootstrap {
     });
     if (blocked === null) return;
     // The processor is called outside any transaction; its answer is applied under the row lock below.
-    const unblocked = blocked.length === 0 || (await this.processor.unblock({ paymentIdentifiers: blocked, attempt: job.attempt, sandboxFailures: job.sandboxFailures }));
+    const unblocked =
+      blocked.length === 0 || (await this.processor.unblock({ paymentIdentifiers: blocked, attempt: job.attempt, sandboxFailures: job.sandboxFailures }));
     await this.dataSource.transaction(async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, job.accountId);
       if (!lifecycle.unblockApplies(account, job.runId, job.attempt)) return;
@@ -91,7 +92,11 @@ export class CardUnblockService implements OnApplicationBootstrap {
       if (unblocked) {
         action = 'cardUnblock.succeeded';
         const cards = await this.instruments.listFor(manager, account.id);
-        change = lifecycle.unblockCards(account, cards.filter((card) => blocked.includes(card.id)), job.attempt);
+        change = lifecycle.unblockCards(
+          account,
+          cards.filter((card) => blocked.includes(card.id)),
+          job.attempt,
+        );
       } else if (job.attempt < delays.length) {
         action = 'cardUnblock.failed';
         change = lifecycle.unblockFailed(account, job.attempt);
@@ -102,7 +107,14 @@ export class CardUnblockService implements OnApplicationBootstrap {
       }
       const { account: current } = await this.writer.apply(manager, account, change);
       const after = await this.runner.snapshot(manager, current);
-      await this.audit.record(manager, { accountId: account.id, actor: SYSTEM_ACTOR, action, before, after, detail: { runId: job.runId, attempt: job.attempt } });
+      await this.audit.record(manager, {
+        accountId: account.id,
+        actor: SYSTEM_ACTOR,
+        action,
+        before,
+        after,
+        detail: { runId: job.runId, attempt: job.attempt },
+      });
     });
   }
 

@@ -59,7 +59,14 @@ describe(EnrollmentRulesService.name, () => {
 
   it('a valid consumer enrollment: defaults resolved, SSN and default phone as limit keys', () => {
     const plan = check(enrollment());
-    expect(plan).toMatchObject({ accountType: 'consumer', currency: 'USD', identityKind: 'ssn', onboardingID: null, businessData: null, defaultPhone: '5125550100' });
+    expect(plan).toMatchObject({
+      accountType: 'consumer',
+      currency: 'USD',
+      identityKind: 'ssn',
+      onboardingID: null,
+      businessData: null,
+      defaultPhone: '5125550100',
+    });
     expect(plan.user.addresses).toEqual([{ ...home, isDefault: true, countryCode: 'US' }]);
     expect(sut.limitKeys(plan)).toEqual([
       { kind: 'ssn', value: '123456789' },
@@ -127,7 +134,14 @@ describe(EnrollmentRulesService.name, () => {
 
     it.each([
       ['a duplicated type', [home, { ...home }], 'DUPLICATE_TYPE'],
-      ['two defaults', [{ ...home, isDefault: true }, { ...business, isDefault: true }], 'MULTIPLE_DEFAULT_ADDRESSES'],
+      [
+        'two defaults',
+        [
+          { ...home, isDefault: true },
+          { ...business, isDefault: true },
+        ],
+        'MULTIPLE_DEFAULT_ADDRESSES',
+      ],
       ['a mailing default', [home, { ...mailing, isDefault: true }], 'MULTIPLE_DEFAULT_ADDRESSES'],
       ['no home address', [business], 'HOME_ADDRESS_MISSING'],
     ])('refuses %s', (_label, addresses, key) => {
@@ -144,7 +158,14 @@ describe(EnrollmentRulesService.name, () => {
     it.each([
       ['none in a KYC program', [], 'PHONE_MISSING'],
       ['a duplicated type', [mobile, { ...mobile, number: '5125550111' }], 'DUPLICATE_TYPE'],
-      ['two defaults', [{ ...mobile, isDefault: true }, { ...work, isDefault: true }], 'INVALID_FIELD'],
+      [
+        'two defaults',
+        [
+          { ...mobile, isDefault: true },
+          { ...work, isDefault: true },
+        ],
+        'INVALID_FIELD',
+      ],
     ])('refuses %s', (_label, phoneNumbers, key) => {
       expect(refusal(() => check(enrollment({ phoneNumbers })))).toMatchObject({ key });
     });

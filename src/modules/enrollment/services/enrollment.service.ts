@@ -97,18 +97,37 @@ export class EnrollmentService {
     return this.views.render(accountIdentifier, principal.partner, undefined, { partnerId: principal.partner.partnerId, programCode });
   }
 
-  private async firstAttempt(connection: CallConnection, batch: WriteBatch, partner: PartnerConfig, plan: EnrollmentPlan, limitKeys: LimitKeyValue[]): Promise<CallOutcome<AccountView>> {
+  private async firstAttempt(
+    connection: CallConnection,
+    batch: WriteBatch,
+    partner: PartnerConfig,
+    plan: EnrollmentPlan,
+    limitKeys: LimitKeyValue[],
+  ): Promise<CallOutcome<AccountView>> {
     const manager = connection.manager;
     const programCode = plan.program.programCode;
-    const claimed = plan.onboardingID ? await this.scans.claim(manager, partner.partnerId, programCode, plan.onboardingID, plan.user.identifyingData.matriculaId) : null;
+    const claimed = plan.onboardingID
+      ? await this.scans.claim(manager, partner.partnerId, programCode, plan.onboardingID, plan.user.identifyingData.matriculaId)
+      : null;
     const userData = claimed ? { ...plan.user, identifyingData: { ...plan.user.identifyingData, matriculaId: claimed.idNumber } } : plan.user;
-    const breach = await this.limits.check(manager, { programCode, accountType: plan.accountType, limits: plan.program.limits[plan.accountType], keys: limitKeys });
+    const breach = await this.limits.check(manager, {
+      programCode,
+      accountType: plan.accountType,
+      limits: plan.program.limits[plan.accountType],
+      keys: limitKeys,
+    });
     if (breach) return this.decline(manager, partner, plan, breach);
 
     const now = this.clock.now();
     const enrollment = { partner, plan, userData, limitKeys, scanId: claimed?.scan.id ?? null, now };
     if (!this.kyc.local || this.faults.interrupts()) {
-      const { account } = await this.writer.write(manager, { ...enrollment, state: PENDING_STATE, issueCard: false, point: 'accountWritten', reason: 'enrollmentStarted' });
+      const { account } = await this.writer.write(manager, {
+        ...enrollment,
+        state: PENDING_STATE,
+        issueCard: false,
+        point: 'accountWritten',
+        reason: 'enrollmentStarted',
+      });
       await connection.commitKeepingLocks();
       this.faults.interruptAfter('accountWritten');
       return this.continue(connection, partner, plan, account.id, 'accountWritten');
@@ -132,7 +151,13 @@ export class EnrollmentService {
   }
 
   /** The phased path: every phase after `point`, each committed on the call's connection. */
-  private async continue(connection: CallConnection, partner: PartnerConfig, plan: EnrollmentPlan, accountId: string, point: EnrollmentPoint): Promise<CallOutcome<AccountView>> {
+  private async continue(
+    connection: CallConnection,
+    partner: PartnerConfig,
+    plan: EnrollmentPlan,
+    accountId: string,
+    point: EnrollmentPoint,
+  ): Promise<CallOutcome<AccountView>> {
     await connection.commitKeepingLocks();
     const outcome = await this.completion.continueFrom(accountId, point);
     if (typeof outcome === 'object') return this.tx.read((manager) => this.decline(manager, partner, plan, outcome.declined));

@@ -64,10 +64,14 @@ export class ScanCaptureService {
    * program's, completed and unused, and (when given) of the same number (its window was checked
    * before the locks). Returns the scanned number. Every failure is the same 400/660/0.
    */
-  async claim(manager: EntityManager, partnerId: string, programCode: string, onboardingID: string, matriculaId?: string): Promise<{ scan: ScanCapture; idNumber: string }> {
-    const scan = UUID.test(onboardingID)
-      ? await manager.findOne(ScanCapture, { where: { id: onboardingID }, lock: { mode: 'pessimistic_write' } })
-      : null;
+  async claim(
+    manager: EntityManager,
+    partnerId: string,
+    programCode: string,
+    onboardingID: string,
+    matriculaId?: string,
+  ): Promise<{ scan: ScanCapture; idNumber: string }> {
+    const scan = UUID.test(onboardingID) ? await manager.findOne(ScanCapture, { where: { id: onboardingID }, lock: { mode: 'pessimistic_write' } }) : null;
     const valid =
       scan !== null &&
       scan.partnerId === partnerId &&

@@ -40,7 +40,12 @@ export class IdentityService {
   private addItinLocked(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       // No programCode in the path: the account must belong to one of the partner's programs.
-      const { account, user, contact } = await this.accounts.lockWithUser(manager, { partnerId: principal.partner.partnerId, programCode: null }, accountId, userId);
+      const { account, user, contact } = await this.accounts.lockWithUser(
+        manager,
+        { partnerId: principal.partner.partnerId, programCode: null },
+        accountId,
+        userId,
+      );
       if (!principal.partner.programs.includes(account.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
       if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
       if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');

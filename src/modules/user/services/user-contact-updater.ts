@@ -54,8 +54,15 @@ export class UserContactUpdater {
       );
     } else {
       target = { id: rowId, type: input.type, isDefault: becomesDefault, addressEnc };
-      batch.write(`insert into user_addresses (id, user_id, type, is_default, address_enc) values ($1, $2, $3, $4, $5)`, [target.id, userId, target.type, becomesDefault, addressEnc]);
-      if (becomesDefault) batch.write(`update user_addresses set is_default = false, updated_at = now() where user_id = $1 and id <> $2::uuid`, [userId, target.id]);
+      batch.write(`insert into user_addresses (id, user_id, type, is_default, address_enc) values ($1, $2, $3, $4, $5)`, [
+        target.id,
+        userId,
+        target.type,
+        becomesDefault,
+        addressEnc,
+      ]);
+      if (becomesDefault)
+        batch.write(`update user_addresses set is_default = false, updated_at = now() where user_id = $1 and id <> $2::uuid`, [userId, target.id]);
       rows.push(target);
     }
     if (becomesDefault) for (const row of rows) row.isDefault = row === target;
@@ -91,11 +98,16 @@ export class UserContactUpdater {
       );
     } else {
       target = { id: rowId, phoneType: input.phoneType, isDefault: becomesDefault, numberEnc };
-      batch.write(
-        `insert into user_phones (id, user_id, phone_type, is_default, number_enc, number_bidx) values ($1, $2, $3, $4, $5, $6)`,
-        [target.id, userId, input.phoneType, becomesDefault, numberEnc, numberBidx],
-      );
-      if (becomesDefault) batch.write(`update user_phones set is_default = false, updated_at = now() where user_id = $1 and id <> $2::uuid`, [userId, target.id]);
+      batch.write(`insert into user_phones (id, user_id, phone_type, is_default, number_enc, number_bidx) values ($1, $2, $3, $4, $5, $6)`, [
+        target.id,
+        userId,
+        input.phoneType,
+        becomesDefault,
+        numberEnc,
+        numberBidx,
+      ]);
+      if (becomesDefault)
+        batch.write(`update user_phones set is_default = false, updated_at = now() where user_id = $1 and id <> $2::uuid`, [userId, target.id]);
       phones.push(target);
     }
     if (becomesDefault) for (const row of phones) row.isDefault = row === target;

@@ -97,5 +97,4 @@ export class UserProfileService {
   private async recordDefaultPhone(manager: EntityManager, batch: WriteBatch, account: Account, number: string): Promise<void> {
     await this.limits.claimForAccount(manager, account, { kind: 'phone', value: number }, batch);
   }
-
 }
