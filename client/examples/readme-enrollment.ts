@@ -6,8 +6,7 @@ export async function enrollOne(baseUrl: string, clientId: string, clientSecret:
     requestId: `readme-${Date.now()}`, // resend the same requestId to replay, never a new one
     termsAcceptanceDateTime: new Date().toISOString(),
     encryptedUserData: {
-      firstName: 'José',
-      lastName: 'Núñez',
+      firstName: 'José', lastName: 'Núñez',
       identifyingData: { dateOfBirth: '1990-04-01', ssn: '123456789' },
       addresses: [{ type: 'home', addressLine1: '100 Main St', city: 'Austin', state: 'TX', zipCode: '78701', countryCode: 'US' }],
       phoneNumbers: [{ phoneType: 'mobile', number: '5125550100' }],

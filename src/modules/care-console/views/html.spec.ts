@@ -10,10 +10,6 @@ describe(html.name, () => {
 
   it('keeps nested html and joins arrays, dropping null, undefined and false', () => {
     const items = ['a&b', 'c'].map((x) => html`<li>${x}</li>`);
-    expect(
-      html`<ul>
-        ${items}${null}${undefined}${false}
-      </ul>`.value,
-    ).toBe('<ul><li>a&amp;b</li><li>c</li></ul>');
+    expect(html`<ul>${items}${null}${undefined}${false}</ul>`.value).toBe('<ul><li>a&amp;b</li><li>c</li></ul>');
   });
 });

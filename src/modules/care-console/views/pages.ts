@@ -22,80 +22,65 @@ export function layout(frame: Frame, body: SafeHtml): string {
   const signOut =
     frame.staff && frame.csrf
       ? html`<span>Signed in as <strong>${frame.staff.email ?? frame.staff.subject}</strong></span>
-          <form class="inline" method="post" action="/care/sign-out">
-            <input type="hidden" name="_csrf" value="${frame.csrf}" /><button type="submit">Sign out</button>
-          </form>`
+        <form class="inline" method="post" action="/care/sign-out"><input type="hidden" name="_csrf" value="${frame.csrf}"><button type="submit">Sign out</button></form>`
       : null;
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${frame.title} · Care console</title>
-        <link rel="stylesheet" href="/care/assets/console.css" />
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>
-        <header class="bar">
-          <a href="/care">Care console</a>
-          <div class="who">${signOut}</div>
-        </header>
-        <main id="main">
-          ${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : null}
-          ${frame.error ? html`<p class="error" role="alert">${frame.error}</p>` : null} ${body}
-        </main>
-      </body>
-    </html>`.value;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${frame.title} · Care console</title>
+<link rel="stylesheet" href="/care/assets/console.css">
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="bar"><a href="/care">Care console</a><div class="who">${signOut}</div></header>
+<main id="main">
+${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : null}
+${frame.error ? html`<p class="error" role="alert">${frame.error}</p>` : null}
+${body}
+</main>
+</body>
+</html>`.value;
 }
 
-const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}" />`;
+const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
 const status = (value: string | null) => (value === null ? html`<span>—</span>` : html`<span class="status status-${value}">${value}</span>`);
 
 export function signInPage(options: { csrf: string | null; provider: boolean; sandbox: boolean; error?: string | null }): string {
   const body = html`<h1>Sign in</h1>
-    ${
-      options.provider
-        ? html`<section class="card">
-            <p>Care staff sign in with the bank's identity provider.</p>
-            <a class="button" href="/care/auth/login">Sign in with the identity provider</a>
-          </section>`
-        : null
-    }
-    ${
-      options.sandbox && options.csrf
-        ? html`<form class="card" method="post" action="/care/sign-in">
-            <p>Sandbox: no identity provider is configured. Sign in with the care client's credentials of SERVICE_CONFIG.</p>
-            ${csrfField(options.csrf)}
-            <label for="clientId">Care client id</label>
-            <input id="clientId" name="clientId" autocomplete="username" required />
-            <label for="clientSecret">Care client secret</label>
-            <input id="clientSecret" name="clientSecret" type="password" autocomplete="current-password" required />
-            <label for="staffEmail">Your email (recorded in the audit trail)</label>
-            <input id="staffEmail" name="staffEmail" type="email" autocomplete="email" aria-describedby="staffEmailHint" />
-            <p class="hint" id="staffEmailHint">Optional in the sandbox; without it the audit trail names the care client.</p>
-            <button type="submit">Sign in</button>
-          </form>`
-        : null
-    }`;
+${options.provider ? html`<section class="card"><p>Care staff sign in with the bank's identity provider.</p><a class="button" href="/care/auth/login">Sign in with the identity provider</a></section>` : null}
+${
+  options.sandbox && options.csrf
+    ? html`<form class="card" method="post" action="/care/sign-in">
+  <p>Sandbox: no identity provider is configured. Sign in with the care client's credentials of SERVICE_CONFIG.</p>
+  ${csrfField(options.csrf)}
+  <label for="clientId">Care client id</label>
+  <input id="clientId" name="clientId" autocomplete="username" required>
+  <label for="clientSecret">Care client secret</label>
+  <input id="clientSecret" name="clientSecret" type="password" autocomplete="current-password" required>
+  <label for="staffEmail">Your email (recorded in the audit trail)</label>
+  <input id="staffEmail" name="staffEmail" type="email" autocomplete="email" aria-describedby="staffEmailHint">
+  <p class="hint" id="staffEmailHint">Optional in the sandbox; without it the audit trail names the care client.</p>
+  <button type="submit">Sign in</button>
+</form>`
+    : null
+}`;
   return layout({ title: 'Sign in', error: options.error }, body);
 }
 
 /** Posted, not a GET: a full SSN or phone number never goes into a URL (history, proxies, referrers). */
 export function searchForm(kind: SearchKind, q: string, csrf: string): SafeHtml {
   return html`<form class="card" method="post" action="/care/search" role="search">
-    ${csrfField(csrf)}
-    <div class="row">
-      <div>
-        <label for="kind">Search by</label>
-        <select id="kind" name="kind">
-          ${SEARCH_KINDS.map((k) => html`<option value="${k}" ${k === kind ? html` selected` : null}>${SEARCH_LABELS[k]}</option>`)}
-        </select>
-      </div>
-      <div><label for="q">Value</label><input id="q" name="q" value="${q}" required autocomplete="off" aria-describedby="qHint" /></div>
-    </div>
-    <p class="hint" id="qHint">Exact values only: a full identifier, SSN or phone number (no partial search).</p>
-    <button type="submit">Search</button>
-  </form>`;
+  ${csrfField(csrf)}
+  <div class="row">
+    <div><label for="kind">Search by</label>
+      <select id="kind" name="kind">${SEARCH_KINDS.map((k) => html`<option value="${k}"${k === kind ? html` selected` : null}>${SEARCH_LABELS[k]}</option>`)}</select></div>
+    <div><label for="q">Value</label><input id="q" name="q" value="${q}" required autocomplete="off" aria-describedby="qHint"></div>
+  </div>
+  <p class="hint" id="qHint">Exact values only: a full identifier, SSN or phone number (no partial search).</p>
+  <button type="submit">Search</button>
+</form>`;
 }
 
 export function searchPage(frame: Frame & { csrf: string }, kind: SearchKind, q: string, hits: SearchHit[] | null): string {
@@ -104,35 +89,10 @@ export function searchPage(frame: Frame & { csrf: string }, kind: SearchKind, q:
       ? null
       : hits.length === 0
         ? html`<p role="status">No account found.</p>`
-        : html`<h2 id="results">Accounts found</h2>
-            <div class="table-wrap">
-              <table aria-labelledby="results">
-                <thead>
-                  <tr>
-                    <th scope="col">Account</th>
-                    <th scope="col">Program</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Status</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${hits.map(
-                    (hit) =>
-                      html`<tr>
-                        <td class="id"><a href="/care/accounts/${hit.accountIdentifier}">${hit.accountIdentifier}</a></td>
-                        <td>${hit.programCode}</td>
-                        <td>${hit.accountType}</td>
-                        <td>${status(hit.status)}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`;
-  return layout(
-    frame,
-    html`<h1>Find an account</h1>
-      ${searchForm(kind, q, frame.csrf)}${results}`,
-  );
+        : html`<h2 id="results">Accounts found</h2><div class="table-wrap"><table aria-labelledby="results"><thead><tr><th scope="col">Account</th><th scope="col">Program</th><th scope="col">Type</th><th scope="col">Status</th></tr></thead><tbody>
+${hits.map((hit) => html`<tr><td class="id"><a href="/care/accounts/${hit.accountIdentifier}">${hit.accountIdentifier}</a></td><td>${hit.programCode}</td><td>${hit.accountType}</td><td>${status(hit.status)}</td></tr>`)}
+</tbody></table></div>`;
+  return layout(frame, html`<h1>Find an account</h1>${searchForm(kind, q, frame.csrf)}${results}`);
 }
 
 export interface Revealed {
@@ -147,223 +107,69 @@ function opButton(accountId: string, op: OperationName, card?: string): SafeHtml
 }
 
 function revealButton(accountId: string, userId: string, field: RevealField, csrf: string): SafeHtml {
-  return html`<form class="inline" method="post" action="/care/accounts/${accountId}/users/${userId}/reveal">
-    ${csrfField(csrf)}<input type="hidden" name="field" value="${field}" /><button type="submit" class="secondary">Reveal ${REVEALABLE[field]}</button>
-  </form>`;
+  return html`<form class="inline" method="post" action="/care/accounts/${accountId}/users/${userId}/reveal">${csrfField(csrf)}<input type="hidden" name="field" value="${field}"><button type="submit" class="secondary">Reveal ${REVEALABLE[field]}</button></form>`;
 }
 
 function auditRows(entries: AuditView[]): SafeHtml {
-  if (entries.length === 0)
-    return html`<tr>
-      <td colspan="5">No entry yet.</td>
-    </tr>`;
-  return html`${[...entries].reverse().map(
-    (e) =>
-      html`<tr>
-        <td>${e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</td>
-        <td>${e.action}</td>
-        <td>${e.staff ? html`${e.staff.email ?? ''}<br /><span class="id">${e.staff.subject}</span>` : e.actor}</td>
-        <td>${e.reason ?? ''}</td>
-        <td>${e.before.status} → ${e.after.status}${e.action === 'pii.reveal' ? html`<br />${String(e.detail.field)}` : null}</td>
-      </tr>`,
-  )}`;
+  if (entries.length === 0) return html`<tr><td colspan="5">No entry yet.</td></tr>`;
+  return html`${[...entries].reverse().map((e) => html`<tr><td>${e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</td><td>${e.action}</td><td>${e.staff ? html`${e.staff.email ?? ''}<br><span class="id">${e.staff.subject}</span>` : e.actor}</td><td>${e.reason ?? ''}</td><td>${e.before.status} → ${e.after.status}${e.action === 'pii.reveal' ? html`<br>${String(e.detail.field)}` : null}</td></tr>`)}`;
 }
 
 export function accountPage(frame: Frame & { staff: Staff; csrf: string }, page: AccountPage, revealed: Revealed | null): string {
   const { account, paymentInstruments } = page.view;
   const id = account.accountIdentifier;
   const body = html`<h1>Account <span class="id">${id}</span></h1>
-    <section class="card" aria-labelledby="state">
-      <h2 id="state">State</h2>
-      <dl class="facts">
-        <div>
-          <dt>Status</dt>
-          <dd id="account-status">${status(account.status)}</dd>
-        </div>
-        <div>
-          <dt>Status reason</dt>
-          <dd id="account-status-reason">${account.statusReason ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>KYC pending gate</dt>
-          <dd>${account.kycPendingGate}</dd>
-        </div>
-        <div>
-          <dt>Cycle day</dt>
-          <dd>${account.accountCycleDay ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>Program</dt>
-          <dd>${account.programCode}</dd>
-        </div>
-        <div>
-          <dt>Type</dt>
-          <dd>${account.accountType}</dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>${account.createdDateTime}</dd>
-        </div>
-        <div>
-          <dt>Activated</dt>
-          <dd>${account.activatedDateTime ?? '—'}</dd>
-        </div>
-      </dl>
-      <h3>Operations</h3>
-      <ul class="ops">
-        ${(['lock', 'unlock', 'fraudBlock', 'removeFraudBlock', 'ofacClear', 'kycGateClear', 'close'] as const).map((op) => html`<li>${opButton(id, op)}</li>`)}
-      </ul>
-    </section>
-    <h2 id="users">Users</h2>
-    <div class="table-wrap">
-      <table aria-labelledby="users">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
-            <th scope="col">Identity</th>
-            <th scope="col">Date of birth</th>
-            <th scope="col">Email</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.users.map((u) => {
-            const shown = (field: RevealField) =>
-              revealed && revealed.userIdentifier === u.userIdentifier && revealed.field === field ? revealed.value : null;
-            const ssn = shown('ssn');
-            const dob = shown('dateOfBirth');
-            return html`<tr>
-              <td>${u.name}<br /><span class="id">${u.userIdentifier}</span></td>
-              <td>${u.isPrimaryAccountHolder ? 'primary' : 'secondary'} · ${u.status}</td>
-              <td>
-                ${u.identityKind ? html`${u.identityKind}: ${ssn ? html`<span class="revealed" id="revealed-ssn">${ssn}</span>` : html`<span id="masked-ssn">${u.identityMasked}</span> ${revealButton(id, u.userIdentifier, 'ssn', frame.csrf)}`}` : '—'}
-              </td>
-              <td>
-                ${dob ? html`<span class="revealed" id="revealed-dob">${dob}</span>` : html`${u.dateOfBirthMasked} ${revealButton(id, u.userIdentifier, 'dateOfBirth', frame.csrf)}`}
-              </td>
-              <td>${u.email ?? '—'}</td>
-            </tr>`;
-          })}
-        </tbody>
-      </table>
-    </div>
-    <h2 id="cards">Cards</h2>
-    ${
-      paymentInstruments.length === 0
-        ? html`<p>No card.</p>`
-        : html`<div class="table-wrap">
-            <table aria-labelledby="cards">
-              <thead>
-                <tr>
-                  <th scope="col">Payment identifier</th>
-                  <th scope="col">Last four</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Embossed name</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Operation</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${paymentInstruments.map(
-                  (c) =>
-                    html`<tr>
-                      <td class="id">${c.paymentIdentifier}</td>
-                      <td>${c.last4}</td>
-                      <td>${status(c.status)}</td>
-                      <td>${c.embossedName}${c.embossedBusinessName ? html`<br />${c.embossedBusinessName}` : null}</td>
-                      <td>${c.expirationDate}</td>
-                      <td>${opButton(id, 'replaceCard', c.paymentIdentifier)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-    }
-    <h2 id="purses">Purses</h2>
-    <div class="table-wrap">
-      <table aria-labelledby="purses">
-        <thead>
-          <tr>
-            <th scope="col">Purse</th>
-            <th scope="col">Type</th>
-            <th scope="col">Available</th>
-            <th scope="col">Ledger</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${account.purses.map(
-            (p) =>
-              html`<tr>
-                <td class="id">${p.purseIdentifier}</td>
-                <td>${p.purseType}</td>
-                <td>${p.availableBalance} ${p.currency}</td>
-                <td>${p.ledgerBalance} ${p.currency}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
-    <h2 id="business">Business profile</h2>
-    ${
-      page.businessProfile
-        ? html`<dl class="facts">
-            ${Object.entries(page.businessProfile).map(
-              ([k, v]) =>
-                html`<div>
-                  <dt>${k}</dt>
-                  <dd>${typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd>
-                </div>`,
-            )}
-          </dl>`
-        : html`<p>None.</p>`
-    }
-    <h2 id="events">Webhook deliveries</h2>
-    ${
-      page.events.length === 0
-        ? html`<p>No event.</p>`
-        : html`<div class="table-wrap">
-            <table aria-labelledby="events">
-              <thead>
-                <tr>
-                  <th scope="col">Occurred</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Delivery</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Event id</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${page.events.map(
-                  (e) =>
-                    html`<tr>
-                      <td>${e.occurredDateTime}</td>
-                      <td>${e.eventType}</td>
-                      <td>${status(e.deliveryStatus)}</td>
-                      <td>${e.attempts}</td>
-                      <td class="id">${e.eventId}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-    }
-    <h2 id="audit">Care audit trail</h2>
-    <div class="table-wrap">
-      <table aria-labelledby="audit" id="audit-table">
-        <thead>
-          <tr>
-            <th scope="col">When (UTC)</th>
-            <th scope="col">Action</th>
-            <th scope="col">Who</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${auditRows(page.audit)}
-        </tbody>
-      </table>
-    </div>`;
+<section class="card" aria-labelledby="state"><h2 id="state">State</h2>
+<dl class="facts">
+  <div><dt>Status</dt><dd id="account-status">${status(account.status)}</dd></div>
+  <div><dt>Status reason</dt><dd id="account-status-reason">${account.statusReason ?? '—'}</dd></div>
+  <div><dt>KYC pending gate</dt><dd>${account.kycPendingGate}</dd></div>
+  <div><dt>Cycle day</dt><dd>${account.accountCycleDay ?? '—'}</dd></div>
+  <div><dt>Program</dt><dd>${account.programCode}</dd></div>
+  <div><dt>Type</dt><dd>${account.accountType}</dd></div>
+  <div><dt>Created</dt><dd>${account.createdDateTime}</dd></div>
+  <div><dt>Activated</dt><dd>${account.activatedDateTime ?? '—'}</dd></div>
+</dl>
+<h3>Operations</h3>
+<ul class="ops">${(['lock', 'unlock', 'fraudBlock', 'removeFraudBlock', 'ofacClear', 'kycGateClear', 'close'] as const).map((op) => html`<li>${opButton(id, op)}</li>`)}</ul>
+</section>
+<h2 id="users">Users</h2>
+<div class="table-wrap"><table aria-labelledby="users"><thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Identity</th><th scope="col">Date of birth</th><th scope="col">Email</th></tr></thead><tbody>
+${page.users.map((u) => {
+  const shown = (field: RevealField) => (revealed && revealed.userIdentifier === u.userIdentifier && revealed.field === field ? revealed.value : null);
+  const ssn = shown('ssn');
+  const dob = shown('dateOfBirth');
+  return html`<tr><td>${u.name}<br><span class="id">${u.userIdentifier}</span></td><td>${u.isPrimaryAccountHolder ? 'primary' : 'secondary'} · ${u.status}</td>
+<td>${u.identityKind ? html`${u.identityKind}: ${ssn ? html`<span class="revealed" id="revealed-ssn">${ssn}</span>` : html`<span id="masked-ssn">${u.identityMasked}</span> ${revealButton(id, u.userIdentifier, 'ssn', frame.csrf)}`}` : '—'}</td>
+<td>${dob ? html`<span class="revealed" id="revealed-dob">${dob}</span>` : html`${u.dateOfBirthMasked} ${revealButton(id, u.userIdentifier, 'dateOfBirth', frame.csrf)}`}</td><td>${u.email ?? '—'}</td></tr>`;
+})}
+</tbody></table></div>
+<h2 id="cards">Cards</h2>
+${
+  paymentInstruments.length === 0
+    ? html`<p>No card.</p>`
+    : html`<div class="table-wrap"><table aria-labelledby="cards"><thead><tr><th scope="col">Payment identifier</th><th scope="col">Last four</th><th scope="col">Status</th><th scope="col">Embossed name</th><th scope="col">Expires</th><th scope="col">Operation</th></tr></thead><tbody>
+${paymentInstruments.map((c) => html`<tr><td class="id">${c.paymentIdentifier}</td><td>${c.last4}</td><td>${status(c.status)}</td><td>${c.embossedName}${c.embossedBusinessName ? html`<br>${c.embossedBusinessName}` : null}</td><td>${c.expirationDate}</td><td>${opButton(id, 'replaceCard', c.paymentIdentifier)}</td></tr>`)}
+</tbody></table></div>`
+}
+<h2 id="purses">Purses</h2>
+<div class="table-wrap"><table aria-labelledby="purses"><thead><tr><th scope="col">Purse</th><th scope="col">Type</th><th scope="col">Available</th><th scope="col">Ledger</th></tr></thead><tbody>
+${account.purses.map((p) => html`<tr><td class="id">${p.purseIdentifier}</td><td>${p.purseType}</td><td>${p.availableBalance} ${p.currency}</td><td>${p.ledgerBalance} ${p.currency}</td></tr>`)}
+</tbody></table></div>
+<h2 id="business">Business profile</h2>
+${page.businessProfile ? html`<dl class="facts">${Object.entries(page.businessProfile).map(([k, v]) => html`<div><dt>${k}</dt><dd>${typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd></div>`)}</dl>` : html`<p>None.</p>`}
+<h2 id="events">Webhook deliveries</h2>
+${
+  page.events.length === 0
+    ? html`<p>No event.</p>`
+    : html`<div class="table-wrap"><table aria-labelledby="events"><thead><tr><th scope="col">Occurred</th><th scope="col">Event</th><th scope="col">Delivery</th><th scope="col">Attempts</th><th scope="col">Event id</th></tr></thead><tbody>
+${page.events.map((e) => html`<tr><td>${e.occurredDateTime}</td><td>${e.eventType}</td><td>${status(e.deliveryStatus)}</td><td>${e.attempts}</td><td class="id">${e.eventId}</td></tr>`)}
+</tbody></table></div>`
+}
+<h2 id="audit">Care audit trail</h2>
+<div class="table-wrap"><table aria-labelledby="audit" id="audit-table"><thead><tr><th scope="col">When (UTC)</th><th scope="col">Action</th><th scope="col">Who</th><th scope="col">Reason</th><th scope="col">Status</th></tr></thead><tbody>
+${auditRows(page.audit)}
+</tbody></table></div>`;
   return layout({ ...frame, title: `Account ${id}` }, body);
 }
 
@@ -376,25 +182,19 @@ export function confirmPage(
 ): string {
   const action = `/care/accounts/${accountId}/operations/${op}`;
   const body = html`<h1>${OPERATIONS[op].label}</h1>
-    <form class="card" method="post" action="${action}">
-      <p>Account <span class="id">${accountId}</span>${paymentIdentifier ? html`, card <span class="id">${paymentIdentifier}</span>` : null}.</p>
-      <p>${OPERATIONS[op].effect}</p>
-      ${csrfField(frame.csrf)} ${paymentIdentifier ? html`<input type="hidden" name="paymentIdentifier" value="${paymentIdentifier}" />` : null}
-      <label for="reason">Reason (required, recorded in the audit trail)</label>
-      <textarea id="reason" name="reason" required minlength="3" maxlength="500">${reason}</textarea>
-      <div>
-        <button type="submit" class="${op === 'close' || op === 'fraudBlock' ? 'danger' : ''}">Confirm: ${OPERATIONS[op].label}</button>
-        <a class="button secondary" href="/care/accounts/${accountId}">Cancel</a>
-      </div>
-    </form>`;
+<form class="card" method="post" action="${action}">
+  <p>Account <span class="id">${accountId}</span>${paymentIdentifier ? html`, card <span class="id">${paymentIdentifier}</span>` : null}.</p>
+  <p>${OPERATIONS[op].effect}</p>
+  ${csrfField(frame.csrf)}
+  ${paymentIdentifier ? html`<input type="hidden" name="paymentIdentifier" value="${paymentIdentifier}">` : null}
+  <label for="reason">Reason (required, recorded in the audit trail)</label>
+  <textarea id="reason" name="reason" required minlength="3" maxlength="500">${reason}</textarea>
+  <div><button type="submit" class="${op === 'close' || op === 'fraudBlock' ? 'danger' : ''}">Confirm: ${OPERATIONS[op].label}</button>
+  <a class="button secondary" href="/care/accounts/${accountId}">Cancel</a></div>
+</form>`;
   return layout({ ...frame, title: OPERATIONS[op].label }, body);
 }
 
 export function errorPage(title: string, message: string, staff?: Staff, csrf?: string): string {
-  return layout(
-    { title, staff, csrf },
-    html`<h1>${title}</h1>
-      <p>${message}</p>
-      <p><a href="/care">Back to the care console</a></p>`,
-  );
+  return layout({ title, staff, csrf }, html`<h1>${title}</h1><p>${message}</p><p><a href="/care">Back to the care console</a></p>`);
 }
