@@ -53,17 +53,19 @@ const DELIVERY_POOL_SIZE = 2;
         retryAttempts: 3,
         retryDelay: 500,
       }),
-      dataSourceFactory: async (options?: DataSourceOptions) => {
-        const dataSource = await new DataSource(options as DataSourceOptions).initialize();
-        guardPoolClients(dataSource);
-        return dataSource;
-      },
+      dataSourceFactory: initialize,
     }),
     TypeOrmModule.forRootAsync({
       name: DELIVERY_DATA_SOURCE,
       inject: [AppConfig],
       useFactory: (config: AppConfig) => {
-        const options = dataSourceOptions(requireUrl(config), config.env.dbSchema, DELIVERY_POOL_SIZE, config.env.dbStatementTimeoutMs);
+        const options = dataSourceOptions(
+          requireUrl(config),
+          config.env.dbSchema,
+          DELIVERY_POOL_SIZE,
+          config.env.dbStatementTimeoutMs,
+          config.env.dbQueryTimeoutMs,
+        );
         return {
           ...options,
           name: DELIVERY_DATA_SOURCE,
@@ -74,17 +76,20 @@ const DELIVERY_POOL_SIZE = 2;
           retryDelay: 500,
         };
       },
-      dataSourceFactory: async (options?: DataSourceOptions) => {
-        const dataSource = await new DataSource(options as DataSourceOptions).initialize();
-        guardPoolClients(dataSource);
-        return dataSource;
-      },
+      dataSourceFactory: initialize,
     }),
   ],
   providers: [TransactionRunner, LockService, BlindIndexVersionCheck],
   exports: [TransactionRunner, LockService],
 })
 export class DatabaseModule {}
+
+/** Every pool of the process: initialised, its clients guarded. */
+async function initialize(options?: DataSourceOptions): Promise<DataSource> {
+  const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+  guardPoolClients(dataSource);
+  return dataSource;
+}
 
 function requireUrl(config: AppConfig): string {
   if (!config.env.databaseUrl) throw new Error('DATABASE_URL was not resolved before the app started');

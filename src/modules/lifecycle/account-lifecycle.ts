@@ -27,22 +27,7 @@ export const STATUS_REASON = {
 export type KycOutcome = 'pass' | 'refer' | 'ofacHold';
 
 /** The account fields the rules read. */
-export type LifecycleAccount = Pick<
-  Account,
-  | 'id'
-  | 'partnerId'
-  | 'programCode'
-  | 'status'
-  | 'statusReason'
-  | 'kycPendingGate'
-  | 'accountCycleDay'
-  | 'activatedAt'
-  | 'closedAt'
-  | 'restoreStatus'
-  | 'restoreStatusReason'
-  | 'unblockRunId'
-  | 'unblockAttempt'
->;
+export type LifecycleAccount = Pick<Account, 'id' | 'partnerId' | 'programCode' | keyof AccountPatch>;
 
 export interface LifecycleCard {
   id: string;
