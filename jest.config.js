@@ -1,19 +1,33 @@
-/** One embedded PostgreSQL for the whole run (globalSetup); each e2e file works in its own schema. */
-module.exports = {
-  moduleFileExtensions: ['js', 'json', 'ts'],
+/**
+ * Two projects: `unit` (src and client specs: no database, no HTTP, milliseconds each) and `e2e`
+ * (test/: one embedded PostgreSQL for the whole run, started by its globalSetup; each file works in
+ * its own schema). `npm run test:unit` selects the first.
+ */
+const shared = {
   rootDir: '.',
-  testRegex: ['(src|client)/.*\\.spec\\.ts$', 'test/.*\\.e2e-spec\\.ts$'],
+  moduleFileExtensions: ['js', 'json', 'ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json' }] },
   testEnvironment: 'node',
   // The SDK's README example imports the package by name; in the repo it is client/.
   moduleNameMapper: { '^enrollment-service-client$': '<rootDir>/client/index.ts' },
   setupFiles: ['reflect-metadata'],
-  // The e2e OpenAPI schema check (test/support/schema-check.ts).
-  setupFilesAfterEnv: ['<rootDir>/test/setup/schema-check.setup.ts'],
-  globalSetup: '<rootDir>/test/setup/global-setup.js',
-  globalTeardown: '<rootDir>/test/setup/global-teardown.js',
+};
+
+module.exports = {
   testTimeout: 60000,
-  // One worker: files share one PostgreSQL, and the outage spec stops it.
+  // One worker: e2e files share one PostgreSQL, and the outage spec stops it.
   maxWorkers: 1,
   verbose: false,
+  projects: [
+    { ...shared, displayName: 'unit', testRegex: ['(src|client)/.*\\.spec\\.ts$'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testRegex: ['test/.*\\.e2e-spec\\.ts$'],
+      // The e2e OpenAPI schema check (test/support/schema-check.ts).
+      setupFilesAfterEnv: ['<rootDir>/test/setup/schema-check.setup.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.js',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.js',
+    },
+  ],
 };

@@ -19,7 +19,9 @@ const CONSTANT = JSON.stringify({ requestId: 'baseline', responseDetails: [{ cod
 
 async function prepare(pool: Pool, schema: string): Promise<void> {
   await pool.query(`create schema if not exists ${schema}`);
-  await pool.query(`create table if not exists ${schema}.bench_rows (id bigserial primary key, payload text not null, updated_at timestamptz not null default now())`);
+  await pool.query(
+    `create table if not exists ${schema}.bench_rows (id bigserial primary key, payload text not null, updated_at timestamptz not null default now())`,
+  );
   await pool.query(`truncate ${schema}.bench_rows restart identity`);
   await pool.query(`insert into ${schema}.bench_rows (payload) select md5(g::text) from generate_series(1, ${SEED_ROWS}) g`);
 }

@@ -201,12 +201,21 @@ export class HandwrittenEnrollment {
     if (typeof input.requestId !== 'string' || !REQUEST_ID.test(input.requestId)) return failure(fallbackRequestId, 'REQUIRED_FIELD_MISSING');
     const requestId = input.requestId;
     if (!data?.firstName || !data.lastName || !id?.dateOfBirth || !id.ssn) return failure(requestId, 'REQUIRED_FIELD_MISSING');
-    const fingerprint = createHash('sha256').update(`${OPERATION}\n${canonicalize(body) ?? ''}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`${OPERATION}\n${canonicalize(body) ?? ''}`)
+      .digest('hex');
     const ssnBidx = this.blindIndex('ssn', id.ssn);
     const phones = (data.phoneNumbers ?? []).map((phone, i) => ({ ...phone, isDefault: phone.isDefault ?? i === 0 }));
     const defaultPhone = phones.find((phone) => phone.isDefault)?.number;
-    const limitKeys = [{ kind: 'ssn' as const, bidx: ssnBidx }, ...(defaultPhone ? [{ kind: 'phone' as const, bidx: this.blindIndex('phone', defaultPhone) }] : [])];
-    const lockNames = [`requestId:${this.partnerId}:${programCode}:${requestId}`, `ssn:${programCode}:${ssnBidx}`, ...limitKeys.map((k) => `limit:${programCode}:${k.kind}:${k.bidx}`)];
+    const limitKeys = [
+      { kind: 'ssn' as const, bidx: ssnBidx },
+      ...(defaultPhone ? [{ kind: 'phone' as const, bidx: this.blindIndex('phone', defaultPhone) }] : []),
+    ];
+    const lockNames = [
+      `requestId:${this.partnerId}:${programCode}:${requestId}`,
+      `ssn:${programCode}:${ssnBidx}`,
+      ...limitKeys.map((k) => `limit:${programCode}:${k.kind}:${k.bidx}`),
+    ];
 
     const client = await this.pool.connect();
     // Added to the stats when the request ends, so a snapshot never counts a request half-way.
@@ -220,7 +229,11 @@ export class HandwrittenEnrollment {
     try {
       await query('begin');
       try {
-        await query(`select ${orderedLockKeys(lockNames).map((key) => `pg_advisory_xact_lock(${key})`).join(', ')}`);
+        await query(
+          `select ${orderedLockKeys(lockNames)
+            .map((key) => `pg_advisory_xact_lock(${key})`)
+            .join(', ')}`,
+        );
         const fresh = await query(STATEMENTS.idempotency, [this.partnerId, programCode, requestId, OPERATION, fingerprint, RETENTION_DAYS]);
         if (fresh.rowCount === 0) {
           const answer = await this.existing(query, programCode, requestId, fingerprint);
@@ -339,7 +352,14 @@ export class HandwrittenEnrollment {
     const state = { status: 'normal', statusReason: null, kycPendingGate: 'none', accountCycleDay: cycleDay };
     const events = [
       { type: 'cardUpdated', payload: { paymentIdentifier: cardId, status: 'active', previousStatus: null, reason: 'issued' } },
-      { type: 'accountUpdated', payload: { ...state, previous: { status: 'pending', statusReason: null, kycPendingGate: 'none', accountCycleDay: null }, reason: 'enrollmentCompleted' } },
+      {
+        type: 'accountUpdated',
+        payload: {
+          ...state,
+          previous: { status: 'pending', statusReason: null, kycPendingGate: 'none', accountCycleDay: null },
+          reason: 'enrollmentCompleted',
+        },
+      },
     ];
     await query(STATEMENTS.card, [
       cardId,
@@ -383,7 +403,13 @@ export class HandwrittenEnrollment {
     requestId: string,
     fingerprint: string,
   ): Promise<HandwrittenAnswer> {
-    const rows = (await query<{ fingerprint: string; response_status: number | null; response_body: string | null }>(STATEMENTS.existing, [this.partnerId, programCode, requestId])).rows;
+    const rows = (
+      await query<{ fingerprint: string; response_status: number | null; response_body: string | null }>(STATEMENTS.existing, [
+        this.partnerId,
+        programCode,
+        requestId,
+      ])
+    ).rows;
     const record = rows[0];
     if (record && record.fingerprint !== fingerprint) return failure(requestId, 'IDEMPOTENCY_PAYLOAD_MISMATCH');
     if (record?.response_body) return { status: record.response_status ?? 200, body: record.response_body };

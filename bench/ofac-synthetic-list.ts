@@ -75,7 +75,11 @@ export class SyntheticSdnList {
       sdn.push(sdnRow(entNum, listName(primary), 'individual', `DOB ${1940 + this.int(60)}; nationality Nowhere.`));
     }
     const others: number[] = [];
-    for (const [count, type] of [[entities, EMPTY], [vessels, 'vessel'], [aircraft, 'aircraft']] as const) {
+    for (const [count, type] of [
+      [entities, EMPTY],
+      [vessels, 'vessel'],
+      [aircraft, 'aircraft'],
+    ] as const) {
       for (let i = 0; i < count; i++) {
         others.push(++entNum);
         sdn.push(sdnRow(entNum, this.entityName(), type, 'Registration ID 0000 (Nowhere).'));
@@ -129,7 +133,9 @@ export class SyntheticSdnList {
     const word = words[w];
     const at = 1 + this.int(Math.max(1, word.length - 1));
     const letter = 'aeioulnrst'[this.int(10)];
-    words[w] = [word.slice(0, at) + word.slice(at + 1), word.slice(0, at) + letter + word.slice(at), word.slice(0, at) + letter + word.slice(at + 1)][this.int(3)] || word;
+    words[w] =
+      [word.slice(0, at) + word.slice(at + 1), word.slice(0, at) + letter + word.slice(at), word.slice(0, at) + letter + word.slice(at + 1)][this.int(3)] ||
+      word;
     return { given: words.slice(0, person.given.length), surname: words.slice(person.given.length) };
   }
 
@@ -147,7 +153,9 @@ export class SyntheticSdnList {
     const words = new Set<string>();
     while (words.size < size) {
       const syllables = minSyllables + this.int(maxSyllables - minSyllables + 1);
-      words.add(Array.from({ length: syllables }, () => ONSETS[this.int(ONSETS.length)] + VOWELS[this.int(VOWELS.length)] + CODAS[this.int(CODAS.length)]).join(''));
+      words.add(
+        Array.from({ length: syllables }, () => ONSETS[this.int(ONSETS.length)] + VOWELS[this.int(VOWELS.length)] + CODAS[this.int(CODAS.length)]).join(''),
+      );
     }
     return [...words].filter((word) => word.length >= 3);
   }

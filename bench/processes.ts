@@ -12,12 +12,17 @@ export const ROOT = projectRoot();
 const DIST = path.join(ROOT, 'dist');
 
 interface EmbeddedDbModule {
-  startEmbeddedPostgres(options: { dataDir: string; port?: number; log?: (line: string) => void }): Promise<{ url: string; port: number; stop: () => Promise<void> }>;
+  startEmbeddedPostgres(options: {
+    dataDir: string;
+    port?: number;
+    log?: (line: string) => void;
+  }): Promise<{ url: string; port: number; stop: () => Promise<void> }>;
   stopPostmaster(dataDir: string): Promise<void>;
   freePort(): Promise<number>;
 }
 
 export function embeddedDb(): EmbeddedDbModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script located at run time
   return require(path.join(ROOT, 'scripts', 'embedded-db.js')) as EmbeddedDbModule;
 }
 

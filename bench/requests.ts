@@ -40,7 +40,16 @@ export function enrollmentBody(input: EnrollmentInput): Record<string, unknown> 
       lastName: input.lastName ?? 'Núñez',
       identifyingData: { dateOfBirth: input.dateOfBirth ?? DATE_OF_BIRTH, ssn: input.ssn },
       addresses: [
-        { type: 'home', isDefault: true, addressLine1: `${100 + (input.n % 9000)} Main St`, addressLine2: 'Apt 4', city: 'Austin', state: 'TX', zipCode: '78701', countryCode: 'US' },
+        {
+          type: 'home',
+          isDefault: true,
+          addressLine1: `${100 + (input.n % 9000)} Main St`,
+          addressLine2: 'Apt 4',
+          city: 'Austin',
+          state: 'TX',
+          zipCode: '78701',
+          countryCode: 'US',
+        },
       ],
       phoneNumbers: [{ phoneType: 'mobile', number: input.phone, isDefault: true }],
       email: { emailAddress: `user${input.n}@example.com` },

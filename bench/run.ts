@@ -25,7 +25,9 @@ const settings = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 1),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
-  scenarios: process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean),
+  scenarios: process.env.BENCH_SCENARIOS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
   baselines: process.env.BENCH_BASELINES !== '0',
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   out: path.resolve(process.env.BENCH_OUT ?? path.join(ROOT, 'bench', 'results')),
@@ -120,8 +122,11 @@ async function handwrittenStats(baseline: BaselineProcess): Promise<HandwrittenS
  */
 async function measureHandwritten(baseline: BaselineProcess, scenario: Scenario): Promise<NonNullable<ScenarioResult['handwritten']>> {
   const before = await handwrittenStats(baseline);
-  const figures = await measure(baseline.baseUrl, scenario, `/handwritten/v1/programs/${BENCH_PROGRAM}/enrollments`, (status, text, request) =>
-    enrolledFrom(status, text, request.body ?? '') !== undefined,
+  const figures = await measure(
+    baseline.baseUrl,
+    scenario,
+    `/handwritten/v1/programs/${BENCH_PROGRAM}/enrollments`,
+    (status, text, request) => enrolledFrom(status, text, request.body ?? '') !== undefined,
   );
   const after = await handwrittenStats(baseline);
   const requests = after.requests - before.requests;
@@ -133,7 +138,13 @@ async function measureHandwritten(baseline: BaselineProcess, scenario: Scenario)
   };
 }
 
-async function runScenario(service: ServiceProcess, baseline: BaselineProcess | undefined, scenario: Scenario, context: ScenarioContext, all: Scenario[]): Promise<ScenarioResult> {
+async function runScenario(
+  service: ServiceProcess,
+  baseline: BaselineProcess | undefined,
+  scenario: Scenario,
+  context: ScenarioContext,
+  all: Scenario[],
+): Promise<ScenarioResult> {
   const result: ScenarioResult = { name: scenario.name, description: scenario.description, status: 'skipped' };
   const enrollment = all.find((s) => s.name === 'enrollment') as Scenario;
   if (scenario.blocked()) {
@@ -145,10 +156,13 @@ async function runScenario(service: ServiceProcess, baseline: BaselineProcess | 
   const probe = await send(service, scenario.next());
   if (routeMissing(probe.status, probe.text)) return { ...result, reason: 'endpoint missing' };
   const { sample, ...sql } = await calibrate(service, scenario);
-  if (sql.calibrationFailures > 0) log(`  ${scenario.name}: ${sql.calibrationFailures} calibration answers were not a success, e.g. ${sample.status} ${sample.text.slice(0, 300)}`);
+  if (sql.calibrationFailures > 0)
+    log(`  ${scenario.name}: ${sql.calibrationFailures} calibration answers were not a success, e.g. ${sample.status} ${sample.text.slice(0, 300)}`);
   log(`  ${scenario.name}: ${sql.statementsPerRequest} SQL statements on ${sql.connectionsPerRequest} connection(s) per request (${sql.plan || 'none'})`);
   const serviceFigures = await measure(service.baseUrl, scenario);
-  log(`  ${scenario.name}: ${serviceFigures.requestsPerSecond} req/s, p50 ${serviceFigures.p50Ms} ms, p99 ${serviceFigures.p99Ms} ms, errors ${serviceFigures.errors} ${JSON.stringify(serviceFigures.statusCodes)}`);
+  log(
+    `  ${scenario.name}: ${serviceFigures.requestsPerSecond} req/s, p50 ${serviceFigures.p50Ms} ms, p99 ${serviceFigures.p99Ms} ms, errors ${serviceFigures.errors} ${JSON.stringify(serviceFigures.statusCodes)}`,
+  );
   const measured: ScenarioResult = { ...result, status: 'measured', service: serviceFigures, sql };
   if (!baseline) return measured;
   const pg = await measure(baseline.baseUrl, scenario, `/sql/${sql.plan || '-'}`);
@@ -192,7 +206,12 @@ async function main(): Promise<void> {
     });
     if (settings.baselines) {
       baseline = await startBaseline(
-        { DATABASE_URL: workspace.databaseUrl, BENCH_BASELINE_SCHEMA: `bench_baseline_${process.pid}`, DB_POOL_SIZE: '20', BENCH_PARTNER_ID: BENCH_PARTNER.clientId },
+        {
+          DATABASE_URL: workspace.databaseUrl,
+          BENCH_BASELINE_SCHEMA: `bench_baseline_${process.pid}`,
+          DB_POOL_SIZE: '20',
+          BENCH_PARTNER_ID: BENCH_PARTNER.clientId,
+        },
         path.join(settings.out, 'baseline.log'),
       );
     }
@@ -211,7 +230,9 @@ async function main(): Promise<void> {
       const result = await runWebhookScenario(settings);
       const w = result.webhooks;
       if (w) {
-        log(`  ${WEBHOOKS_SCENARIO}: ${w.deliveredPerSecondDuringLoad} events/s delivered during ${result.service?.requestsPerSecond} enrollments/s; lag p50 ${w.lagP50Ms} ms, p99 ${w.lagP99Ms} ms, max ${w.lagMaxMs} ms; backlog ${w.backlogAtEnd} drained in ${w.drainMs} ms`);
+        log(
+          `  ${WEBHOOKS_SCENARIO}: ${w.deliveredPerSecondDuringLoad} events/s delivered during ${result.service?.requestsPerSecond} enrollments/s; lag p50 ${w.lagP50Ms} ms, p99 ${w.lagP99Ms} ms, max ${w.lagMaxMs} ms; backlog ${w.backlogAtEnd} drained in ${w.drainMs} ms`,
+        );
         log(`  ${WEBHOOKS_SCENARIO}: burst of ${w.burst.events} events delivered in ${w.burst.seconds} s: ${w.burst.perSecond} events/s`);
       }
       results.push(result);
@@ -219,7 +240,13 @@ async function main(): Promise<void> {
     const run: BenchRun = {
       startedAt,
       finishedAt: new Date().toISOString(),
-      settings: { connections: settings.connections, durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, logLevel: 'info', database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL' },
+      settings: {
+        connections: settings.connections,
+        durationSeconds: settings.durationSeconds,
+        warmupSeconds: settings.warmupSeconds,
+        logLevel: 'info',
+        database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL',
+      },
       machine,
       method: METHOD_NOTE,
       scenarios: results,

@@ -91,12 +91,26 @@ function summary(times: readonly number[]): { mean: number; p50: number; p99: nu
   return { mean: round(mean), p50: round(at(0.5)), p99: round(at(0.99)), max: round(at(1)) };
 }
 
-function printReport(report: { list: Record<string, number>; loadMs: number; perScreeningMs: ReturnType<typeof summary>; hitsByKind: Record<string, string>; fullScan: { checked: number; disagreements: number; perScreeningMs: ReturnType<typeof summary> } }): void {
+function printReport(report: {
+  list: Record<string, number>;
+  loadMs: number;
+  perScreeningMs: ReturnType<typeof summary>;
+  hitsByKind: Record<string, string>;
+  fullScan: { checked: number; disagreements: number; perScreeningMs: ReturnType<typeof summary> };
+}): void {
   const { list, perScreeningMs: t, fullScan } = report;
-  console.log(`list: ${list.sdnRows} SDN rows, ${list.altRows} alias rows; indexed ${list.individuals} individuals, ${list.names} names, ${list.tokens} distinct tokens; loaded in ${report.loadMs} ms`);
+  console.log(
+    `list: ${list.sdnRows} SDN rows, ${list.altRows} alias rows; indexed ${list.individuals} individuals, ${list.names} names, ${list.tokens} distinct tokens; loaded in ${report.loadMs} ms`,
+  );
   console.log(`screening (ms): mean ${t.mean}, p50 ${t.p50}, p99 ${t.p99}, max ${t.max}`);
-  console.log(`hits by kind: ${Object.entries(report.hitsByKind).map(([kind, share]) => `${kind} ${share}`).join(', ')}`);
-  console.log(`full scan (ms, ${fullScan.checked} names): mean ${fullScan.perScreeningMs.mean}, p99 ${fullScan.perScreeningMs.p99}; answers differing from the index: ${fullScan.disagreements}`);
+  console.log(
+    `hits by kind: ${Object.entries(report.hitsByKind)
+      .map(([kind, share]) => `${kind} ${share}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `full scan (ms, ${fullScan.checked} names): mean ${fullScan.perScreeningMs.mean}, p99 ${fullScan.perScreeningMs.p99}; answers differing from the index: ${fullScan.disagreements}`,
+  );
 }
 
 function elapsedMs(start: bigint): number {

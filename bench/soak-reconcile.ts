@@ -49,7 +49,9 @@ async function webhookState(db: Client, receiver: WebhookReceiver) {
 }
 
 async function jobState(db: Client, jobSchema: string) {
-  const states = await rows<{ state: string; n: number }>(db, `select state::text as state, count(*)::int as n from ${jobSchema}.job group by 1`).catch(() => []);
+  const states = await rows<{ state: string; n: number }>(db, `select state::text as state, count(*)::int as n from ${jobSchema}.job group by 1`).catch(
+    () => [],
+  );
   const stuck = await rows<{ n: number }>(
     db,
     `select count(*)::int as n from ${jobSchema}.job
@@ -96,7 +98,10 @@ export async function reconcile(workspace: Workspace, receiver: WebhookReceiver,
       db,
       `select request_id, count(*)::int as n from accounts where request_id is not null group by partner_id, program_code, request_id having count(*) > 1`,
     );
-    const accounts = await rows<{ n: number; pending: number }>(db, `select count(*)::int as n, count(*) filter (where status = 'pending')::int as pending from accounts`);
+    const accounts = await rows<{ n: number; pending: number }>(
+      db,
+      `select count(*)::int as n, count(*) filter (where status = 'pending')::int as pending from accounts`,
+    );
     const incompleteKeys = await rows<{ n: number }>(db, `select count(*)::int as n from idempotency_keys where response_body is null`);
     const overLimit = await rows<{ key_kind: string; n: number }>(
       db,

@@ -156,7 +156,14 @@ async function main(): Promise<void> {
   // SERVICE.md: an incomplete operation completes when the identical call is repeated.
   const retry = pendingRetry.splice(0);
   for (const item of retry) await enroll(item.body, item.requestId, item.contendedSsn);
-  const report: WorkerReport = { type: 'report', index: config.index, successes, unresolved: pendingRetry.map((p) => `${p.requestId}: ${p.last}`), outcomes, anomalies };
+  const report: WorkerReport = {
+    type: 'report',
+    index: config.index,
+    successes,
+    unresolved: pendingRetry.map((p) => `${p.requestId}: ${p.last}`),
+    outcomes,
+    anomalies,
+  };
   process.send?.(report, () => process.exit(0));
 }
 

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const env = instanceEnv(workspace);
   const instances: ServiceProcess[] = [];
   const totals: SoakTotals = { startedAt: Date.now(), appKills: 0, databaseRestarts: 0, unexpectedExits: 0 };
-  let exitCode = 1;
+  let exitCode: number;
   try {
     instances.push(watch(await startService({ env, logFile: path.join(logDir, 'soak-app-1.log') }), 'app instance 1', totals));
     instances.push(watch(await startService({ env, logFile: path.join(logDir, 'soak-app-2.log') }), 'app instance 2', totals));

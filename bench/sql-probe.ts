@@ -38,7 +38,14 @@ http.Server.prototype.emit = function emit(this: http.Server, event: string | sy
     if (!enabled) return;
     // Statement texts only for the first request of a calibration: enough to read the plan.
     const statements = completed.length === 0 ? trace.statements : undefined;
-    completed.push({ method: trace.method, path: trace.url, status: res.statusCode, plan: trace.kinds.join(''), connections: trace.connections.size, statements });
+    completed.push({
+      method: trace.method,
+      path: trace.url,
+      status: res.statusCode,
+      plan: trace.kinds.join(''),
+      connections: trace.connections.size,
+      statements,
+    });
   });
   return storage.run(trace, () => originalEmit.call(this, event, ...args));
 } as typeof http.Server.prototype.emit;

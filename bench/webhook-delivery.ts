@@ -87,10 +87,18 @@ async function fetchToken(baseUrl: string): Promise<string> {
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-export async function runWebhookScenario(settings: { connections: number; durationSeconds: number; out: string; keep: boolean }): Promise<ScenarioResult & { webhooks?: WebhookFigures }> {
+export async function runWebhookScenario(settings: {
+  connections: number;
+  durationSeconds: number;
+  out: string;
+  keep: boolean;
+}): Promise<ScenarioResult & { webhooks?: WebhookFigures }> {
   const receiver = await startReceiver();
   const workspace = await createWorkspace({ label: 'bench-webhooks', keep: settings.keep, webhookUrl: receiver.url, webhookSecret: receiver.secret });
-  const service = await startService({ env: workspace.serviceEnv({ LOG_LEVEL: 'info', NODE_ENV: 'production' }), logFile: path.join(settings.out, 'server-webhooks.log') });
+  const service = await startService({
+    env: workspace.serviceEnv({ LOG_LEVEL: 'info', NODE_ENV: 'production' }),
+    logFile: path.join(settings.out, 'server-webhooks.log'),
+  });
   const db = await workspace.db();
   const pending = async () => (await db.query(`select count(*)::int as n from outbox_events where delivered_at is null and not dead`)).rows[0].n as number;
   try {

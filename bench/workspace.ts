@@ -109,9 +109,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
 
 function writeConfig(file: string, options: WorkspaceOptions): void {
   const config = {
-    programs: [
-      { programCode: BENCH_PROGRAM, currencies: ['USD'], kycRequired: true, kybEnabled: true, matriculaEnabled: true, ...(options.program ?? {}) },
-    ],
+    programs: [{ programCode: BENCH_PROGRAM, currencies: ['USD'], kycRequired: true, kybEnabled: true, matriculaEnabled: true, ...(options.program ?? {}) }],
     partners: [
       {
         partnerId: BENCH_PARTNER.clientId,

@@ -1,4 +1,4 @@
-import { defaultRetryPolicy, RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
+import { defaultRetryPolicy, type RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -117,10 +117,13 @@ export class EnrollmentClient {
       return await fetch(`${this.options.baseUrl}${path}`, { method, headers, body: text });
     } catch (error) {
       // A refused or reset connection is the service being unavailable: same treatment as a 503.
-      return new Response(JSON.stringify({ requestId: '', responseDetails: [{ code: 503, subCode: 2, description: `transport: ${(error as Error).message}` }] }), {
-        status: 503,
-        headers: { 'content-type': 'application/json', 'x-client-transport-error': 'true' },
-      });
+      return new Response(
+        JSON.stringify({ requestId: '', responseDetails: [{ code: 503, subCode: 2, description: `transport: ${(error as Error).message}` }] }),
+        {
+          status: 503,
+          headers: { 'content-type': 'application/json', 'x-client-transport-error': 'true' },
+        },
+      );
     }
   }
 }

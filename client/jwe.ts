@@ -1,4 +1,4 @@
-import { compactDecrypt, CompactEncrypt, importJWK, JWK, KeyLike } from 'jose';
+import { compactDecrypt, CompactEncrypt, importJWK, type JWK, type KeyLike } from 'jose';
 
 /**
  * JWE helpers for partners configured for encryption (CONTRACT section 5): `encryptedUserData` is

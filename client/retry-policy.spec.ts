@@ -31,7 +31,9 @@ describe(EnrollmentClient.name, () => {
       }
       calls.push({ url: href, body: init?.body as string | undefined });
       const status = statuses.shift() ?? 200;
-      return new Response(JSON.stringify({ requestId: 'r', responseDetails: [{ code: status === 200 ? 0 : status, subCode: 0, description: '' }] }), { status });
+      return new Response(JSON.stringify({ requestId: 'r', responseDetails: [{ code: status === 200 ? 0 : status, subCode: 0, description: '' }] }), {
+        status,
+      });
     }) as typeof fetch;
   });
 

@@ -1,8 +1,8 @@
-import createClient, { Client } from 'openapi-fetch';
+import createClient, { type Client } from 'openapi-fetch';
 import type { KeyLike } from 'jose';
 import type { components, paths } from './generated/api-types';
 import { encryptUserData, serviceEncryptionKey } from './jwe';
-import { defaultRetryPolicy, RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
+import { defaultRetryPolicy, type RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
 import { TokenProvider } from './token-provider';
 
 export type Schemas = components['schemas'];

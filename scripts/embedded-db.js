@@ -134,7 +134,11 @@ async function initdb(binDir, dataDir, ids) {
   const pwfile = path.join(os.tmpdir(), `enrollment-pg-pw-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
   fs.writeFileSync(pwfile, `${DB_PASSWORD}\n`, { mode: 0o644 });
   try {
-    await run(path.join(binDir, 'initdb'), [`--pgdata=${dataDir}`, '--auth=password', `--username=${DB_USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'], ids);
+    await run(
+      path.join(binDir, 'initdb'),
+      [`--pgdata=${dataDir}`, '--auth=password', `--username=${DB_USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'],
+      ids,
+    );
   } finally {
     fs.rmSync(pwfile, { force: true });
   }
@@ -206,7 +210,10 @@ async function startEmbeddedPostgres(options) {
 /** Starts the server again on an existing data folder (tests that stop the database mid-run). */
 async function startPostmaster({ dataDir, port }) {
   await stopPostmaster(dataDir);
-  const binDir = path.join(nativeDir(() => undefined), 'bin');
+  const binDir = path.join(
+    nativeDir(() => undefined),
+    'bin',
+  );
   const client = await waitForServer(port, launch(binDir, dataDir, port, serverIds(), true));
   await client.end();
 }

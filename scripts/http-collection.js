@@ -44,7 +44,7 @@ function httpCollection(document) {
     '@careClientSecret = care-sandbox-secret',
     ...Object.entries(VARIABLES).map(([name, value]) => `@${name} = ${value}`),
     '',
-    '### careToken: a token of the issuer\'s care client (scope care)',
+    "### careToken: a token of the issuer's care client (scope care)",
     '# @name careToken',
     'POST {{baseUrl}}/oauth2/token',
     'Authorization: Basic {{careClientId}} {{careClientSecret}}',
@@ -62,7 +62,11 @@ function httpCollection(document) {
   entries.sort((a, b) => rank(a) - rank(b));
   for (const { template, method, operation } of entries) {
     const path = template.replace(/\{([^}]+)\}/g, (_m, name) => `{{${name}}}`);
-    lines.push(`### ${operation.operationId}: ${operation.summary || ''}`.trimEnd(), `# @name ${operation.operationId}`, `${method.toUpperCase()} {{baseUrl}}${path}`);
+    lines.push(
+      `### ${operation.operationId}: ${operation.summary || ''}`.trimEnd(),
+      `# @name ${operation.operationId}`,
+      `${method.toUpperCase()} {{baseUrl}}${path}`,
+    );
     const scopes = scopesOf(operation);
     if (operation.operationId === 'issueToken') lines.push('Authorization: Basic {{clientId}} {{clientSecret}}');
     else if (scopes.includes('care')) lines.push('Authorization: Bearer {{careToken.response.body.access_token}}');

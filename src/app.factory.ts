@@ -33,7 +33,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
     // Fastify's own URL errors (undecodable %, over-long parameter) answer the envelope too.
-    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => sendError(error, request, reply, new NestLogger('Errors'), config.env.publicUrl),
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
+      sendError(error, request, reply, new NestLogger('Errors'), config.env.publicUrl),
   });
   const metrics = new Metrics();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics), adapter, {

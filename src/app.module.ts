@@ -2,7 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
-import { parseSandboxFaults, SANDBOX_FAULT_HEADER, SANDBOX_FAULTS, SandboxFaults } from './common/context/sandbox-faults';
+import { RequestContextModule } from './common/context/request-context.module';
+import { parseSandboxFaults, SANDBOX_FAULT_HEADER, SANDBOX_FAULTS } from './common/context/sandbox-faults';
 import { GlobalExceptionFilter } from './common/http/exception.filter';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { AppConfig } from './config/app-config';
@@ -11,6 +12,8 @@ import { CryptoModule } from './infrastructure/crypto/crypto.module';
 import { DatabaseModule } from './infrastructure/database/database.module';
 import { loggerParams } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
+import { MetricsModule } from './infrastructure/metrics/metrics.module';
+import { TimeModule } from './infrastructure/time/time.module';
 import { JobsModule } from './infrastructure/queue/jobs.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AuthModule } from './modules/auth/auth.module';
@@ -22,21 +25,32 @@ import { ErrorDocsModule } from './modules/error-docs/error-docs.module';
 import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
-import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { IdentityModule } from './modules/identity/identity.module';
-import { LockingModule } from './modules/locking/locking.module';
 import { UserProfileModule } from './modules/user/user-profile.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Resource modules; each registers its own controllers and exports only its services. */
-const FEATURE_MODULES = [AuthModule, HealthModule, AccountsModule, EnrollmentModule, BusinessProfileModule, UserProfileModule, IdentityModule, JobsModule, EventsModule, WebhooksModule, CareModule, CareConsoleModule, ErrorDocsModule];
+const FEATURE_MODULES = [
+  AuthModule,
+  HealthModule,
+  AccountsModule,
+  EnrollmentModule,
+  BusinessProfileModule,
+  UserProfileModule,
+  IdentityModule,
+  JobsModule,
+  EventsModule,
+  WebhooksModule,
+  CareModule,
+  CareConsoleModule,
+  ErrorDocsModule,
+];
 
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, metrics: Metrics): DynamicModule {
     return {
       module: AppModule,
-      global: true,
       imports: [
         ConfigModule.forRoot(config),
         ClsModule.forRoot({
@@ -50,22 +64,20 @@ export class AppModule {
           },
         }),
         LoggerModule.forRoot(loggerParams(config.env.logLevel)),
+        MetricsModule.forRoot(metrics),
+        RequestContextModule,
+        TimeModule,
         DatabaseModule,
         CryptoModule,
-        LockingModule,
-        IdempotencyModule,
         ...FEATURE_MODULES,
         // Sandbox tools exist only in sandbox mode: in production their routes are unknown (404).
         ...(config.isSandbox ? [SandboxModule] : []),
       ],
       providers: [
-        { provide: Metrics, useValue: metrics },
-        SandboxFaults,
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
         // The one global interceptor: every route answers the envelope. Locks and idempotency are the CallRunner's.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [Metrics, SandboxFaults],
     };
   }
 }

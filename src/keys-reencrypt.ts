@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { loadEnv } from './config/env';
 import { FieldCipher } from './infrastructure/crypto/field-cipher';
 import { KeyStore } from './infrastructure/crypto/key-store';
-import { USER_CIPHER_CONTEXT } from './modules/user/services/user-records.service';
+import { USER_CIPHER_CONTEXT } from './modules/user/repositories/user.repository';
 
 const TABLES: Array<{ table: string; columns: Record<string, string> }> = [
   {
@@ -45,7 +45,11 @@ export async function reencrypt(db: Client, keys: KeyStore): Promise<Record<stri
       try {
         changes = names
           .filter((column) => row[column] !== null && !(row[column] as string).startsWith(current))
-          .map((column) => ({ column, before: row[column] as string, after: cipher.encrypt(cipher.decrypt(row[column] as string, columns[column], id), columns[column], id) }));
+          .map((column) => ({
+            column,
+            before: row[column] as string,
+            after: cipher.encrypt(cipher.decrypt(row[column] as string, columns[column], id), columns[column], id),
+          }));
       } catch {
         // A value that does not decrypt (tampered, or its key is gone) is left as it is and counted.
         unreadable += 1;

@@ -8,7 +8,7 @@ import { loadEnv } from './config/env';
 import { BlindIndex, BlindIndexKind, FieldCipher } from './infrastructure/crypto/field-cipher';
 import { blindIndexKeyIdOf, KeyStore } from './infrastructure/crypto/key-store';
 import { BLIND_INDEX_PURPOSE } from './infrastructure/database/blind-index-version';
-import { USER_CIPHER_CONTEXT } from './modules/user/services/user-records.service';
+import { USER_CIPHER_CONTEXT } from './modules/user/repositories/user.repository';
 
 /** Where plaintexts of indexed values live, and how each is decrypted (same contexts as the service). */
 const USER_COLUMNS: Array<{ kind: BlindIndexKind; enc: string; bidx: string; context: string }> = [
@@ -66,15 +66,23 @@ export async function reindex(db: Client, keys: KeyStore, options: { allowUnmapp
     }
     const phones = await db.query<{ id: string; number_enc: string }>('select id, number_enc from user_phones');
     for (const phone of phones.rows) {
-      await db.query('update user_phones set number_bidx = $2 where id = $1', [phone.id, index('phone', cipher.decrypt(phone.number_enc, USER_CIPHER_CONTEXT.phone, phone.id))]);
+      await db.query('update user_phones set number_bidx = $2 where id = $1', [
+        phone.id,
+        index('phone', cipher.decrypt(phone.number_enc, USER_CIPHER_CONTEXT.phone, phone.id)),
+      ]);
       report.phones += 1;
     }
     const scans = await db.query<{ id: string; id_number_enc: string }>('select id, id_number_enc from scan_captures');
     for (const scan of scans.rows) {
-      await db.query('update scan_captures set id_number_bidx = $2 where id = $1', [scan.id, index('matricula', cipher.decrypt(scan.id_number_enc, SCAN_CONTEXT))]);
+      await db.query('update scan_captures set id_number_bidx = $2 where id = $1', [
+        scan.id,
+        index('matricula', cipher.decrypt(scan.id_number_enc, SCAN_CONTEXT)),
+      ]);
       report.scans += 1;
     }
-    const limitKeys = await db.query<{ account_id: string; key_kind: BlindIndexKind; key_bidx: string }>('select account_id, key_kind, key_bidx from account_limit_keys');
+    const limitKeys = await db.query<{ account_id: string; key_kind: BlindIndexKind; key_bidx: string }>(
+      'select account_id, key_kind, key_bidx from account_limit_keys',
+    );
     for (const key of limitKeys.rows) {
       const next = moved.get(`${key.key_kind}:${key.key_bidx}`);
       if (next === undefined) {

@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   let embedded: EmbeddedDb | undefined;
   if (!config.env.databaseUrl) {
     // No DATABASE_URL: bring up the PostgreSQL server shipped in node_modules, data in .data/pg.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script located at run time
     const { startEmbeddedPostgres } = require(path.join(projectRoot(), 'scripts', 'embedded-db.js')) as {
       startEmbeddedPostgres: (o: { dataDir: string; port: number }) => Promise<EmbeddedDb>;
     };

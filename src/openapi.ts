@@ -33,16 +33,49 @@ other error answers the \`ErrorEnvelope\` (\`default\`).
 
 /** Response schemas that list every property they may carry: an answer with an undocumented field fails the e2e schema check. */
 const CLOSED_SCHEMAS = [
-  'ResponseDetail', 'ErrorDetail', 'ErrorEnvelope', 'Envelope', 'Purse', 'Account', 'User', 'PaymentInstrument', 'AccountResponse', 'UserResponse',
-  'UsersResponse', 'BusinessData', 'BusinessProfileResponse', 'ScanCaptureResponse', 'TestWebhookResponse', 'WebhookDelivery', 'WebhookEvent',
-  'WebhookEventResponse', 'CardSnapshot', 'AccountSnapshot', 'AuditEntry', 'StaffIdentity', 'AuditTrailResponse', 'LiveResponse', 'ReadyResponse', 'TokenResponse', 'OAuthError', 'TokenRateLimited',
+  'ResponseDetail',
+  'ErrorDetail',
+  'ErrorEnvelope',
+  'Envelope',
+  'Purse',
+  'Account',
+  'User',
+  'PaymentInstrument',
+  'AccountResponse',
+  'UserResponse',
+  'UsersResponse',
+  'BusinessData',
+  'BusinessProfileResponse',
+  'ScanCaptureResponse',
+  'TestWebhookResponse',
+  'WebhookDelivery',
+  'WebhookEvent',
+  'WebhookEventResponse',
+  'CardSnapshot',
+  'AccountSnapshot',
+  'AuditEntry',
+  'StaffIdentity',
+  'AuditTrailResponse',
+  'LiveResponse',
+  'ReadyResponse',
+  'TokenResponse',
+  'OAuthError',
+  'TokenRateLimited',
   'AuthorizationServerMetadata',
 ];
 
 /** Headers of every answer (X-Request-Id) and of every 503 (Retry-After), referenced from components.headers. */
 const RESPONSE_HEADERS: Record<string, HeaderObject> = {
-  'X-Request-Id': { description: "The body's requestId when the request had one, otherwise a generated id", schema: { type: 'string' }, example: 'req-20261121-0001' },
-  'Retry-After': { description: 'On every 503: seconds to wait before resending the identical request (SERVICE.md retry policy)', schema: { type: 'integer' }, example: 1 },
+  'X-Request-Id': {
+    description: "The body's requestId when the request had one, otherwise a generated id",
+    schema: { type: 'string' },
+    example: 'req-20261121-0001',
+  },
+  'Retry-After': {
+    description: 'On every 503: seconds to wait before resending the identical request (SERVICE.md retry policy)',
+    schema: { type: 'integer' },
+    example: 1,
+  },
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -87,7 +120,8 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
       const operation = item[method];
       if (!operation) continue;
       operation.responses.default ??= {
-        description: 'Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500)',
+        description:
+          'Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500)',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, examples } },
       };
     }
@@ -110,9 +144,7 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
 }
 
 function catalogueTable(): string {
-  const rows = Object.entries(ERROR_CATALOGUE).map(
-    ([key, e]) => `| ${key} | ${e.http} | ${e.code} | ${e.subCode} | ${e.description} |`,
-  );
+  const rows = Object.entries(ERROR_CATALOGUE).map(([key, e]) => `| ${key} | ${e.http} | ${e.code} | ${e.subCode} | ${e.description} |`);
   return ['| key | HTTP | code | subCode | description |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 

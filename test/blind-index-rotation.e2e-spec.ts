@@ -35,11 +35,13 @@ describe('Blind-index key rotation by re-indexing (e2e)', () => {
     const ssn = uniqueSsn();
     const first = EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn } } });
     const scanned = `MX${Date.now().toString().slice(-8)}`;
-    let onboardingID = '';
+    let onboardingID: string;
     let app = await start(before);
     try {
       expect((await app.client().post(ENROLL, first)).body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
-      const scan = await app.client().post('/v1/kycGates/scanCapture', { programCode: 'sandbox', idType: 'matricula', idNumber: scanned, issuingCountry: 'MX', frontImage: 'aW1n' });
+      const scan = await app
+        .client()
+        .post('/v1/kycGates/scanCapture', { programCode: 'sandbox', idType: 'matricula', idNumber: scanned, issuingCountry: 'MX', frontImage: 'aW1n' });
       expect(scan.status).toBe(200);
       onboardingID = scan.body.onboardingID as string;
     } finally {
@@ -47,7 +49,9 @@ describe('Blind-index key rotation by re-indexing (e2e)', () => {
     }
     const oldIndexes = await withDb(async (db) => (await db.query<{ ssn_bidx: string }>('select ssn_bidx from users')).rows.map((r) => r.ssn_bidx));
 
-    await expect(start(after)).rejects.toThrow(/blindIndexKey \(bik-[0-9a-f]+\) is not the key the stored blind indexes were computed under \(bik-[0-9a-f]+\): run npm run keys:reindex/);
+    await expect(start(after)).rejects.toThrow(
+      /blindIndexKey \(bik-[0-9a-f]+\) is not the key the stored blind indexes were computed under \(bik-[0-9a-f]+\): run npm run keys:reindex/,
+    );
 
     const keys = await KeyStore.from(JSON.stringify(after), false, process.env.TEST_RUN_DIR as string);
     const report = await withDb((db) => reindex(db, keys));
@@ -68,7 +72,9 @@ describe('Blind-index key rotation by re-indexing (e2e)', () => {
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
       // A scan captured before matches its Matricula number by the re-indexed value (else 400/660).
-      const matricula = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ onboardingID, encryptedUserData: { identifyingData: { ssn: undefined, matriculaId: scanned } } }));
+      const matricula = await app
+        .client()
+        .post(ENROLL, EnrollmentRequestFactory.build({ onboardingID, encryptedUserData: { identifyingData: { ssn: undefined, matriculaId: scanned } } }));
       expect(matricula.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
     } finally {
       await app.close();

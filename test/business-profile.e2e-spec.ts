@@ -277,7 +277,14 @@ describe('Business profile (e2e)', () => {
       ['businessName too long', { ...FULL_BUSINESS_DATA, businessName: 'N'.repeat(101) }, 400, 507, 'businessName min or max length', 'businessName'],
       ['businessZipCode format', { ...FULL_BUSINESS_DATA, businessZipCode: '7870A' }, 350, 0, 'Invalid Business Zip Code', 'businessZipCode'],
       ['country code', { ...FULL_BUSINESS_DATA, businessCountryCode: 'QQ' }, 600, 0, 'Invalid Business Country Code', 'businessCountryCode'],
-      ['processing volume', { ...FULL_BUSINESS_DATA, averageMonthlyProcessingVolume: -5 }, 300, 0, 'Invalid Avg Monthly Processing Volume', 'averageMonthlyProcessingVolume'],
+      [
+        'processing volume',
+        { ...FULL_BUSINESS_DATA, averageMonthlyProcessingVolume: -5 },
+        300,
+        0,
+        'Invalid Avg Monthly Processing Volume',
+        'averageMonthlyProcessingVolume',
+      ],
     ])('%s', async (_name, businessData, code, subCode, description, property) => {
       const res = await enrollWith(businessData);
       expect(res.status).toBe(400);

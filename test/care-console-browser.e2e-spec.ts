@@ -32,7 +32,9 @@ describe('Care console in a browser (e2e)', () => {
   });
 
   async function enroll(firstName: string, lastName: string, ssn = uniqueSsn()) {
-    const res = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { firstName, lastName, identifyingData: { dateOfBirth: '1984-07-09', ssn } } }));
+    const res = await app
+      .client()
+      .post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { firstName, lastName, identifyingData: { dateOfBirth: '1984-07-09', ssn } } }));
     return { ssn, accountId: (res.body.account as { accountIdentifier: string }).accountIdentifier, body: res.body };
   }
 
@@ -93,7 +95,13 @@ describe('Care console in a browser (e2e)', () => {
 
     const api = await app.client('care').get(`/v1/care/accounts/${held.accountId}/audit`);
     const entry = (api.body.auditTrail as Array<Record<string, unknown>>).find((e) => e.action === 'ofacClear');
-    expect(entry).toMatchObject({ actor: 'console:agent.smith@bank.test', staff: { subject: 'sandbox:care', email: 'agent.smith@bank.test' }, reason: expect.stringContaining('not a match'), before: { status: 'pending' }, after: { status: 'normal' } });
+    expect(entry).toMatchObject({
+      actor: 'console:agent.smith@bank.test',
+      staff: { subject: 'sandbox:care', email: 'agent.smith@bank.test' },
+      reason: expect.stringContaining('not a match'),
+      before: { status: 'pending' },
+      after: { status: 'normal' },
+    });
   });
 
   it('an SSN or phone number is never searched through a link (it would sit in history and logs)', async () => {
@@ -110,7 +118,14 @@ describe('Care console in a browser (e2e)', () => {
     expect(await page.locator('#revealed-ssn').innerText()).toBe(ssn);
     expect((await auditRows())[0]).toMatch(/pii\.reveal[\s\S]*agent\.smith@bank\.test[\s\S]*ssn/);
     const api = await app.client('care').get(`/v1/care/accounts/${accountId}/audit`);
-    expect(api.body.auditTrail).toEqual([expect.objectContaining({ action: 'pii.reveal', staff: { subject: 'sandbox:care', email: 'agent.smith@bank.test' }, detail: expect.objectContaining({ field: 'ssn' }), at: expect.any(String) })]);
+    expect(api.body.auditTrail).toEqual([
+      expect.objectContaining({
+        action: 'pii.reveal',
+        staff: { subject: 'sandbox:care', email: 'agent.smith@bank.test' },
+        detail: expect.objectContaining({ field: 'ssn' }),
+        at: expect.any(String),
+      }),
+    ]);
     await page.goto(`${app.baseUrl}/care/accounts/${accountId}`);
     expect(await page.content()).not.toContain(ssn);
   });
@@ -120,7 +135,10 @@ describe('Care console in a browser (e2e)', () => {
     const res = await page.request.post(`${app.baseUrl}/care/accounts/${accountId}/operations/lock`, { form: { reason: 'no token here' }, maxRedirects: 0 });
     expect(res.status()).toBe(403);
     expect(await res.text()).toContain('security token');
-    const forged = await page.request.post(`${app.baseUrl}/care/accounts/${accountId}/operations/lock`, { form: { reason: 'forged token', _csrf: 'forged' }, maxRedirects: 0 });
+    const forged = await page.request.post(`${app.baseUrl}/care/accounts/${accountId}/operations/lock`, {
+      form: { reason: 'forged token', _csrf: 'forged' },
+      maxRedirects: 0,
+    });
     expect(forged.status()).toBe(403);
     const view = await app.client('care').get(`/v1/care/accounts/${accountId}`);
     expect(view.body.account).toMatchObject({ status: 'normal' });
@@ -159,7 +177,11 @@ describe('Care console in a browser (e2e)', () => {
     await anonymous.close();
     for (const width of [1280, 768]) {
       await page.setViewportSize({ width, height: 1000 });
-      for (const url of [`/care/search?kind=accountIdentifier&q=${accountId}`, `/care/accounts/${accountId}`, `/care/accounts/${accountId}/operations/fraudBlock`]) {
+      for (const url of [
+        `/care/search?kind=accountIdentifier&q=${accountId}`,
+        `/care/accounts/${accountId}`,
+        `/care/accounts/${accountId}/operations/fraudBlock`,
+      ]) {
         await page.goto(`${app.baseUrl}${url}`);
         expect({ url, width, violations: await seriousA11yViolations(page) }).toEqual({ url, width, violations: [] });
       }

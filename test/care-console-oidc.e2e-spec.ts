@@ -114,14 +114,18 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
     return res;
   }
 
-  const page = (jar: CookieJar, pathName: string, target: TestApp = app) => fetch(`${target.baseUrl}${pathName}`, { redirect: 'manual', headers: { cookie: jar.header() } });
+  const page = (jar: CookieJar, pathName: string, target: TestApp = app) =>
+    fetch(`${target.baseUrl}${pathName}`, { redirect: 'manual', headers: { cookie: jar.header() } });
 
   it('the sign-in page offers the provider and no sandbox form when a provider is configured', async () => {
     const res = await fetch(`${app.baseUrl}/care/sign-in`);
     const body = await res.text();
     expect(body).toContain('/care/auth/login');
     expect(body).not.toContain('clientSecret');
-    const sandbox = await fetch(`${app.baseUrl}/care/sign-in`, { method: 'POST', body: new URLSearchParams({ clientId: 'care', clientSecret: 'care-test-secret' }) });
+    const sandbox = await fetch(`${app.baseUrl}/care/sign-in`, {
+      method: 'POST',
+      body: new URLSearchParams({ clientId: 'care', clientSecret: 'care-test-secret' }),
+    });
     expect(sandbox.status).toBe(404);
   });
 
@@ -152,7 +156,12 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
     expect(res.status).toBe(303);
     const audit = await app.client('care').get(`/v1/care/accounts/${accountId}/audit`);
     expect(audit.body.auditTrail).toEqual([
-      expect.objectContaining({ action: 'lock', actor: 'console:alice@bank.test', staff: { subject: 'alice', email: 'alice@bank.test' }, reason: 'Suspicious card-not-present activity' }),
+      expect.objectContaining({
+        action: 'lock',
+        actor: 'console:alice@bank.test',
+        staff: { subject: 'alice', email: 'alice@bank.test' },
+        reason: 'Suspicious card-not-present activity',
+      }),
     ]);
   });
 
@@ -223,7 +232,9 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
       const jar = await signedIn();
       const db = await app.db();
       try {
-        await db.query(`update care_sessions set sess = jsonb_set(sess::jsonb, '{lastSeen}', to_jsonb($1::bigint))::json where sess::jsonb ? 'staff'`, [Date.now() - 16 * 60_000]);
+        await db.query(`update care_sessions set sess = jsonb_set(sess::jsonb, '{lastSeen}', to_jsonb($1::bigint))::json where sess::jsonb ? 'staff'`, [
+          Date.now() - 16 * 60_000,
+        ]);
       } finally {
         await db.end();
       }

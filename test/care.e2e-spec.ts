@@ -100,7 +100,9 @@ describe('Care operations (e2e)', () => {
   /** Waits for a delivered webhook of the account and type whose data holds `expected`; returns its data. */
   async function eventWith(accountId: string, eventType: string, expected: Record<string, unknown>) {
     const match = () =>
-      receiver.received.find((w) => w.json.accountIdentifier === accountId && w.json.eventType === eventType && w.answered === 200 && contains(w.json.data, expected));
+      receiver.received.find(
+        (w) => w.json.accountIdentifier === accountId && w.json.eventType === eventType && w.answered === 200 && contains(w.json.data, expected),
+      );
     await receiver.waitFor(() => match() !== undefined);
     const webhook = match() as NonNullable<ReturnType<typeof match>>;
     expect(webhook.verified).toBe(true);
@@ -113,7 +115,9 @@ describe('Care operations (e2e)', () => {
     const locked = await care().post<View>(path(id, 'lock'), undefined, { headers: { 'x-care-agent': 'agent-7' } });
     expect(locked.status).toBe(200);
     expect(locked.body.account).toMatchObject({ accountIdentifier: id, status: 'locked', statusReason: 'careLock' });
-    expect(locked.body.paymentInstruments).toEqual([expect.objectContaining({ paymentIdentifier: enrolled.paymentInstruments[0].paymentIdentifier, status: 'active' })]);
+    expect(locked.body.paymentInstruments).toEqual([
+      expect.objectContaining({ paymentIdentifier: enrolled.paymentInstruments[0].paymentIdentifier, status: 'active' }),
+    ]);
     expect(locked.body.account.encryptedAccountData).toBeUndefined();
     expect(locked.body.user.encryptedUserData).toBeUndefined();
     await expectNotApplicable(id, 'lock');
@@ -268,7 +272,12 @@ describe('Care operations (e2e)', () => {
 
     const removed = await care().delete<View>(path(id, 'fraudBlock'));
     expect(removed.status).toBe(200);
-    expect(removed.body.account).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none', accountCycleDay: enrolled.account.accountCycleDay });
+    expect(removed.body.account).toMatchObject({
+      status: 'normal',
+      statusReason: null,
+      kycPendingGate: 'none',
+      accountCycleDay: enrolled.account.accountCycleDay,
+    });
     expect(removed.body.paymentInstruments.map((c) => c.status)).toEqual(['blocked']);
     // The first unblock attempt succeeds and, with no gate left, makes the card active (not inactive).
     const view = await waitForView(id, (v) => v.paymentInstruments[0].status !== 'blocked');
@@ -318,12 +327,20 @@ describe('Care operations (e2e)', () => {
     };
 
     const two = await outcome(2);
-    expect(two.attempts).toEqual([['cardUnblock.failed', 1], ['cardUnblock.failed', 2], ['cardUnblock.succeeded', 3]]);
+    expect(two.attempts).toEqual([
+      ['cardUnblock.failed', 1],
+      ['cardUnblock.failed', 2],
+      ['cardUnblock.succeeded', 3],
+    ]);
     expect(two.final.paymentInstruments.map((c) => c.status)).toEqual(['active']);
     expect(two.final.account).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none' });
 
     const three = await outcome(3);
-    expect(three.attempts).toEqual([['cardUnblock.failed', 1], ['cardUnblock.failed', 2], ['cardUnblock.exhausted', 3]]);
+    expect(three.attempts).toEqual([
+      ['cardUnblock.failed', 1],
+      ['cardUnblock.failed', 2],
+      ['cardUnblock.exhausted', 3],
+    ]);
     expect(three.final.paymentInstruments.map((c) => c.status)).toEqual(['blocked']);
     expect(three.final.account).toMatchObject({ status: 'normal', statusReason: 'underReview', kycPendingGate: 'manual' });
   });

@@ -28,7 +28,13 @@ describeWithEmbedded('Database outage during a burst of enrollments (e2e)', () =
     const client = new EnrollmentClient({
       baseUrl: app.baseUrl,
       ...PARTNERS.acme,
-      retry: { ranges: [[200, 400], [800, 1200], [2500, 3500]] },
+      retry: {
+        ranges: [
+          [200, 400],
+          [800, 1200],
+          [2500, 3500],
+        ],
+      },
     });
     await client.accessToken();
     const requests: EnrollmentRequest[] = Array.from({ length: 30 }, () => EnrollmentRequestFactory.build());
@@ -47,9 +53,7 @@ describeWithEmbedded('Database outage during a burst of enrollments (e2e)', () =
       if (answer.status === 503) expect(answer.body.responseDetails[0].code).toBe(503);
     }
     // The caller resends what did not complete: the identical request finishes it.
-    const finals = await Promise.all(
-      requests.map(async (request, i) => (first[i].status === 200 ? first[i] : client.post<EnrollmentBody>(ENROLL, request))),
-    );
+    const finals = await Promise.all(requests.map(async (request, i) => (first[i].status === 200 ? first[i] : client.post<EnrollmentBody>(ENROLL, request))));
     for (const answer of finals) {
       expect(answer.status).toBe(200);
       expect(answer.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });

@@ -102,10 +102,12 @@ describe('Stalled database (e2e)', () => {
 
     proxy.stall();
     const started = Date.now();
-    const answers = await Promise.all([
-      ...Array.from({ length: 6 }, () => client.get(accountPath, { noRetry: true })),
-      ...Array.from({ length: 3 }, () => client.post(ENROLL, EnrollmentRequestFactory.build(), { noRetry: true })),
-    ].map(async (pending) => ({ answer: await pending, ms: Date.now() - started })));
+    const answers = await Promise.all(
+      [
+        ...Array.from({ length: 6 }, () => client.get(accountPath, { noRetry: true })),
+        ...Array.from({ length: 3 }, () => client.post(ENROLL, EnrollmentRequestFactory.build(), { noRetry: true })),
+      ].map(async (pending) => ({ answer: await pending, ms: Date.now() - started })),
+    );
     for (const { answer, ms } of answers) {
       expect({ status: answer.status, detail: answer.body.responseDetails[0] }).toMatchObject({ status: 503, detail: { code: 503, subCode: 2 } });
       expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);

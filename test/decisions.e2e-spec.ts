@@ -39,9 +39,20 @@ describe('Decisions where SERVICE.md is silent (e2e)', () => {
 
   async function enrollWithMatricula(): Promise<Enrolled> {
     const idNumber = `MX${randomBytes(5).toString('hex').toUpperCase()}`;
-    const scan = await acme.post('/v1/kycGates/scanCapture', { programCode: 'sandbox', idType: 'matricula', idNumber, issuingCountry: 'MX', frontImage: randomBytes(48).toString('base64') });
+    const scan = await acme.post('/v1/kycGates/scanCapture', {
+      programCode: 'sandbox',
+      idType: 'matricula',
+      idNumber,
+      issuingCountry: 'MX',
+      frontImage: randomBytes(48).toString('base64'),
+    });
     expect(scan.status).toBe(200);
-    return enroll(EnrollmentRequestFactory.build({ onboardingID: scan.body.onboardingID, encryptedUserData: { identifyingData: { ssn: undefined, matriculaId: idNumber } } }));
+    return enroll(
+      EnrollmentRequestFactory.build({
+        onboardingID: scan.body.onboardingID,
+        encryptedUserData: { identifyingData: { ssn: undefined, matriculaId: idNumber } },
+      }),
+    );
   }
 
   async function careAction(accountId: string, action: 'lock' | 'close'): Promise<ApiBody> {
@@ -53,7 +64,9 @@ describe('Decisions where SERVICE.md is silent (e2e)', () => {
   async function limitKeyKinds(accountId: string): Promise<string[]> {
     const db = await app.db();
     try {
-      return ((await db.query('select key_kind from account_limit_keys where account_id = $1 order by key_kind', [accountId])).rows as Array<{ key_kind: string }>).map((r) => r.key_kind);
+      return (
+        (await db.query('select key_kind from account_limit_keys where account_id = $1 order by key_kind', [accountId])).rows as Array<{ key_kind: string }>
+      ).map((r) => r.key_kind);
     } finally {
       await db.end();
     }
@@ -65,7 +78,9 @@ describe('Decisions where SERVICE.md is silent (e2e)', () => {
   it('a user update and an ITIN are accepted on a closed account (only a locked account declines them, 5/362)', async () => {
     const consumer = await enroll(EnrollmentRequestFactory.build());
     await careAction(consumer.accountId, 'close');
-    const update = await acme.put(`/v1/programs/sandbox/accounts/${consumer.accountId}/users/${consumer.userId}`, { encryptedUserData: { email: { emailAddress: 'closed@example.com' } } });
+    const update = await acme.put(`/v1/programs/sandbox/accounts/${consumer.accountId}/users/${consumer.userId}`, {
+      encryptedUserData: { email: { emailAddress: 'closed@example.com' } },
+    });
     expect(detail(update)).toEqual({ status: 200, first: { code: 0, subCode: 0, description: 'Success' } });
 
     const matricula = await enrollWithMatricula();
@@ -83,7 +98,10 @@ describe('Decisions where SERVICE.md is silent (e2e)', () => {
   });
 
   it('duplicate phone types answer 400/1020 like duplicate address types', async () => {
-    const phoneNumbers = [{ phoneType: 'mobile', number: uniquePhone() }, { phoneType: 'mobile', number: uniquePhone() }];
+    const phoneNumbers = [
+      { phoneType: 'mobile', number: uniquePhone() },
+      { phoneType: 'mobile', number: uniquePhone() },
+    ];
     expect(await enrollRefused({ encryptedUserData: { phoneNumbers } })).toMatchObject({
       status: 400,
       first: { code: 1020, subCode: 0, description: 'Duplicated type is not allowed', field: 'encryptedUserData.phoneNumbers[1].phoneType' },
@@ -91,8 +109,25 @@ describe('Decisions where SERVICE.md is silent (e2e)', () => {
   });
 
   it.each([
-    ['two default phones', { encryptedUserData: { phoneNumbers: [{ phoneType: 'mobile', number: uniquePhone(), isDefault: true }, { phoneType: 'home', number: uniquePhone(), isDefault: true }] } }, 'sandbox', 'encryptedUserData.phoneNumbers'],
-    ['ssnSuffix different from last4SSN', { encryptedUserData: { identifyingData: { ssn: undefined, ssnSuffix: '1234', last4SSN: '4321' } } }, 'lite', 'encryptedUserData.identifyingData.last4SSN'],
+    [
+      'two default phones',
+      {
+        encryptedUserData: {
+          phoneNumbers: [
+            { phoneType: 'mobile', number: uniquePhone(), isDefault: true },
+            { phoneType: 'home', number: uniquePhone(), isDefault: true },
+          ],
+        },
+      },
+      'sandbox',
+      'encryptedUserData.phoneNumbers',
+    ],
+    [
+      'ssnSuffix different from last4SSN',
+      { encryptedUserData: { identifyingData: { ssn: undefined, ssnSuffix: '1234', last4SSN: '4321' } } },
+      'lite',
+      'encryptedUserData.identifyingData.last4SSN',
+    ],
     ['a business enrollment on a program without KYB', { accountType: 'business' }, 'lite', 'accountType'],
     ['a termsAcceptanceDateTime that is not ISO 8601', { termsAcceptanceDateTime: '21/11/2026 10:00' }, 'sandbox', 'termsAcceptanceDateTime'],
   ])('%s answers 400/100/5', async (_case, overrides, programCode, field) => {
@@ -130,13 +165,25 @@ describe('Decisions where SERVICE.md is silent (e2e)', () => {
     const document = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, { description?: string }>> };
     const descriptionOf = (path: string, method: string) => document.paths[path]?.[method]?.description ?? '';
     const enrollment = descriptionOf('/v1/programs/{programCode}/enrollments', 'post');
-    for (const phrase of ['per account type', "calling partner's", 'Matricula enrollment counts under its default phone only', '400/1020', '400/100/5', 'future answers 400/700', '400/660/0', 'Kycrefer', 'NFC']) {
+    for (const phrase of [
+      'per account type',
+      "calling partner's",
+      'Matricula enrollment counts under its default phone only',
+      '400/1020',
+      '400/100/5',
+      'future answers 400/700',
+      '400/660/0',
+      'Kycrefer',
+      'NFC',
+    ]) {
       expect(enrollment).toContain(phrase);
     }
     expect(descriptionOf('/v1/programs/{programCode}/enrollments/accounts/{accountIdentifier}', 'get')).toContain('locked and closed accounts');
     expect(descriptionOf('/v1/programs/{programCode}/accounts/{accountIdentifier}/users/{userIdentifier}', 'put')).toContain('a closed account can be updated');
     expect(descriptionOf('/v1/accounts/{accountIdentifier}/users/{userIdentifier}/identity', 'post')).toContain('a closed account accepts the ITIN');
-    expect(descriptionOf('/v1/programs/{programCode}/accounts/{accountIdentifier}/businessProfile', 'put')).toContain('locked and closed accounts accept the update');
+    expect(descriptionOf('/v1/programs/{programCode}/accounts/{accountIdentifier}/businessProfile', 'put')).toContain(
+      'locked and closed accounts accept the update',
+    );
     const removal = descriptionOf('/v1/care/accounts/{accountIdentifier}/fraudBlock', 'delete');
     expect(removal).toContain('whatever it was before the block');
     expect(removal).toContain('refuses to start with more than 3 entries or more than 15 minutes');

@@ -50,7 +50,17 @@ describe('Enrollment encrypted data (e2e)', () => {
       identifyingData: { dateOfBirth: '1990-04-01', ssn: userData.identifyingData.ssn },
       email: { emailAddress: 'jose@example.com' },
     });
-    expect(user.addresses).toEqual([expect.objectContaining({ type: 'home', isDefault: true, addressLine1: '100 Main St', addressLine2: 'Apt 4', city: 'Austin', state: 'TX', zipCode: '78701' })]);
+    expect(user.addresses).toEqual([
+      expect.objectContaining({
+        type: 'home',
+        isDefault: true,
+        addressLine1: '100 Main St',
+        addressLine2: 'Apt 4',
+        city: 'Austin',
+        state: 'TX',
+        zipCode: '78701',
+      }),
+    ]);
     expect(user.phoneNumbers).toEqual([{ phoneType: 'mobile', number: userData.phoneNumbers[0].number, isDefault: true }]);
 
     const account = await open<Record<string, any>>(accountOf(res.body).encryptedAccountData); // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -84,8 +94,16 @@ describe('Enrollment encrypted data (e2e)', () => {
     const home = (request.encryptedUserData as { addresses: Array<Record<string, unknown>> }).addresses[0];
     request.encryptedUserData = {
       ...(request.encryptedUserData as object),
-      addresses: [{ ...home, type: 'mailing', addressLine1: '9 Post Rd', isDefault: false }, { ...home, type: 'home', isDefault: true }, { ...home, type: 'business', addressLine1: '1 Shop St', isDefault: false }],
-      phoneNumbers: [{ phoneType: 'work', number: uniquePhone() }, { phoneType: 'mobile', number: uniquePhone(), isDefault: true }, { phoneType: 'home', number: uniquePhone() }],
+      addresses: [
+        { ...home, type: 'mailing', addressLine1: '9 Post Rd', isDefault: false },
+        { ...home, type: 'home', isDefault: true },
+        { ...home, type: 'business', addressLine1: '1 Shop St', isDefault: false },
+      ],
+      phoneNumbers: [
+        { phoneType: 'work', number: uniquePhone() },
+        { phoneType: 'mobile', number: uniquePhone(), isDefault: true },
+        { phoneType: 'home', number: uniquePhone() },
+      ],
     };
     const res = await app.client('secure').post(ENROLL, request);
     expect(res.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
@@ -140,7 +158,9 @@ describe('Enrollment encrypted data (e2e)', () => {
     const request = EnrollmentRequestFactory.build();
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 40; i++) deep = { a: deep };
-    const res = await app.client('secure').post(ENROLL, { ...request, encryptedUserData: await seal({ ...(request.encryptedUserData as object), deep }) }, { noRetry: true });
+    const res = await app
+      .client('secure')
+      .post(ENROLL, { ...request, encryptedUserData: await seal({ ...(request.encryptedUserData as object), deep }) }, { noRetry: true });
     expect(res.status).toBe(400);
     expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 1 });
   });
@@ -189,7 +209,10 @@ describe('Enrollment encrypted data (e2e)', () => {
     };
     const plain = await app.client('acme').post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: userData }));
     expect(plain.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
-    const sealed = await app.client('secure').post(ENROLL, { ...EnrollmentRequestFactory.build(), encryptedUserData: await seal({ ...userData, identifyingData: { dateOfBirth: secret.dateOfBirth, ssn: uniqueSsn() } }) });
+    const sealed = await app.client('secure').post(ENROLL, {
+      ...EnrollmentRequestFactory.build(),
+      encryptedUserData: await seal({ ...userData, identifyingData: { dateOfBirth: secret.dateOfBirth, ssn: uniqueSsn() } }),
+    });
     expect(sealed.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
     const scan = await app.client('acme').post('/v1/kycGates/scanCapture', {
       programCode: 'sandbox',
@@ -200,16 +223,36 @@ describe('Enrollment encrypted data (e2e)', () => {
     });
     const matricula = await app.client('acme').post(
       ENROLL,
-      EnrollmentRequestFactory.build({ onboardingID: scan.body.onboardingID, encryptedUserData: { ...userData, phoneNumbers: [{ phoneType: 'mobile', number: uniquePhone() }], identifyingData: { dateOfBirth: secret.dateOfBirth, ssn: undefined } } }),
+      EnrollmentRequestFactory.build({
+        onboardingID: scan.body.onboardingID,
+        encryptedUserData: {
+          ...userData,
+          phoneNumbers: [{ phoneType: 'mobile', number: uniquePhone() }],
+          identifyingData: { dateOfBirth: secret.dateOfBirth, ssn: undefined },
+        },
+      }),
     );
     expect(matricula.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
-    const held = await app.client('acme').post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { ...userData, phoneNumbers: [{ phoneType: 'home', number: uniquePhone() }], lastName: 'Ofachold', identifyingData: { dateOfBirth: secret.dateOfBirth, ssn: uniqueSsn() } } }));
+    const held = await app.client('acme').post(
+      ENROLL,
+      EnrollmentRequestFactory.build({
+        encryptedUserData: {
+          ...userData,
+          phoneNumbers: [{ phoneType: 'home', number: uniquePhone() }],
+          lastName: 'Ofachold',
+          identifyingData: { dateOfBirth: secret.dateOfBirth, ssn: uniqueSsn() },
+        },
+      }),
+    );
     expect(held.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
 
     const db = await app.db();
     try {
-      const tables = (await db.query(`select table_name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE'`, [app.schema])).rows as Array<{ table_name: string }>;
-      expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['users', 'user_addresses', 'user_phones', 'accounts', 'idempotency_keys', 'scan_captures']));
+      const tables = (await db.query(`select table_name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE'`, [app.schema]))
+        .rows as Array<{ table_name: string }>;
+      expect(tables.map((t) => t.table_name)).toEqual(
+        expect.arrayContaining(['users', 'user_addresses', 'user_phones', 'accounts', 'idempotency_keys', 'scan_captures']),
+      );
       let dump = '';
       for (const { table_name } of tables) {
         const rows = (await db.query(`select t::text as row from "${table_name}" t`)).rows as Array<{ row: string }>;

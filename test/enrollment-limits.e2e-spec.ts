@@ -82,7 +82,11 @@ describe('Enrollment account limits (e2e)', () => {
     it('ITIN: active 2/60 and lifetime 2/61', async () => {
       const itin = uniqueItin();
       const first = await enrolled(EnrollmentRequestFactory.build(withSsn(itin)));
-      expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(itin, { dateOfBirth: '1999-09-09' }))), 60, 'Number of Active Accounts Exceeded');
+      expectDecline(
+        await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(itin, { dateOfBirth: '1999-09-09' }))),
+        60,
+        'Number of Active Accounts Exceeded',
+      );
       await close(first);
       await close(await enrolled(EnrollmentRequestFactory.build(withSsn(itin))));
       await close(await enrolled(EnrollmentRequestFactory.build(withSsn(itin))));
@@ -134,9 +138,15 @@ describe('Enrollment account limits (e2e)', () => {
 
       it('a KYC-referred account (pending, gate manual) is active: the next enrollment is 2/60', async () => {
         const ssn = uniqueSsn();
-        const referred = await app.client().post(SANDBOX, EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer', identifyingData: { ssn } } }));
+        const referred = await app
+          .client()
+          .post(SANDBOX, EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer', identifyingData: { ssn } } }));
         expect(referred.body.account).toMatchObject({ status: 'pending', kycPendingGate: 'manual' });
-        expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn, { dateOfBirth: '1960-02-02' }))), 60, 'Number of Active Accounts Exceeded');
+        expectDecline(
+          await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn, { dateOfBirth: '1960-02-02' }))),
+          60,
+          'Number of Active Accounts Exceeded',
+        );
       });
 
       it('a care-locked account (gate none) is not active, yet still counts for the lifetime limit', async () => {
@@ -147,7 +157,11 @@ describe('Enrollment account limits (e2e)', () => {
         const second = await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)));
         await close(second);
         await close(await enrolled(EnrollmentRequestFactory.build(withSsn(ssn))));
-        expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn))), 61, 'Number of Activated Accounts over Lifetime exceeded');
+        expectDecline(
+          await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn))),
+          61,
+          'Number of Activated Accounts over Lifetime exceeded',
+        );
       });
     });
 
@@ -170,13 +184,24 @@ describe('Enrollment account limits (e2e)', () => {
       const third = await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withPhone(phone)));
       expectDecline(third, 63, 'Number of Active Accounts Exceeded');
       expect(accountIdOf(third.body)).toBe(second);
-      const mismatch = await app.client().post(SANDBOX, EnrollmentRequestFactory.build({ ...withPhone(phone), encryptedUserData: { ...withPhone(phone).encryptedUserData, identifyingData: { dateOfBirth: '1977-07-07', ssn: uniqueSsn() } } }));
+      const mismatch = await app.client().post(
+        SANDBOX,
+        EnrollmentRequestFactory.build({
+          ...withPhone(phone),
+          encryptedUserData: { ...withPhone(phone).encryptedUserData, identifyingData: { dateOfBirth: '1977-07-07', ssn: uniqueSsn() } },
+        }),
+      );
       expectDecline(mismatch, 63, 'Number of Active Accounts Exceeded');
       expect(mismatch.body).not.toHaveProperty('account');
 
       const db = await app.db();
       try {
-        const ids = (await db.query(`select k.account_id from account_limit_keys k join accounts a on a.id = k.account_id where k.key_kind = 'phone' and a.status <> 'closed' and k.key_bidx = (select key_bidx from account_limit_keys where account_id = $1 and key_kind = 'phone')`, [second])).rows as Array<{ account_id: string }>;
+        const ids = (
+          await db.query(
+            `select k.account_id from account_limit_keys k join accounts a on a.id = k.account_id where k.key_kind = 'phone' and a.status <> 'closed' and k.key_bidx = (select key_bidx from account_limit_keys where account_id = $1 and key_kind = 'phone')`,
+            [second],
+          )
+        ).rows as Array<{ account_id: string }>;
         for (const row of ids) await close(row.account_id);
       } finally {
         await db.end();
@@ -187,14 +212,25 @@ describe('Enrollment account limits (e2e)', () => {
         await close(a);
         await close(b);
       }
-      expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withPhone(phone))), 66, 'Number of Activated Accounts over Lifetime exceeded');
+      expectDecline(
+        await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withPhone(phone))),
+        66,
+        'Number of Activated Accounts over Lifetime exceeded',
+      );
     });
 
     it('only the default phone counts', async () => {
       const shared = uniquePhone();
       await enrolled(EnrollmentRequestFactory.build(withPhone(shared)));
       await enrolled(EnrollmentRequestFactory.build(withPhone(shared)));
-      const secondary = { encryptedUserData: { phoneNumbers: [{ phoneType: 'home', number: uniquePhone(), isDefault: true }, { phoneType: 'mobile', number: shared }] } };
+      const secondary = {
+        encryptedUserData: {
+          phoneNumbers: [
+            { phoneType: 'home', number: uniquePhone(), isDefault: true },
+            { phoneType: 'mobile', number: shared },
+          ],
+        },
+      };
       await enrolled(EnrollmentRequestFactory.build(secondary));
     });
 
@@ -216,8 +252,7 @@ describe('Enrollment account limits (e2e)', () => {
 
   describe('SERVICE.md defaults, on the sandbox program (no override)', () => {
     const LONG = 240_000;
-    const userPath = (body: ApiBody) =>
-      `/v1/programs/sandbox/accounts/${accountIdOf(body)}/users/${(body.user as { userIdentifier: string }).userIdentifier}`;
+    const userPath = (body: ApiBody) => `/v1/programs/sandbox/accounts/${accountIdOf(body)}/users/${(body.user as { userIdentifier: string }).userIdentifier}`;
 
     /** Enrolls `count` accounts one after the other (they share a key, so they would only queue on its lock). */
     async function enrollEach(count: number, build: () => EnrollmentRequest): Promise<string[]> {
@@ -239,62 +274,78 @@ describe('Enrollment account limits (e2e)', () => {
     it.each([
       ['SSN', uniqueSsn],
       ['ITIN', uniqueItin],
-    ])('accounts per program, small business: same %s 10 active (2/60, most recent returned on a DOB match), 20 lifetime (2/61)', async (_kind, unique) => {
-      const id = unique();
-      const business = () => EnrollmentRequestFactory.business(withSsn(id));
-      const first = await enrollEach(10, business);
-      const eleventh = await app.client().post(SANDBOX, business());
-      expectDecline(eleventh, 60, 'Number of Active Accounts Exceeded');
-      expect(accountIdOf(eleventh.body)).toBe(first[9]);
-      // Business limits are counted apart from consumer ones: a consumer account with the same number is still allowed.
-      await enrolled(EnrollmentRequestFactory.build(withSsn(id)));
+    ])(
+      'accounts per program, small business: same %s 10 active (2/60, most recent returned on a DOB match), 20 lifetime (2/61)',
+      async (_kind, unique) => {
+        const id = unique();
+        const business = () => EnrollmentRequestFactory.business(withSsn(id));
+        const first = await enrollEach(10, business);
+        const eleventh = await app.client().post(SANDBOX, business());
+        expectDecline(eleventh, 60, 'Number of Active Accounts Exceeded');
+        expect(accountIdOf(eleventh.body)).toBe(first[9]);
+        // Business limits are counted apart from consumer ones: a consumer account with the same number is still allowed.
+        await enrolled(EnrollmentRequestFactory.build(withSsn(id)));
 
-      await closeAll(first);
-      const second = await enrollEach(10, business);
-      await closeAll(second);
-      const twentyFirst = await app.client().post(SANDBOX, business());
-      expectDecline(twentyFirst, 61, 'Number of Activated Accounts over Lifetime exceeded');
-      expect(twentyFirst.body).not.toHaveProperty('account');
-    }, LONG);
+        await closeAll(first);
+        const second = await enrollEach(10, business);
+        await closeAll(second);
+        const twentyFirst = await app.client().post(SANDBOX, business());
+        expectDecline(twentyFirst, 61, 'Number of Activated Accounts over Lifetime exceeded');
+        expect(twentyFirst.body).not.toHaveProperty('account');
+      },
+      LONG,
+    );
 
-    it('accounts per program, small business: same phone 10 active (2/63) and 20 lifetime (2/66), on enrollment and on user update, with the business wording', async () => {
-      const phone = uniquePhone();
-      const business = () => EnrollmentRequestFactory.business(withPhone(phone));
-      const other = await enrolledBody(EnrollmentRequestFactory.business(withPhone(uniquePhone())));
-      const update = () => app.client().put(userPath(other), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: phone } } });
+    it(
+      'accounts per program, small business: same phone 10 active (2/63) and 20 lifetime (2/66), on enrollment and on user update, with the business wording',
+      async () => {
+        const phone = uniquePhone();
+        const business = () => EnrollmentRequestFactory.business(withPhone(phone));
+        const other = await enrolledBody(EnrollmentRequestFactory.business(withPhone(uniquePhone())));
+        const update = () => app.client().put(userPath(other), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: phone } } });
 
-      const first = await enrollEach(10, business);
-      const eleventh = await app.client().post(SANDBOX, business());
-      expectDecline(eleventh, 63, 'Maximum number of active accounts with the same phone number');
-      expect(accountIdOf(eleventh.body)).toBe(first[9]);
-      expectDecline(await update(), 63, 'Maximum number of active accounts with the same phone number');
+        const first = await enrollEach(10, business);
+        const eleventh = await app.client().post(SANDBOX, business());
+        expectDecline(eleventh, 63, 'Maximum number of active accounts with the same phone number');
+        expect(accountIdOf(eleventh.body)).toBe(first[9]);
+        expectDecline(await update(), 63, 'Maximum number of active accounts with the same phone number');
 
-      await closeAll(first);
-      const second = await enrollEach(10, business);
-      await closeAll(second);
-      const twentyFirst = await app.client().post(SANDBOX, business());
-      expectDecline(twentyFirst, 66, 'Maximum number of accounts over a lifetime with the same phone number');
-      expect(twentyFirst.body).not.toHaveProperty('account');
-      const updated = await update();
-      expectDecline(updated, 66, 'Maximum number of accounts over a lifetime with the same phone number');
-      expect(updated.body).not.toHaveProperty('user');
-    }, LONG);
+        await closeAll(first);
+        const second = await enrollEach(10, business);
+        await closeAll(second);
+        const twentyFirst = await app.client().post(SANDBOX, business());
+        expectDecline(twentyFirst, 66, 'Maximum number of accounts over a lifetime with the same phone number');
+        expect(twentyFirst.body).not.toHaveProperty('account');
+        const updated = await update();
+        expectDecline(updated, 66, 'Maximum number of accounts over a lifetime with the same phone number');
+        expect(updated.body).not.toHaveProperty('user');
+      },
+      LONG,
+    );
 
-    it('accounts per program, consumer: same phone 10 lifetime — the user update is declined with 2/66 like the enrollment', async () => {
-      const phone = uniquePhone();
-      const other = await enrolledBody(EnrollmentRequestFactory.build(withPhone(uniquePhone())));
-      for (let i = 0; i < 5; i++) await closeAll(await enrollEach(2, () => EnrollmentRequestFactory.build(withPhone(phone))));
-      expectDecline(await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withPhone(phone))), 66, 'Number of Activated Accounts over Lifetime exceeded');
-      const updated = await app.client().put(userPath(other), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: phone } } });
-      expectDecline(updated, 66, 'Number of Activated Accounts over Lifetime exceeded');
-      expect(updated.body).not.toHaveProperty('user');
-      // Nothing stored: the account still counts under its own phone, which a new default phone can still take.
-      const own = await app.client().put(userPath(other), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: uniquePhone() } } });
-      expect(own.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
-    }, LONG);
+    it(
+      'accounts per program, consumer: same phone 10 lifetime — the user update is declined with 2/66 like the enrollment',
+      async () => {
+        const phone = uniquePhone();
+        const other = await enrolledBody(EnrollmentRequestFactory.build(withPhone(uniquePhone())));
+        for (let i = 0; i < 5; i++) await closeAll(await enrollEach(2, () => EnrollmentRequestFactory.build(withPhone(phone))));
+        expectDecline(
+          await app.client().post(SANDBOX, EnrollmentRequestFactory.build(withPhone(phone))),
+          66,
+          'Number of Activated Accounts over Lifetime exceeded',
+        );
+        const updated = await app.client().put(userPath(other), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: phone } } });
+        expectDecline(updated, 66, 'Number of Activated Accounts over Lifetime exceeded');
+        expect(updated.body).not.toHaveProperty('user');
+        // Nothing stored: the account still counts under its own phone, which a new default phone can still take.
+        const own = await app.client().put(userPath(other), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: uniquePhone() } } });
+        expect(own.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+      },
+      LONG,
+    );
   });
 
-  it('the DOB-match answer never shows another partner\'s account', async () => {
+  it("the DOB-match answer never shows another partner's account", async () => {
     const ssn = uniqueSsn();
     await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)), SANDBOX, 'globex');
     const res = await app.client('acme').post(SANDBOX, EnrollmentRequestFactory.build(withSsn(ssn)));
@@ -314,7 +365,12 @@ describe('Enrollment account limits (e2e)', () => {
     for (const res of results.filter((r) => r.body.responseDetails[0]?.subCode === 60)) expect(accountIdOf(res.body)).toBe(winner);
     const db = await app.db();
     try {
-      const rows = (await db.query(`select count(*)::int as n from account_limit_keys where key_kind = 'ssn' and key_bidx = (select key_bidx from account_limit_keys where account_id = $1 and key_kind = 'ssn')`, [winner])).rows;
+      const rows = (
+        await db.query(
+          `select count(*)::int as n from account_limit_keys where key_kind = 'ssn' and key_bidx = (select key_bidx from account_limit_keys where account_id = $1 and key_kind = 'ssn')`,
+          [winner],
+        )
+      ).rows;
       expect(rows[0].n).toBe(1);
     } finally {
       await db.end();

@@ -36,9 +36,13 @@ describe('Enrollment interrupted at each recovery point (e2e)', () => {
     try {
       const partial = await db.query(`select id, status from accounts where request_id = $1`, [request.requestId]);
       expect(partial.rows).toHaveLength(1);
-      const { rows: [progress] } = await db.query(`select recovery_point from enrollments where account_id = $1`, [partial.rows[0].id]);
+      const {
+        rows: [progress],
+      } = await db.query(`select recovery_point from enrollments where account_id = $1`, [partial.rows[0].id]);
       expect(progress).toEqual({ recovery_point: point });
-      const { rows: [key] } = await db.query(`select response_body from idempotency_keys where request_id = $1`, [request.requestId]);
+      const {
+        rows: [key],
+      } = await db.query(`select response_body from idempotency_keys where request_id = $1`, [request.requestId]);
       expect(key).toEqual({ response_body: null });
 
       const retried = await client.post<EnrollmentBody>(ENROLL, request);
@@ -50,7 +54,9 @@ describe('Enrollment interrupted at each recovery point (e2e)', () => {
       expect(retried.body.paymentInstruments).toHaveLength(1);
       expect(retried.body.paymentInstruments[0].status).toBe('active');
 
-      const { rows: [counts] } = await db.query(
+      const {
+        rows: [counts],
+      } = await db.query(
         `select (select count(*) from accounts where request_id = $1)::int as accounts,
                 (select count(*) from users where account_id = $2)::int as users,
                 (select count(*) from purses where account_id = $2)::int as purses,

@@ -8,7 +8,14 @@ const HOURS = 60 * 60 * 1000;
 
 const x = (n: number, c = 'a') => c.repeat(n);
 const name = (n: number) => `J${x(n - 1)}`;
-const home = (overrides: Record<string, unknown> = {}) => ({ type: 'home', addressLine1: '100 Main St', city: 'Austin', state: 'TX', zipCode: '78701', ...overrides });
+const home = (overrides: Record<string, unknown> = {}) => ({
+  type: 'home',
+  addressLine1: '100 Main St',
+  city: 'Austin',
+  state: 'TX',
+  zipCode: '78701',
+  ...overrides,
+});
 const user = (overrides: Record<string, unknown>) => ({ encryptedUserData: overrides });
 const address = (overrides: Record<string, unknown>) => user({ addresses: [home(overrides)] });
 
@@ -45,7 +52,14 @@ describe('Enrollment validation (e2e)', () => {
 
   describe('KYC table', () => {
     it.each(['04/01/1990', '1990-4-1', '1990-02-30', '19900401', '1990-04-01T00:00:00Z'])('dateOfBirth %s: 400/700', async (dateOfBirth) => {
-      await expectRejected(user({ identifyingData: { dateOfBirth } }), 400, 700, 0, 'identifyingData.dateOfBirth must be in the form YYYY-MM-DD', 'encryptedUserData.identifyingData.dateOfBirth');
+      await expectRejected(
+        user({ identifyingData: { dateOfBirth } }),
+        400,
+        700,
+        0,
+        'identifyingData.dateOfBirth must be in the form YYYY-MM-DD',
+        'encryptedUserData.identifyingData.dateOfBirth',
+      );
     });
 
     it('ssn with ssnSuffix or last4SSN: 400/630', async () => {
@@ -250,7 +264,14 @@ describe('Enrollment validation (e2e)', () => {
 
   describe('CONTRACT section 6: names and address text are normalised to Unicode NFC before validation, fingerprinting and storage', () => {
     const nfd = (text: string) => text.normalize('NFD');
-    const spanish = { firstName: 'José', middleName: 'Ángel', lastName: 'Núñez', city: 'San José', addressLine1: '5 Calle Peña', addressLine2: 'Edificio Ñandú' };
+    const spanish = {
+      firstName: 'José',
+      middleName: 'Ángel',
+      lastName: 'Núñez',
+      city: 'San José',
+      addressLine1: '5 Calle Peña',
+      addressLine2: 'Edificio Ñandú',
+    };
     const written = (form: (text: string) => string) =>
       user({
         firstName: form(spanish.firstName),
@@ -273,7 +294,10 @@ describe('Enrollment validation (e2e)', () => {
       expect(stored).toMatchObject({ firstName: spanish.firstName, middleName: spanish.middleName, lastName: spanish.lastName });
       expect(stored.addresses[0]).toMatchObject({ city: spanish.city, addressLine1: spanish.addressLine1, addressLine2: spanish.addressLine2 });
 
-      const precomposed = merge(request, written((text) => text)) as EnrollmentRequest;
+      const precomposed = merge(
+        request,
+        written((text) => text),
+      ) as EnrollmentRequest;
       expect(precomposed.requestId).toBe(request.requestId);
       expect(precomposed.encryptedUserData.firstName).toBe('José');
       const retry = await app.client('secure').post(ENROLL, precomposed);
@@ -304,7 +328,12 @@ describe('Enrollment validation (e2e)', () => {
     });
 
     it('optional fields sent as null count as absent', async () => {
-      await expectOk({ onboardingID: null, currency: null, accountType: null, encryptedUserData: { middleName: null, email: null, identifyingData: { ssnSuffix: null, matriculaId: null }, businessData: null } });
+      await expectOk({
+        onboardingID: null,
+        currency: null,
+        accountType: null,
+        encryptedUserData: { middleName: null, email: null, identifyingData: { ssnSuffix: null, matriculaId: null }, businessData: null },
+      });
     });
 
     it('required fields: 400/200/0', async () => {

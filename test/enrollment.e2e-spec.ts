@@ -46,7 +46,14 @@ describe('Enrollment (e2e)', () => {
     expect(res.body.requestId).toBe(request.requestId);
     expect(res.headers.get('x-request-id')).toBe(request.requestId);
     const account = accountOf(res.body);
-    expect(account).toMatchObject({ programCode: 'sandbox', accountType: 'consumer', status: 'normal', statusReason: null, kycPendingGate: 'none', currency: 'USD' });
+    expect(account).toMatchObject({
+      programCode: 'sandbox',
+      accountType: 'consumer',
+      status: 'normal',
+      statusReason: null,
+      kycPendingGate: 'none',
+      currency: 'USD',
+    });
     expect(account.accountCycleDay).toBe(cycleDayToday());
     expect(account.activatedDateTime).toMatch(/Z$/);
     expect(account.createdDateTime).toMatch(/Z$/);
@@ -55,7 +62,13 @@ describe('Enrollment (e2e)', () => {
     expect(res.body.user).toMatchObject({ isPrimaryAccountHolder: true, status: 'active' });
     expect(res.body.user).not.toHaveProperty('encryptedUserData');
     expect(cardsOf(res.body)).toEqual([
-      expect.objectContaining({ type: 'virtual', status: 'active', embossedName: 'JOSE NUNEZ', last4: expect.stringMatching(/^\d{4}$/), expirationDate: expect.stringMatching(/^\d{4}-\d{2}$/) }),
+      expect.objectContaining({
+        type: 'virtual',
+        status: 'active',
+        embossedName: 'JOSE NUNEZ',
+        last4: expect.stringMatching(/^\d{4}$/),
+        expirationDate: expect.stringMatching(/^\d{4}-\d{2}$/),
+      }),
     ]);
     expect(cardsOf(res.body)[0]).not.toHaveProperty('embossedBusinessName');
 
@@ -251,7 +264,10 @@ describe('Enrollment (e2e)', () => {
     const id = accountOf(res.body).accountIdentifier;
     const db = await app.db();
     try {
-      const events = (await db.query('select event_type, payload from outbox_events where account_id = $1 order by occurred_at', [id])).rows as Array<{ event_type: string; payload: unknown }>;
+      const events = (await db.query('select event_type, payload from outbox_events where account_id = $1 order by occurred_at', [id])).rows as Array<{
+        event_type: string;
+        payload: unknown;
+      }>;
       expect(events.map((e) => e.event_type)).toEqual(expect.arrayContaining(['accountUpdated', 'cardUpdated']));
       const text = JSON.stringify(events);
       expect(text).toContain('underReview');
@@ -288,7 +304,9 @@ describe('Enrollment (e2e)', () => {
     const res = await app.client().post('/v1/programs/lite/enrollments', request);
     expect(res.status).toBe(200);
     expect(accountOf(res.body)).toMatchObject({ programCode: 'lite', currency: 'MXN', status: 'normal' });
-    expect(await count(`select count(*)::int as n from accounts where id = $1 and identity_kind = 'ssnSuffix'`, [accountOf(res.body).accountIdentifier])).toBe(1);
+    expect(await count(`select count(*)::int as n from accounts where id = $1 and identity_kind = 'ssnSuffix'`, [accountOf(res.body).accountIdentifier])).toBe(
+      1,
+    );
   });
 
   it('stores the address defaults and the default phone as resolved', async () => {
@@ -310,9 +328,15 @@ describe('Enrollment (e2e)', () => {
     try {
       const user = (await db.query('select id from users where account_id = $1', [accountOf(res.body).accountIdentifier])).rows[0] as { id: string };
       const addresses = (await db.query('select type, is_default from user_addresses where user_id = $1 order by type', [user.id])).rows;
-      expect(addresses).toEqual([{ type: 'home', is_default: true }, { type: 'mailing', is_default: false }]);
+      expect(addresses).toEqual([
+        { type: 'home', is_default: true },
+        { type: 'mailing', is_default: false },
+      ]);
       const phones = (await db.query('select phone_type, is_default from user_phones where user_id = $1 order by phone_type', [user.id])).rows;
-      expect(phones).toEqual([{ phone_type: 'home', is_default: true }, { phone_type: 'mobile', is_default: false }]);
+      expect(phones).toEqual([
+        { phone_type: 'home', is_default: true },
+        { phone_type: 'mobile', is_default: false },
+      ]);
     } finally {
       await db.end();
     }

@@ -89,8 +89,13 @@ describe('OpenAPI of the partner tools (e2e)', () => {
     await app.close();
   });
 
-  it('info.version is package.json\'s; each tool has a unique operationId, a named response schema and its security', async () => {
-    type Operation = { operationId: string; security?: unknown[]; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>; parameters?: Array<{ name: string; in: string }> };
+  it("info.version is package.json's; each tool has a unique operationId, a named response schema and its security", async () => {
+    type Operation = {
+      operationId: string;
+      security?: unknown[];
+      responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+      parameters?: Array<{ name: string; in: string }>;
+    };
     const doc = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as { info: { version: string }; paths: Record<string, Record<string, Operation>> };
     expect(doc.info.version).toBe((jest.requireActual('../package.json') as { version: string }).version);
     const tools: Array<[string, string, string, boolean]> = [
@@ -105,7 +110,11 @@ describe('OpenAPI of the partner tools (e2e)', () => {
     }
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
     expect(new Set(ids).size).toBe(ids.length);
-    for (const [path, method] of [['/v1/programs/{programCode}/enrollments', 'post'], ['/v1/programs/{programCode}/accounts/{accountIdentifier}/users/{userIdentifier}', 'put'], ['/v1/programs/{programCode}/accounts/{accountIdentifier}/businessProfile', 'put']]) {
+    for (const [path, method] of [
+      ['/v1/programs/{programCode}/enrollments', 'post'],
+      ['/v1/programs/{programCode}/accounts/{accountIdentifier}/users/{userIdentifier}', 'put'],
+      ['/v1/programs/{programCode}/accounts/{accountIdentifier}/businessProfile', 'put'],
+    ]) {
       expect({ path, query: doc.paths[path][method].parameters?.some((p) => p.name === 'validateOnly' && p.in === 'query') }).toEqual({ path, query: true });
     }
   });

@@ -129,10 +129,22 @@ describe('Service foundation (e2e)', () => {
       const { privateKey } = await generateKeyPair('ES256');
       const now = Math.floor(Date.now() / 1000);
       const claims = { client_id: 'acme', scope: 'enrollments' };
-      const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'at+jwt' }).setIssuer('http://enrollment.test')
-        .setAudience('http://enrollment.test/v1').setSubject('acme').setIssuedAt(now).setExpirationTime(now + 600).setJti('x').sign(privateKey);
-      const unsigned = new UnsecuredJWT(claims).setIssuer('http://enrollment.test').setAudience('http://enrollment.test/v1').setSubject('acme')
-        .setIssuedAt(now).setExpirationTime(now + 600).encode();
+      const forged = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt' })
+        .setIssuer('http://enrollment.test')
+        .setAudience('http://enrollment.test/v1')
+        .setSubject('acme')
+        .setIssuedAt(now)
+        .setExpirationTime(now + 600)
+        .setJti('x')
+        .sign(privateKey);
+      const unsigned = new UnsecuredJWT(claims)
+        .setIssuer('http://enrollment.test')
+        .setAudience('http://enrollment.test/v1')
+        .setSubject('acme')
+        .setIssuedAt(now)
+        .setExpirationTime(now + 600)
+        .encode();
       for (const token of [forged, unsigned, 'not-a-jwt']) {
         const res = await app.client().get(path, { anonymous: true, headers: { authorization: `Bearer ${token}` } });
         expect(res.status).toBe(401);

@@ -1,21 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Client } from 'pg';
-import { EnrollmentClient } from '../client/enrollment-client';
 import { EnrollmentRequestFactory, uniqueItin, uniquePhone, validBusinessData } from './support/enrollment-factory';
-import {
-  adversarialJson,
-  deepNesting,
-  describePath,
-  fromJs,
-  invalidUtf8,
-  JsonNode,
-  mixedSpanish,
-  mutate,
-  mutation,
-  pathsOf,
-  toJson,
-} from './support/fuzz-arbitraries';
+import { adversarialJson, deepNesting, describePath, fromJs, invalidUtf8, mixedSpanish, mutate, mutation, pathsOf, toJson } from './support/fuzz-arbitraries';
 import { Detail, isCatalogued, tableDigest } from './support/hardening';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -51,7 +38,11 @@ describe('Fuzzing every endpoint: bodies, paths and headers (e2e, fast-check)', 
   let tokens: { acme: string; care: string };
   let targets: Target[];
 
-  async function send(method: string, path: string, options: { body?: string | Uint8Array; headers?: Record<string, string>; token?: string | null } = {}): Promise<Answer> {
+  async function send(
+    method: string,
+    path: string,
+    options: { body?: string | Uint8Array; headers?: Record<string, string>; token?: string | null } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(options.headers ?? {}) };
     const token = options.token === undefined ? tokens.acme : options.token;
     if (token && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.authorization = `Bearer ${token}`;
@@ -134,11 +125,28 @@ describe('Fuzzing every endpoint: bodies, paths and headers (e2e, fast-check)', 
           },
         }),
       },
-      { name: 'business profile', method: 'PUT', path: `/v1/programs/sandbox/accounts/${business.accountId}/businessProfile`, valid: () => ({ businessData: validBusinessData() }) },
+      {
+        name: 'business profile',
+        method: 'PUT',
+        path: `/v1/programs/sandbox/accounts/${business.accountId}/businessProfile`,
+        valid: () => ({ businessData: validBusinessData() }),
+      },
       { name: 'identity', method: 'POST', path: `/v1/accounts/${consumer.accountId}/users/${consumer.userId}/identity`, valid: () => ({ itin: uniqueItin() }) },
       { name: 'test webhook', method: 'POST', path: '/v1/webhooks/test', valid: () => ({ eventType: 'accountUpdated' }) },
-      { name: 'care unblock', method: 'DELETE', path: `/v1/care/accounts/${careTarget.accountId}/fraudBlock`, care: true, valid: () => ({ sandboxUnblockFailures: 1 }) },
-      { name: 'care replace card', method: 'POST', path: `/v1/care/accounts/${careTarget.accountId}/paymentInstruments/x/replace`, care: true, valid: () => ({}) },
+      {
+        name: 'care unblock',
+        method: 'DELETE',
+        path: `/v1/care/accounts/${careTarget.accountId}/fraudBlock`,
+        care: true,
+        valid: () => ({ sandboxUnblockFailures: 1 }),
+      },
+      {
+        name: 'care replace card',
+        method: 'POST',
+        path: `/v1/care/accounts/${careTarget.accountId}/paymentInstruments/x/replace`,
+        care: true,
+        valid: () => ({}),
+      },
     ];
   });
 
@@ -199,9 +207,16 @@ describe('Fuzzing every endpoint: bodies, paths and headers (e2e, fast-check)', 
   it('deep nesting and bodies around the 64 KiB limit', async () => {
     const sized = fc.integer({ min: 60 * 1024, max: 70 * 1024 }).map((n) => JSON.stringify({ ...EnrollmentRequestFactory.build(), pad: 'é'.repeat(n / 2) }));
     await fc.assert(
-      fc.asyncProperty(target(), fc.oneof(deepNesting.map((d) => d.text), sized), async (t, text) => {
-        await probe(t.method, t.path, { body: text, token: tokenFor(t) }, `${t.name} ${text.length} chars ${text.slice(0, 60)}`);
-      }),
+      fc.asyncProperty(
+        target(),
+        fc.oneof(
+          deepNesting.map((d) => d.text),
+          sized,
+        ),
+        async (t, text) => {
+          await probe(t.method, t.path, { body: text, token: tokenFor(t) }, `${t.name} ${text.length} chars ${text.slice(0, 60)}`);
+        },
+      ),
       { ...SETTINGS, numRuns: 60 },
     );
   });
@@ -222,8 +237,19 @@ describe('Fuzzing every endpoint: bodies, paths and headers (e2e, fast-check)', 
   it('Spanish letters mixing NFC and NFD: never a 500, and an accepted name embosses as plain A-Z', async () => {
     await fc.assert(
       fc.asyncProperty(mixedSpanish(1, 10), mixedSpanish(2, 12), mixedSpanish(2, 10), async (first, last, city) => {
-        const request = EnrollmentRequestFactory.build({ encryptedUserData: { firstName: first, lastName: last, addresses: [{ type: 'home', isDefault: true, addressLine1: `1 ${city} St`, city, state: 'TX', zipCode: '78701' }] } });
-        const answer = await probe('POST', '/v1/programs/sandbox/enrollments', { body: JSON.stringify(request) }, `names ${JSON.stringify([first, last, city])}`);
+        const request = EnrollmentRequestFactory.build({
+          encryptedUserData: {
+            firstName: first,
+            lastName: last,
+            addresses: [{ type: 'home', isDefault: true, addressLine1: `1 ${city} St`, city, state: 'TX', zipCode: '78701' }],
+          },
+        });
+        const answer = await probe(
+          'POST',
+          '/v1/programs/sandbox/enrollments',
+          { body: JSON.stringify(request) },
+          `names ${JSON.stringify([first, last, city])}`,
+        );
         if (answer.status === 200 && answer.body?.responseDetails?.[0]?.code === 0) {
           const cards = answer.body.paymentInstruments as Array<{ embossedName: string }>;
           for (const card of cards) expect(card.embossedName).toMatch(/^[A-Z][A-Z '.-]*$/);
@@ -235,16 +261,42 @@ describe('Fuzzing every endpoint: bodies, paths and headers (e2e, fast-check)', 
 
   it('random paths and methods under and beside /v1', async () => {
     const segment = fc.oneof(
-      fc.constantFrom('v1', 'programs', 'sandbox', 'other', 'accounts', 'users', 'enrollments', 'businessProfile', 'identity', 'care', 'webhooks', 'events', '..', '.', '%2e%2e', '%00', '%ff', '%', 'null', '00000000-0000-4000-8000-000000000000'),
+      fc.constantFrom(
+        'v1',
+        'programs',
+        'sandbox',
+        'other',
+        'accounts',
+        'users',
+        'enrollments',
+        'businessProfile',
+        'identity',
+        'care',
+        'webhooks',
+        'events',
+        '..',
+        '.',
+        '%2e%2e',
+        '%00',
+        '%ff',
+        '%',
+        'null',
+        '00000000-0000-4000-8000-000000000000',
+      ),
       fc.string({ maxLength: 20 }).map(encodeURIComponent),
       fc.string({ unit: 'binary', maxLength: 8 }).map(encodeURIComponent),
       fc.integer({ min: 200, max: 3000 }).map((n) => 'a'.repeat(n)),
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'), fc.array(segment, { minLength: 1, maxLength: 7 }), fc.boolean(), async (method, segments, withBody) => {
-        const path = `/${segments.join('/')}`;
-        await probe(method, path, { body: withBody && method !== 'GET' ? '{}' : undefined }, `${method} ${path.slice(0, 200)}`);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
+        fc.array(segment, { minLength: 1, maxLength: 7 }),
+        fc.boolean(),
+        async (method, segments, withBody) => {
+          const path = `/${segments.join('/')}`;
+          await probe(method, path, { body: withBody && method !== 'GET' ? '{}' : undefined }, `${method} ${path.slice(0, 200)}`);
+        },
+      ),
       { ...SETTINGS, numRuns: 200 },
     );
   });
@@ -253,7 +305,19 @@ describe('Fuzzing every endpoint: bodies, paths and headers (e2e, fast-check)', 
     const printable = fc.string({ maxLength: 60 }).map((s) => s.replace(/[^\x20-\x7e]/g, ''));
     const headers = fc.record(
       {
-        'content-type': fc.oneof(fc.constantFrom('application/json', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jose', '*/*', ''), printable),
+        'content-type': fc.oneof(
+          fc.constantFrom(
+            'application/json',
+            'application/json; charset=latin1',
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+            'application/jose',
+            '*/*',
+            '',
+          ),
+          printable,
+        ),
         authorization: fc.oneof(fc.constantFrom('Bearer', 'Bearer ', 'Basic YWNtZTphY21l', 'bearer x.y.z', `Bearer ${'a'.repeat(4000)}`), printable),
         'x-request-id': printable,
         'x-sandbox-fault': fc.oneof(fc.constantFrom('billCycle', 'after:started', 'after:', 'BILLCYCLE', 'billCycle,billCycle'), printable),
@@ -273,7 +337,11 @@ describe('Fuzzing every endpoint: bodies, paths and headers (e2e, fast-check)', 
   });
 
   it('the token endpoint: random forms and bodies are OAuth errors, never a 500', async () => {
-    const form = fc.dictionary(fc.constantFrom('grant_type', 'client_id', 'client_secret', 'scope', 'username', '__proto__', 'x'), fc.string({ maxLength: 30 }), { maxKeys: 5 });
+    const form = fc.dictionary(
+      fc.constantFrom('grant_type', 'client_id', 'client_secret', 'scope', 'username', '__proto__', 'x'),
+      fc.string({ maxLength: 30 }),
+      { maxKeys: 5 },
+    );
     await fc.assert(
       fc.asyncProperty(form, fc.constantFrom('application/x-www-form-urlencoded', 'application/json', 'text/plain'), async (fields, type) => {
         const body = type === 'application/json' ? JSON.stringify(fields) : new URLSearchParams(fields).toString();

@@ -126,10 +126,16 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
     expect(user?.itin_enc).not.toContain(itin);
     expect(user?.itin_bidx).toEqual(expect.any(String));
     expect(user?.itin_bidx).not.toContain(itin);
-    const keys = await query<{ key_bidx: string }>('select key_bidx from account_limit_keys where account_id = $1 and key_kind = $2', [account.accountId, 'itin']);
+    const keys = await query<{ key_bidx: string }>('select key_bidx from account_limit_keys where account_id = $1 and key_kind = $2', [
+      account.accountId,
+      'itin',
+    ]);
     expect(keys.map((k) => k.key_bidx)).toEqual([user?.itin_bidx]);
 
-    const events = await query<{ payload: unknown }>('select payload from outbox_events where account_id = $1 and event_type = $2', [account.accountId, 'userUpdated']);
+    const events = await query<{ payload: unknown }>('select payload from outbox_events where account_id = $1 and event_type = $2', [
+      account.accountId,
+      'userUpdated',
+    ]);
     expect(events).toHaveLength(1);
     expect(JSON.stringify(events[0]?.payload)).toContain(account.userId);
     expect(JSON.stringify(events[0]?.payload)).not.toContain(itin);
@@ -168,7 +174,10 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
       const itin = uniqueItin();
       const account = await enrollWithMatricula();
       expect(detail((await acme.post(identityPath(account), { itin })).body).code).toBe(0);
-      const res = await acme.post('/v1/programs/sandbox/enrollments', EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn: itin, dateOfBirth: '1985-02-03' } } }));
+      const res = await acme.post(
+        '/v1/programs/sandbox/enrollments',
+        EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn: itin, dateOfBirth: '1985-02-03' } } }),
+      );
       expect(res.status).toBe(200);
       expect(detail(res.body)).toMatchObject({ code: 2, subCode: 60 });
     });
@@ -186,7 +195,7 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
   });
 
   describe('tenancy, scope and look-ups', () => {
-    it('an unknown account or user, or another partner\'s account: 404/10/0 Account Not Found', async () => {
+    it("an unknown account or user, or another partner's account: 404/10/0 Account Not Found", async () => {
       const account = await enrollWithMatricula();
       const attempts: Array<[EnrollmentClient, Enrolled]> = [
         [acme, { accountId: randomUUID(), userId: account.userId }],

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { defineJob, deterministicJobId } from '../src/infrastructure/queue/job-definition';
 import { JobQueue } from '../src/infrastructure/queue/job-queue';
-import { IDEMPOTENCY_PURGE_JOB } from '../src/modules/events/housekeeping.service';
+import { IDEMPOTENCY_PURGE_JOB } from '../src/modules/idempotency/idempotency-purge';
 import { OutboxService } from '../src/modules/events/outbox.service';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -47,7 +47,9 @@ describe('Durable jobs (e2e)', () => {
   beforeAll(async () => {
     app = await startTestApp('jobs');
     db = await app.db();
-    await db.query('create table job_effects (id bigserial primary key, job_id uuid not null, key text not null, instance text not null, retry_count int not null)');
+    await db.query(
+      'create table job_effects (id bigserial primary key, job_id uuid not null, key text not null, instance text not null, retry_count int not null)',
+    );
   });
 
   afterAll(async () => {
@@ -56,7 +58,10 @@ describe('Durable jobs (e2e)', () => {
   });
 
   it('keeps pg-boss in a schema of its own per service schema', async () => {
-    const { rows } = await db.query('select count(*)::int as n from information_schema.tables where table_schema = $1 and table_name = $2', [`pgboss_${app.schema}`, 'job']);
+    const { rows } = await db.query('select count(*)::int as n from information_schema.tables where table_schema = $1 and table_name = $2', [
+      `pgboss_${app.schema}`,
+      'job',
+    ]);
     expect(rows[0].n).toBe(1);
   });
 
@@ -130,7 +135,9 @@ describe('Durable jobs (e2e)', () => {
     await db.query(insert, ['purge-kept', new Date(Date.now() + 86_400_000)]);
     await app.app.get(JobQueue).send(IDEMPOTENCY_PURGE_JOB, {});
     const remaining = async () =>
-      (await db.query(`select request_id from idempotency_keys where request_id like 'purge-%' order by request_id`)).rows.map((r: { request_id: string }) => r.request_id);
+      (await db.query(`select request_id from idempotency_keys where request_id like 'purge-%' order by request_id`)).rows.map(
+        (r: { request_id: string }) => r.request_id,
+      );
     await waitUntil(async () => (await remaining()).length === 1, 30_000);
     expect(await remaining()).toEqual(['purge-kept']);
   });

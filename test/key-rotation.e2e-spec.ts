@@ -11,7 +11,9 @@ async function jwksOf(app: TestApp): Promise<JWK[]> {
 
 async function sealTo(jwk: JWK, data: unknown, kid?: string): Promise<string> {
   const key = (await importJWK(jwk, 'ECDH-ES')) as KeyLike;
-  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(data))).setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', ...(kid ? { kid } : {}) }).encrypt(key);
+  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(data)))
+    .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', ...(kid ? { kid } : {}) })
+    .encrypt(key);
 }
 
 /**
@@ -85,7 +87,9 @@ describe('Key rotation (e2e)', () => {
       expect({ label, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ label, status: 200, detail: { code: 0, subCode: 0 } });
     }
     const stranger = (await generateKeyMaterial()).encryption;
-    const refused = await app.client('secure').post(ENROLL, { ...EnrollmentRequestFactory.build(), encryptedUserData: await sealTo(stranger, EnrollmentRequestFactory.build().encryptedUserData) });
+    const refused = await app
+      .client('secure')
+      .post(ENROLL, { ...EnrollmentRequestFactory.build(), encryptedUserData: await sealTo(stranger, EnrollmentRequestFactory.build().encryptedUserData) });
     expect(refused.status).toBe(400);
   });
 });

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { lockKey } from '../src/modules/locking/lock.service';
+import { lockKey } from '../src/infrastructure/database/lock.service';
 import { spawnAppProcess, AppProcess } from './support/app-process-runner';
 import { EnrollmentRequestFactory, uniqueSsn } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
@@ -35,7 +35,13 @@ async function accountsForSsn(app: TestApp, requestIds: string[]): Promise<numbe
  * Runs `work` against a second app instance (same schema, its own env) while another session
  * holds the requestId lock of `requestId`; `release` lets the blocked calls go on.
  */
-async function withHeldRequestLock(peer: TestApp, label: string, env: Record<string, string>, requestId: string, work: (app: TestApp, release: () => Promise<void>) => Promise<void>): Promise<void> {
+async function withHeldRequestLock(
+  peer: TestApp,
+  label: string,
+  env: Record<string, string>,
+  requestId: string,
+  work: (app: TestApp, release: () => Promise<void>) => Promise<void>,
+): Promise<void> {
   const other = await startTestApp(label, { schema: peer.schema, env });
   const holder = new Client({ connectionString: process.env.DATABASE_URL });
   await holder.connect();
@@ -84,7 +90,12 @@ describe('API locking (e2e)', () => {
     expect(successes).toHaveLength(1);
     expect(declines).toHaveLength(49);
     for (const decline of declines) expect(decline.body.responseDetails[0]).toMatchObject({ code: 2, subCode: 60 });
-    expect(await accountsForSsn(app, requests.map((r) => r.requestId))).toBe(1);
+    expect(
+      await accountsForSsn(
+        app,
+        requests.map((r) => r.requestId),
+      ),
+    ).toBe(1);
   });
 
   it('a call meeting a lock waits, then answers 503/503/1 with Retry-After; the retry sees the result', async () => {
@@ -173,7 +184,12 @@ describe('API locking (e2e)', () => {
       const requests = Array.from({ length: 40 }, () => EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn } } }));
       const answers = await Promise.all(requests.map((r, i) => (i % 2 ? here : there).post<EnrollmentBody>(ENROLL, r)));
       expect(answers.filter((a) => a.body.responseDetails[0].code === 0)).toHaveLength(1);
-      expect(await accountsForSsn(app, requests.map((r) => r.requestId))).toBe(1);
+      expect(
+        await accountsForSsn(
+          app,
+          requests.map((r) => r.requestId),
+        ),
+      ).toBe(1);
     });
   });
 });

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { OpenApiResponseValidator } from './support/openapi-response-validator';
 import { PARTNERS, startTestApp, TestApp } from './support/test-app';
@@ -29,7 +31,7 @@ describe('OpenAPI as a contract (issue 14)', () => {
   it('validates as OpenAPI 3 (swagger-parser) and takes its version from package.json', async () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
     expect(document.openapi).toMatch(/^3\.0\./);
-    expect(document.info.version).toBe((require('../package.json') as { version: string }).version);
+    expect(document.info.version).toBe((JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version);
   });
 
   it('gives every operation a unique, hand-chosen operationId', () => {
@@ -44,7 +46,8 @@ describe('OpenAPI as a contract (issue 14)', () => {
       const where = `${method.toUpperCase()} ${path}`;
       if (!op.responses.default) gaps.push(`${where}: no default`);
       const declared = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'path').map((p) => p.name as string);
-      for (const name of (path.match(/\{[^}]+\}/g) ?? []).map((n) => n.slice(1, -1))) if (!declared.includes(name)) gaps.push(`${where}: path parameter ${name} undeclared`);
+      for (const name of (path.match(/\{[^}]+\}/g) ?? []).map((n) => n.slice(1, -1)))
+        if (!declared.includes(name)) gaps.push(`${where}: path parameter ${name} undeclared`);
       for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
         const content = (response.content ?? {}) as Record<string, Json>;
         const media = Object.values(content);
@@ -82,7 +85,9 @@ describe('OpenAPI as a contract (issue 14)', () => {
     expect(enroll.description).toMatch(/code 2/);
     expect(enroll.description).toMatch(/subCode 370/);
     const firstDetails = Object.values(enroll.content['application/json'].examples as Record<string, Json>).map((e) => e.value.responseDetails[0]);
-    expect(firstDetails).toEqual(expect.arrayContaining([expect.objectContaining({ code: 5, subCode: 370 }), expect.objectContaining({ code: 2, subCode: 60 })]));
+    expect(firstDetails).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 5, subCode: 370 }), expect.objectContaining({ code: 2, subCode: 60 })]),
+    );
     const update = document.paths['/v1/programs/{programCode}/accounts/{accountIdentifier}/users/{userIdentifier}'].put.responses['200'];
     expect(update.description).toMatch(/subCode 362/);
   });
@@ -128,14 +133,26 @@ describe('OpenAPI as a contract (issue 14)', () => {
 
   describe('the e2e schema check itself', () => {
     it('reports an answer with an undocumented property or a wrong type', () => {
-      const extra = validator.check('GET', '/v1/programs/sandbox/enrollments/accounts/x', 200, JSON.stringify({ requestId: 'r', responseDetails: [{ code: 0, subCode: 0, description: 'Success' }], surprise: 1 }));
+      const extra = validator.check(
+        'GET',
+        '/v1/programs/sandbox/enrollments/accounts/x',
+        200,
+        JSON.stringify({ requestId: 'r', responseDetails: [{ code: 0, subCode: 0, description: 'Success' }], surprise: 1 }),
+      );
       expect(extra?.errors.join()).toMatch(/additional properties/);
-      const wrong = validator.check('GET', '/v1/programs/sandbox/enrollments/accounts/x', 404, JSON.stringify({ requestId: 'r', responseDetails: [{ code: '10', subCode: 0, description: 'x' }] }));
+      const wrong = validator.check(
+        'GET',
+        '/v1/programs/sandbox/enrollments/accounts/x',
+        404,
+        JSON.stringify({ requestId: 'r', responseDetails: [{ code: '10', subCode: 0, description: 'x' }] }),
+      );
       expect(wrong?.errors.join()).toMatch(/must be integer/);
     });
 
     it('fails loudly for a documented operation answering JSON with no schema for that status', () => {
-      const bare = new OpenApiResponseValidator({ paths: { '/v1/new': { get: { operationId: 'newRoute', responses: { '200': { description: 'prose only' } } } } } });
+      const bare = new OpenApiResponseValidator({
+        paths: { '/v1/new': { get: { operationId: 'newRoute', responses: { '200': { description: 'prose only' } } } } },
+      });
       expect(bare.check('GET', '/v1/new', 200, '{}')?.errors.join()).toMatch(/no application\/json schema/);
       expect(bare.check('GET', '/v1/new', 404, '{}')?.errors.join()).toMatch(/not documented/);
       expect(bare.check('GET', '/v1/other', 200, '{}')).toBeUndefined();

@@ -1,4 +1,4 @@
-import { Clock } from '../src/modules/enrollment/services/clock';
+import { Clock } from '../src/infrastructure/time/clock';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -110,7 +110,11 @@ describe('Time-dependent rules under a pinned Clock (e2e)', () => {
   it('a Matricula enrollment left pending completes on the identical retry after the 24-hour onboardingID window', async () => {
     const client = app.client();
     const scan = await client.post<{ onboardingID: string }>('/v1/kycGates/scanCapture', {
-      programCode: 'sandbox', idType: 'matricula', idNumber: 'MX12345678', issuingCountry: 'MX', frontImage: Buffer.from('front').toString('base64'),
+      programCode: 'sandbox',
+      idType: 'matricula',
+      idNumber: 'MX12345678',
+      issuingCountry: 'MX',
+      frontImage: Buffer.from('front').toString('base64'),
     });
     expect(scan.status).toBe(200);
     const request = EnrollmentRequestFactory.build({ onboardingID: scan.body.onboardingID, encryptedUserData: { identifyingData: { ssn: undefined } } });

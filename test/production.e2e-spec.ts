@@ -74,13 +74,20 @@ describe('Production mode (e2e)', () => {
       const lines = stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^enrollment-service failed to start: APP_MODE=production refuses to start: /);
-      for (const name of ['SERVICE_CONFIG', 'SERVICE_KEYS', 'DATABASE_URL', 'PUBLIC_URL must be an https URL', 'OFAC_LIST_DIR']) expect(lines[0]).toContain(name);
+      for (const name of ['SERVICE_CONFIG', 'SERVICE_KEYS', 'DATABASE_URL', 'PUBLIC_URL must be an https URL', 'OFAC_LIST_DIR'])
+        expect(lines[0]).toContain(name);
     });
 
     it('an http PUBLIC_URL is refused, and a literal secret in SERVICE_CONFIG', async () => {
       const config = path.join(runDir(), 'production-literal.json');
       writeProductionConfig(config, true);
-      const base = { SERVICE_CONFIG: config, SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()), DATABASE_URL: process.env.DATABASE_URL as string, OFAC_LIST_DIR: OFAC_FIXTURE, PROD_CARE_SECRET: 'x' };
+      const base = {
+        SERVICE_CONFIG: config,
+        SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()),
+        DATABASE_URL: process.env.DATABASE_URL as string,
+        OFAC_LIST_DIR: OFAC_FIXTURE,
+        PROD_CARE_SECRET: 'x',
+      };
       const http = await start({ ...base, PUBLIC_URL: 'http://enrollment.test' });
       expect(http.code).toBe(1);
       expect(http.stderr.trim()).toBe('enrollment-service failed to start: APP_MODE=production refuses to start: PUBLIC_URL must be an https URL');
@@ -115,7 +122,7 @@ describe('Production mode (e2e)', () => {
       expect(cleared.body.paymentInstruments).toEqual([expect.objectContaining({ status: 'active' })]);
     });
 
-    it('the sandbox reset does not exist (404/404/0, as an unknown route), and the partner\'s data stays', async () => {
+    it("the sandbox reset does not exist (404/404/0, as an unknown route), and the partner's data stays", async () => {
       const enrolled = await app.client().post(ENROLL, EnrollmentRequestFactory.build());
       const res = await app.client().delete('/v1/sandbox/programs/sandbox/data');
       expect({ status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ status: 404, detail: { code: 404, subCode: 0 } });
@@ -156,7 +163,12 @@ describe('Production mode (e2e)', () => {
     });
 
     it('without an identity provider the care console is not served, and the sandbox sign-in never (CONTRACT section 14)', async () => {
-      for (const [method, route] of [['GET', '/care'], ['GET', '/care/sign-in'], ['POST', '/care/sign-in'], ['GET', '/care/auth/login']] as const) {
+      for (const [method, route] of [
+        ['GET', '/care'],
+        ['GET', '/care/sign-in'],
+        ['POST', '/care/sign-in'],
+        ['GET', '/care/auth/login'],
+      ] as const) {
         const body = method === 'POST' ? new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret }) : undefined;
         const res = await fetch(`${app.baseUrl}${route}`, { method, body, redirect: 'manual' });
         expect({ method, route, status: res.status }).toEqual({ method, route, status: 404 });

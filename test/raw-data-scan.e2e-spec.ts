@@ -53,7 +53,18 @@ describe('Raw-data scan: no personal data in clear anywhere in the database (e2e
       middleName: secrets.middleName,
       lastName: secrets.lastName,
       identifyingData: { dateOfBirth: secrets.dateOfBirth, ssn: secrets.ssn },
-      addresses: [{ type: 'home', isDefault: true, addressLine1: secrets.addressLine1, addressLine2: secrets.addressLine2, city: secrets.city, state: 'TX', zipCode: '78701', countryCode: 'US' }],
+      addresses: [
+        {
+          type: 'home',
+          isDefault: true,
+          addressLine1: secrets.addressLine1,
+          addressLine2: secrets.addressLine2,
+          city: secrets.city,
+          state: 'TX',
+          zipCode: '78701',
+          countryCode: 'US',
+        },
+      ],
       phoneNumbers: [{ phoneType: 'mobile', number: secrets.phone, isDefault: true }],
       email: { emailAddress: secrets.email },
     };
@@ -67,10 +78,37 @@ describe('Raw-data scan: no personal data in clear anywhere in the database (e2e
     const accountId = (consumer.body.account as { accountIdentifier: string }).accountIdentifier;
     const userId = (consumer.body.user as { userIdentifier: string }).userIdentifier;
     const userPath = `/v1/programs/sandbox/accounts/${accountId}/users/${userId}`;
-    ok(await acme.put(userPath, { encryptedUserData: { address: { type: 'mailing', isDefault: false, addressLine1: secrets.mailingLine1, city: secrets.city, state: 'TX', zipCode: '78701', countryCode: 'US' } } }), 'address');
+    ok(
+      await acme.put(userPath, {
+        encryptedUserData: {
+          address: {
+            type: 'mailing',
+            isDefault: false,
+            addressLine1: secrets.mailingLine1,
+            city: secrets.city,
+            state: 'TX',
+            zipCode: '78701',
+            countryCode: 'US',
+          },
+        },
+      }),
+      'address',
+    );
     ok(await acme.put(userPath, { encryptedUserData: { phoneNumber: { phoneType: 'home', number: secrets.newPhone } } }), 'phone');
     ok(await acme.put(userPath, { encryptedUserData: { email: { emailAddress: secrets.newEmail } } }), 'email');
-    ok(await app.client('secure').post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { ...userData, identifyingData: { dateOfBirth: secrets.dateOfBirth, ssn: uniqueSsn() }, phoneNumbers: [{ phoneType: 'mobile', number: uniquePhone() }] } })), 'encryption partner');
+    ok(
+      await app.client('secure').post(
+        ENROLL,
+        EnrollmentRequestFactory.build({
+          encryptedUserData: {
+            ...userData,
+            identifyingData: { dateOfBirth: secrets.dateOfBirth, ssn: uniqueSsn() },
+            phoneNumbers: [{ phoneType: 'mobile', number: uniquePhone() }],
+          },
+        }),
+      ),
+      'encryption partner',
+    );
 
     // A small business, then its profile changed.
     const business = await acme.post(
@@ -85,10 +123,21 @@ describe('Raw-data scan: no personal data in clear anywhere in the database (e2e
     );
     ok(business, 'business');
     const businessAccount = (business.body.account as { accountIdentifier: string }).accountIdentifier;
-    ok(await acme.put(`/v1/programs/sandbox/accounts/${businessAccount}/businessProfile`, { businessData: { addressLine1: secrets.newBusinessLine1, businessTaxID: secrets.newBusinessTaxID } }), 'business profile');
+    ok(
+      await acme.put(`/v1/programs/sandbox/accounts/${businessAccount}/businessProfile`, {
+        businessData: { addressLine1: secrets.newBusinessLine1, businessTaxID: secrets.newBusinessTaxID },
+      }),
+      'business profile',
+    );
 
     // A Matricula enrollment, then its ITIN.
-    const scan = await acme.post('/v1/kycGates/scanCapture', { programCode: 'sandbox', idType: 'matricula', idNumber: secrets.matricula, issuingCountry: 'MX', frontImage: randomBytes(48).toString('base64') });
+    const scan = await acme.post('/v1/kycGates/scanCapture', {
+      programCode: 'sandbox',
+      idType: 'matricula',
+      idNumber: secrets.matricula,
+      issuingCountry: 'MX',
+      frontImage: randomBytes(48).toString('base64'),
+    });
     expect(scan.status).toBe(200);
     const matricula = await acme.post(
       ENROLL,
@@ -98,7 +147,10 @@ describe('Raw-data scan: no personal data in clear anywhere in the database (e2e
       }),
     );
     ok(matricula, 'matricula');
-    const m = { account: (matricula.body.account as { accountIdentifier: string }).accountIdentifier, user: (matricula.body.user as { userIdentifier: string }).userIdentifier };
+    const m = {
+      account: (matricula.body.account as { accountIdentifier: string }).accountIdentifier,
+      user: (matricula.body.user as { userIdentifier: string }).userIdentifier,
+    };
     ok(await acme.post(`/v1/accounts/${m.account}/users/${m.user}/identity`, { itin: secrets.itin }), 'itin');
 
     const db = await app.db();
@@ -108,7 +160,18 @@ describe('Raw-data scan: no personal data in clear anywhere in the database (e2e
     } finally {
       await db.end();
     }
-    expect(Object.keys(tables)).toEqual(expect.arrayContaining(['users', 'user_addresses', 'user_phones', 'payment_instruments', 'business_profiles', 'idempotency_keys', 'outbox_events', 'scan_captures']));
+    expect(Object.keys(tables)).toEqual(
+      expect.arrayContaining([
+        'users',
+        'user_addresses',
+        'user_phones',
+        'payment_instruments',
+        'business_profiles',
+        'idempotency_keys',
+        'outbox_events',
+        'scan_captures',
+      ]),
+    );
     expect(tables.users.split('\n').length).toBeGreaterThan(4);
     // The scan does see what is stored in clear (so a miss below means encrypted, not unread).
     expect(tables.accounts).toContain(accountId);

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Client } from 'pg';
-import { lockKey, LockNames } from '../src/modules/locking/lock.service';
+import { lockKey, LockNames } from '../src/infrastructure/database/lock.service';
 import { EnrollmentRequestFactory, uniqueRequestId } from './support/enrollment-factory';
 import { linked, startTestApp, TestApp } from './support/test-app';
 
@@ -107,7 +107,7 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
     expect((await stateOf(interrupted.requestId)).request.state).toBe('completed');
   });
 
-  it('unknown, malformed, another program\'s or another partner\'s requestId: 404/10/0; validation failures and validate-only calls are never recorded', async () => {
+  it("unknown, malformed, another program's or another partner's requestId: 404/10/0; validation failures and validate-only calls are never recorded", async () => {
     const request = EnrollmentRequestFactory.build();
     await app.client().post(ENROLL, request);
     const notFound = linked({ code: 10, subCode: 0, description: 'Request Not Found' });

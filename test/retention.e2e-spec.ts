@@ -32,7 +32,9 @@ describe('Retention purges (e2e)', () => {
       await event(ids.oldDead, 40, false, true);
       await event(ids.oldPending, 45, false, false);
       await event(ids.recentDelivered, 29, true, false);
-      await db.query(`insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms) values ($1, 1, 'http://127.0.0.1:9/hooks', 200, 5)`, [ids.oldDelivered]);
+      await db.query(`insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms) values ($1, 1, 'http://127.0.0.1:9/hooks', 200, 5)`, [
+        ids.oldDelivered,
+      ]);
       const scan = (id: string, expiredDaysAgo: number) =>
         db.query(
           `insert into scan_captures (id, partner_id, program_code, id_type, id_number_enc, id_number_bidx, issuing_country, status, expires_at)

@@ -2,7 +2,7 @@ import { captureLogs } from '../src/infrastructure/logging/logging';
 import { FieldCipher } from '../src/infrastructure/crypto/field-cipher';
 import { KeyStore } from '../src/infrastructure/crypto/key-store';
 import { reencrypt } from '../src/keys-reencrypt';
-import { USER_CIPHER_CONTEXT } from '../src/modules/user/services/user-records.service';
+import { USER_CIPHER_CONTEXT } from '../src/modules/user/repositories/user.repository';
 import { EnrollmentRequestFactory, uniquePhone } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -34,7 +34,9 @@ describe('Encryption context binds the row (e2e)', () => {
   });
 
   async function enroll(lastName: string, phone: string): Promise<Enrolled> {
-    const res = await app.client('secure').post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { lastName, phoneNumbers: [{ phoneType: 'mobile', number: phone }] } }));
+    const res = await app
+      .client('secure')
+      .post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { lastName, phoneNumbers: [{ phoneType: 'mobile', number: phone }] } }));
     expect(res.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
     const account = res.body.account as { accountIdentifier: string };
     const user = res.body.user as { userIdentifier: string };
@@ -52,7 +54,9 @@ describe('Encryption context binds the row (e2e)', () => {
 
   function expectGeneric500(res: { status: number; body: { responseDetails: Array<Record<string, unknown>> } }, ...secrets: string[]): void {
     expect(res.status).toBe(500);
-    expect(res.body.responseDetails).toEqual([{ code: 500, subCode: 0, description: 'Unexpected error', docUrl: expect.stringMatching(/\/docs\/errors#500-0$/) }]);
+    expect(res.body.responseDetails).toEqual([
+      { code: 500, subCode: 0, description: 'Unexpected error', docUrl: expect.stringMatching(/\/docs\/errors#500-0$/) },
+    ]);
     const text = JSON.stringify(res.body);
     for (const secret of secrets) expect(text).not.toContain(secret);
   }

@@ -29,7 +29,9 @@ async function othersDigest(db: Client): Promise<Record<string, string>> {
   };
   const digest: Record<string, string> = {};
   for (const [table, where] of Object.entries(filters)) {
-    const { rows } = await db.query<{ d: string; n: number }>(`select md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as d, count(*)::int as n from ${table} x where ${where}`);
+    const { rows } = await db.query<{ d: string; n: number }>(
+      `select md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as d, count(*)::int as n from ${table} x where ${where}`,
+    );
     digest[table] = `${rows[0].n}:${rows[0].d}`;
   }
   return digest;
@@ -52,7 +54,7 @@ describe('DELETE /v1/sandbox/programs/{programCode}/data (e2e, CONTRACT section 
     await receiver.close();
   });
 
-  it('removes everything acme created in the program, nothing of globex or of acme\'s other program, and frees the limits', async () => {
+  it("removes everything acme created in the program, nothing of globex or of acme's other program, and frees the limits", async () => {
     const acme = app.client('acme');
     // acme in sandbox: a consumer, a business with its profile, an OFAC hold, one short of its bill cycle, a user update, care actions, a scan capture.
     const consumer = EnrollmentRequestFactory.build();
@@ -60,13 +62,23 @@ describe('DELETE /v1/sandbox/programs/{programCode}/data (e2e, CONTRACT section 
     const accountId = (enrolled.body.account as { accountIdentifier: string }).accountIdentifier;
     const userId = (enrolled.body.user as { userIdentifier: string }).userIdentifier;
     expect((await acme.post(enroll('sandbox'), EnrollmentRequestFactory.business())).status).toBe(200);
-    expect((await acme.post(enroll('sandbox'), EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } }))).body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+    expect(
+      (await acme.post(enroll('sandbox'), EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } }))).body.responseDetails[0],
+    ).toMatchObject({ code: 5, subCode: 370 });
     await acme.post(enroll('sandbox'), EnrollmentRequestFactory.build(), { headers: { 'x-sandbox-fault': 'billCycle' } });
-    const updated = await acme.put(`/v1/programs/sandbox/accounts/${accountId}/users/${userId}`, { encryptedUserData: { address: { type: 'mailing', addressLine1: '1 Elm St', city: 'Austin', state: 'TX', zipCode: '78701' } } });
+    const updated = await acme.put(`/v1/programs/sandbox/accounts/${accountId}/users/${userId}`, {
+      encryptedUserData: { address: { type: 'mailing', addressLine1: '1 Elm St', city: 'Austin', state: 'TX', zipCode: '78701' } },
+    });
     expect(updated.status).toBe(200);
     expect((await app.client('care').post(`/v1/care/accounts/${accountId}/lock`, {})).status).toBe(200);
     expect((await app.client('care').post(`/v1/care/accounts/${accountId}/unlock`, {})).status).toBe(200);
-    const scan = await acme.post('/v1/kycGates/scanCapture', { programCode: 'sandbox', idType: 'matricula', idNumber: `MX${Date.now()}`, issuingCountry: 'MX', frontImage: Buffer.from('front').toString('base64') });
+    const scan = await acme.post('/v1/kycGates/scanCapture', {
+      programCode: 'sandbox',
+      idType: 'matricula',
+      idNumber: `MX${Date.now()}`,
+      issuingCountry: 'MX',
+      frontImage: Buffer.from('front').toString('base64'),
+    });
     expect(scan.status).toBe(200);
     await receiver.waitFor(() => receiver.received.length > 0);
 
@@ -120,7 +132,9 @@ describe('DELETE /v1/sandbox/programs/{programCode}/data (e2e, CONTRACT section 
     expect(reset.status).toBe(200);
     // Either order is consistent: the reset removed the finished enrollment, or the retry ran after the reset and started afresh.
     expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
-    const after = await db.query(`select count(*)::int as n from accounts where partner_id = 'acme' and program_code = 'sandbox' and request_id = $1`, [request.requestId]);
+    const after = await db.query(`select count(*)::int as n from accounts where partner_id = 'acme' and program_code = 'sandbox' and request_id = $1`, [
+      request.requestId,
+    ]);
     expect(after.rows[0].n).toBeLessThanOrEqual(1);
 
     const scoped = await app.client('acme', { scope: 'users' }).delete(RESET('sandbox'));

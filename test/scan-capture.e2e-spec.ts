@@ -141,7 +141,9 @@ describe('Scan capture and Matricula enrollment (e2e)', () => {
     });
 
     it('a matriculaId needs an onboardingID (400/200/0); field rules come before the onboardingID look-up', async () => {
-      const noScan = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn: undefined, matriculaId: 'MX123456' } } }));
+      const noScan = await app
+        .client()
+        .post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn: undefined, matriculaId: 'MX123456' } } }));
       expect(noScan.status).toBe(400);
       expect(noScan.body.responseDetails[0]).toMatchObject({ code: 200, subCode: 0, description: 'onboardingID is required' });
       const request = matriculaEnrollment('00000000-0000-4000-8000-000000000000');

@@ -5,7 +5,13 @@ import { enrollOne } from '../client/examples/readme-enrollment';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { encryptionPartnerKeys, PARTNERS, startTestApp, TestApp } from './support/test-app';
 
-const FAST = { ranges: [[1, 2], [1, 2], [1, 2]] as Array<[number, number]> };
+const FAST = {
+  ranges: [
+    [1, 2],
+    [1, 2],
+    [1, 2],
+  ] as Array<[number, number]>,
+};
 
 /** A fetch that counts what the SDK sends (and lets the schema check see every answer). */
 function countingFetch() {
@@ -47,7 +53,9 @@ describe('The typed SDK in client/ (e2e)', () => {
     const accountIdentifier = enrolled.data!.account!.accountIdentifier;
     const account = await sdk.getAccount('sandbox', accountIdentifier);
     expect(account.data?.account?.status).toBe('normal');
-    const users = await sdk.api.GET('/v1/programs/{programCode}/accounts/{accountIdentifier}/users', { params: { path: { programCode: 'sandbox', accountIdentifier } } });
+    const users = await sdk.api.GET('/v1/programs/{programCode}/accounts/{accountIdentifier}/users', {
+      params: { path: { programCode: 'sandbox', accountIdentifier } },
+    });
     expect(users.data?.users[0].userIdentifier).toBe(enrolled.data!.user!.userIdentifier);
     expect(counting.sent.filter((s) => s.url.endsWith('/oauth2/token'))).toHaveLength(1);
   });
@@ -73,7 +81,10 @@ describe('The typed SDK in client/ (e2e)', () => {
     const request = EnrollmentRequestFactory.build();
     const { data } = await sdk.enrollEncrypted('sandbox', request as never);
     expect(isSuccess(data)).toBe(true);
-    const user = await decryptData<{ firstName: string; identifyingData: { ssn: string } }>(data!.user!.encryptedUserData!, (await encryptionPartnerKeys()).privateJwk);
+    const user = await decryptData<{ firstName: string; identifyingData: { ssn: string } }>(
+      data!.user!.encryptedUserData!,
+      (await encryptionPartnerKeys()).privateJwk,
+    );
     expect(user.firstName).toBe('José');
     expect(user.identifyingData.ssn).toBe((request.encryptedUserData as { identifyingData: { ssn: string } }).identifyingData.ssn);
   });

@@ -40,7 +40,13 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
 
   async function scanCapture(idNumber: string, client = acme): Promise<string> {
     const res = keep(
-      await client.post('/v1/kycGates/scanCapture', { programCode: 'sandbox', idType: 'matricula', idNumber, issuingCountry: 'MX', frontImage: randomBytes(48).toString('base64') }),
+      await client.post('/v1/kycGates/scanCapture', {
+        programCode: 'sandbox',
+        idType: 'matricula',
+        idNumber,
+        issuingCountry: 'MX',
+        frontImage: randomBytes(48).toString('base64'),
+      }),
     );
     if (res.status !== 200) throw new Error(`scan capture failed: ${res.status} ${JSON.stringify(res.body.responseDetails)}`);
     return res.body.onboardingID as string;
@@ -72,19 +78,29 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
     beforeAll(async () => {
       const idNumber = `MX${randomBytes(5).toString('hex').toUpperCase()}`;
       const onboardingID = await scanCapture(idNumber);
-      consumer = await enroll(EnrollmentRequestFactory.build({ onboardingID, encryptedUserData: { identifyingData: { ssn: undefined, matriculaId: idNumber } } }));
+      consumer = await enroll(
+        EnrollmentRequestFactory.build({ onboardingID, encryptedUserData: { identifyingData: { ssn: undefined, matriculaId: idNumber } } }),
+      );
       business = await enroll(EnrollmentRequestFactory.business());
       other = await enroll(EnrollmentRequestFactory.build());
     });
 
     type Attempt = { label: string; send: (client: EnrollmentClient, account: string, user: string) => Promise<ApiResponse> };
-    const update = { encryptedUserData: { email: { emailAddress: 'hijack@example.com' }, address: { type: 'home', addressLine1: '1 Hijack Rd', city: 'Austin', state: 'TX', zipCode: '78701' } } };
+    const update = {
+      encryptedUserData: {
+        email: { emailAddress: 'hijack@example.com' },
+        address: { type: 'home', addressLine1: '1 Hijack Rd', city: 'Austin', state: 'TX', zipCode: '78701' },
+      },
+    };
     const attemptsIn = (program: string): Attempt[] => [
       { label: `GET account (${program})`, send: (c, a) => c.get(`/v1/programs/${program}/enrollments/accounts/${a}`) },
       { label: `GET users (${program})`, send: (c, a) => c.get(`/v1/programs/${program}/accounts/${a}/users`) },
       { label: `PUT user (${program})`, send: (c, a, u) => c.put(`/v1/programs/${program}/accounts/${a}/users/${u}`, update) },
       { label: `GET businessProfile (${program})`, send: (c, a) => c.get(`/v1/programs/${program}/accounts/${a}/businessProfile`) },
-      { label: `PUT businessProfile (${program})`, send: (c, a) => c.put(`/v1/programs/${program}/accounts/${a}/businessProfile`, { businessData: { businessName: 'Hijacked Name LLC' } }) },
+      {
+        label: `PUT businessProfile (${program})`,
+        send: (c, a) => c.put(`/v1/programs/${program}/accounts/${a}/businessProfile`, { businessData: { businessName: 'Hijacked Name LLC' } }),
+      },
     ];
     const identity: Attempt = { label: 'POST identity', send: (c, a, u) => c.post(`/v1/accounts/${a}/users/${u}/identity`, { itin: uniqueItin() }) };
 
@@ -116,11 +132,19 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
       for (const attempt of attemptsIn('lite')) {
         const target = attempt.label.includes('businessProfile') ? business : consumer;
         const res = keep(await attempt.send(acme, target.accountId, target.userId));
-        expect({ attempt: attempt.label, status: res.status, detail: detail(res.body) }).toMatchObject({ attempt: attempt.label, status: 404, detail: { code: 10, subCode: 0 } });
+        expect({ attempt: attempt.label, status: res.status, detail: detail(res.body) }).toMatchObject({
+          attempt: attempt.label,
+          status: 404,
+          detail: { code: 10, subCode: 0 },
+        });
       }
       for (const attempt of [...attemptsIn('sandbox').filter((a) => a.label.startsWith('PUT user')), identity]) {
         const res = keep(await attempt.send(acme, consumer.accountId, other.userId));
-        expect({ attempt: attempt.label, status: res.status, detail: detail(res.body) }).toMatchObject({ attempt: attempt.label, status: 404, detail: { code: 10, subCode: 0 } });
+        expect({ attempt: attempt.label, status: res.status, detail: detail(res.body) }).toMatchObject({
+          attempt: attempt.label,
+          status: 404,
+          detail: { code: 10, subCode: 0 },
+        });
       }
       expect(await tableDigest(db)).toEqual(before);
     });
@@ -242,7 +266,18 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
           firstName: secrets.firstName,
           lastName: secrets.lastName,
           identifyingData: { dateOfBirth: secrets.dateOfBirth, ssn: secrets.ssn },
-          addresses: [{ type: 'home', isDefault: true, addressLine1: secrets.addressLine1, addressLine2: secrets.addressLine2, city: secrets.city, state: 'TX', zipCode: '78701', countryCode: 'US' }],
+          addresses: [
+            {
+              type: 'home',
+              isDefault: true,
+              addressLine1: secrets.addressLine1,
+              addressLine2: secrets.addressLine2,
+              city: secrets.city,
+              state: 'TX',
+              zipCode: '78701',
+              countryCode: 'US',
+            },
+          ],
           phoneNumbers: [{ phoneType: 'mobile', number: secrets.phone, isDefault: true }],
           email: { emailAddress: secrets.email },
         },
@@ -258,7 +293,12 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
       keep(await acme.post('/v1/programs/sandbox/enrollments', personal())); // same SSN: limit decline with the DOB match
       keep(await acme.post('/v1/programs/sandbox/enrollments', personal({ encryptedUserData: { firstName: `${secrets.firstName}<>` } }))); // 640
       keep(await acme.post('/v1/programs/sandbox/enrollments', personal({ encryptedUserData: { email: { emailAddress: `${secrets.email}@@` } } }))); // 750
-      keep(await acme.post('/v1/programs/sandbox/enrollments', personal({ encryptedUserData: { identifyingData: { dateOfBirth: secrets.dateOfBirth, ssn: `${secrets.ssn}0` } } }))); // 760
+      keep(
+        await acme.post(
+          '/v1/programs/sandbox/enrollments',
+          personal({ encryptedUserData: { identifyingData: { dateOfBirth: secrets.dateOfBirth, ssn: `${secrets.ssn}0` } } }),
+        ),
+      ); // 760
       keep(await acme.post('/v1/programs/sandbox/enrollments', personal({ unknownField: secrets.ssn }))); // 100/2
       keep(await acme.get(`/v1/programs/sandbox/enrollments/accounts/${enrolled.accountId}`));
       keep(await acme.get(`/v1/programs/sandbox/accounts/${enrolled.accountId}/users`));
@@ -273,18 +313,30 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
         }),
       );
       expect(updated.status).toBe(200);
-      keep(await acme.put(userPath, { encryptedUserData: { address: { type: 'home', addressLine1: `${secrets.updatedAddress}<`, city: secrets.city, state: 'TX', zipCode: '78702' } } }));
+      keep(
+        await acme.put(userPath, {
+          encryptedUserData: { address: { type: 'home', addressLine1: `${secrets.updatedAddress}<`, city: secrets.city, state: 'TX', zipCode: '78702' } },
+        }),
+      );
 
       const onboardingID = await scanCapture(secrets.matricula);
       const matricula = await enroll(
-        EnrollmentRequestFactory.build({ onboardingID, encryptedUserData: { firstName: secrets.firstName, identifyingData: { ssn: undefined, dateOfBirth: secrets.dateOfBirth, matriculaId: secrets.matricula } } }),
+        EnrollmentRequestFactory.build({
+          onboardingID,
+          encryptedUserData: {
+            firstName: secrets.firstName,
+            identifyingData: { ssn: undefined, dateOfBirth: secrets.dateOfBirth, matriculaId: secrets.matricula },
+          },
+        }),
       );
       const identity = keep(await acme.post(`/v1/accounts/${matricula.accountId}/users/${matricula.userId}/identity`, { itin: secrets.itin }));
       expect(identity.status).toBe(200);
       keep(await acme.post(`/v1/accounts/${matricula.accountId}/users/${matricula.userId}/identity`, { itin: `${secrets.itin}x` }));
 
       const business = await enroll(
-        EnrollmentRequestFactory.business({ encryptedUserData: { businessData: validBusinessData({ businessName, businessTaxID: secrets.businessTaxID, email: secrets.businessEmail }) } }),
+        EnrollmentRequestFactory.business({
+          encryptedUserData: { businessData: validBusinessData({ businessName, businessTaxID: secrets.businessTaxID, email: secrets.businessEmail }) },
+        }),
       );
       const profilePath = `/v1/programs/sandbox/accounts/${business.accountId}/businessProfile`;
       const profile = keep(await acme.get(profilePath));

@@ -14,7 +14,11 @@ async function token(app: TestApp): Promise<string> {
 
 async function getWith(app: TestApp, bearer: string) {
   const response = await fetch(`${app.baseUrl}${ACCOUNT_PATH}`, { headers: { authorization: `Bearer ${bearer}` } });
-  return { status: response.status, body: (await response.json()) as { responseDetails: Array<{ code: number; subCode: number }> }, wwwAuthenticate: response.headers.get('www-authenticate') };
+  return {
+    status: response.status,
+    body: (await response.json()) as { responseDetails: Array<{ code: number; subCode: number }> },
+    wwwAuthenticate: response.headers.get('www-authenticate'),
+  };
 }
 
 /** The bearer guard caches verified tokens until their exp (RFC 6750 behaviour unchanged). */

@@ -64,8 +64,7 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       const addresses = (await db.query('select * from user_addresses where user_id = $1 order by type', [e.userId])).rows as Array<Record<string, unknown>>;
       const phones = (await db.query('select * from user_phones where user_id = $1 order by phone_type', [e.userId])).rows as Array<Record<string, unknown>>;
       const key = (await db.query(`select key_bidx from account_limit_keys where account_id = $1 and key_kind = 'phone'`, [e.accountId])).rows[0] as
-        | { key_bidx: string }
-        | undefined;
+        { key_bidx: string } | undefined;
       const events = (await db.query(`select count(*)::int as n from outbox_events where account_id = $1 and event_type = 'userUpdated'`, [e.accountId]))
         .rows[0] as { n: number };
       return { user, addresses, phones, phoneKey: key?.key_bidx ?? null, events: events.n };
@@ -111,7 +110,9 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       expect(detail(res.body)).toEqual({ code: 0, subCode: 0, description: 'Success' });
       expect(res.body.user).toMatchObject({ userIdentifier: e.userId, isPrimaryAccountHolder: true });
       const plain = await open((res.body.user as { encryptedUserData: string }).encryptedUserData);
-      expect(plain.addresses).toEqual([expect.objectContaining({ type: 'home', isDefault: true, addressLine1: '200 Oak Ave', city: 'Dallas', zipCode: '75201' })]);
+      expect(plain.addresses).toEqual([
+        expect.objectContaining({ type: 'home', isDefault: true, addressLine1: '200 Oak Ave', city: 'Dallas', zipCode: '75201' }),
+      ]);
       expect(plain.addresses[0]?.addressLine2).toBeUndefined();
 
       const after = await stored(e);
@@ -192,7 +193,13 @@ describe('User profile: PUT user, GET users (e2e)', () => {
     it('two phones and an update of a new type: three records; the same type is updated in place', async () => {
       const mobile = uniquePhone();
       const work = uniquePhone();
-      const e = await enroll(secure, withPhones([{ phoneType: 'mobile', number: mobile, isDefault: true }, { phoneType: 'work', number: work }]));
+      const e = await enroll(
+        secure,
+        withPhones([
+          { phoneType: 'mobile', number: mobile, isDefault: true },
+          { phoneType: 'work', number: work },
+        ]),
+      );
       const home = uniquePhone();
       expect((await secure.put(userPath(e), { encryptedUserData: { phoneNumber: { phoneType: 'home', number: home } } })).status).toBe(200);
       let phones = (await profileOf(e)).phoneNumbers;
@@ -219,7 +226,13 @@ describe('User profile: PUT user, GET users (e2e)', () => {
     });
 
     it('isDefault true makes the updated phone the default, and the account then counts under it', async () => {
-      const e = await enroll(secure, withPhones([{ phoneType: 'mobile', number: uniquePhone() }, { phoneType: 'work', number: uniquePhone() }]));
+      const e = await enroll(
+        secure,
+        withPhones([
+          { phoneType: 'mobile', number: uniquePhone() },
+          { phoneType: 'work', number: uniquePhone() },
+        ]),
+      );
       const before = await stored(e);
       const number = uniquePhone();
       expect((await secure.put(userPath(e), { encryptedUserData: { phoneNumber: { phoneType: 'work', number, isDefault: true } } })).status).toBe(200);
@@ -235,7 +248,13 @@ describe('User profile: PUT user, GET users (e2e)', () => {
     it('consumer: declined with 2/63 then 2/66, nothing stored; a non-default phone is not counted', async () => {
       const shared = uniquePhone();
       const a = await enroll(acme, withPhones([{ phoneType: 'mobile', number: shared }]));
-      const b = await enroll(acme, withPhones([{ phoneType: 'mobile', number: uniquePhone() }, { phoneType: 'home', number: uniquePhone() }]));
+      const b = await enroll(
+        acme,
+        withPhones([
+          { phoneType: 'mobile', number: uniquePhone() },
+          { phoneType: 'home', number: uniquePhone() },
+        ]),
+      );
       const before = await stored(b);
 
       const declined = await acme.put(userPath(b), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: shared } } });
@@ -267,7 +286,8 @@ describe('User profile: PUT user, GET users (e2e)', () => {
 
     it('business accounts are declined with the business wording', async () => {
       const shared = uniquePhone();
-      const business = (number: string) => EnrollmentRequestFactory.business({ encryptedUserData: { phoneNumbers: [{ phoneType: 'business', number }], businessData: validBusinessData() } });
+      const business = (number: string) =>
+        EnrollmentRequestFactory.business({ encryptedUserData: { phoneNumbers: [{ phoneType: 'business', number }], businessData: validBusinessData() } });
       const d = await enroll(acme, business(shared));
       const e = await enroll(acme, business(uniquePhone()));
       const active = await acme.put(userPath(e), { encryptedUserData: { phoneNumber: { phoneType: 'business', number: shared } } });
@@ -279,7 +299,9 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       await careCall(e.accountId, 'close');
       const f = await enroll(acme, business(uniquePhone()));
       const lifetime = await acme.put(userPath(f), { encryptedUserData: { phoneNumber: { phoneType: 'business', number: shared } } });
-      expect(detail(lifetime.body)).toEqual(linked({ code: 2, subCode: 66, description: 'Maximum number of accounts over a lifetime with the same phone number' }));
+      expect(detail(lifetime.body)).toEqual(
+        linked({ code: 2, subCode: 66, description: 'Maximum number of accounts over a lifetime with the same phone number' }),
+      );
     });
   });
 
@@ -368,7 +390,9 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       await acme.put(userPath(e), { encryptedUserData: { address: homeAddress(), phoneNumber: { phoneType: 'mobile', number } } });
       const db = await app.db();
       try {
-        const { rows } = await db.query(`select partner_id, program_code, payload from outbox_events where account_id = $1 and event_type = 'userUpdated'`, [e.accountId]);
+        const { rows } = await db.query(`select partner_id, program_code, payload from outbox_events where account_id = $1 and event_type = 'userUpdated'`, [
+          e.accountId,
+        ]);
         expect(rows).toHaveLength(1);
         expect(rows[0]).toMatchObject({ partner_id: 'acme', program_code: 'sandbox' });
         const payload = JSON.stringify(rows[0].payload);

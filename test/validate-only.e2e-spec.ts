@@ -38,12 +38,16 @@ describe('?validateOnly=true (e2e, CONTRACT section 11)', () => {
       expect(real.status).toBe(200);
       expect(detail(real.body)).toEqual({ code: 0, subCode: 0, description: 'Success' });
       expect(real.headers.get('idempotent-replayed')).toBeNull();
-      const events = await db.query(`select count(*)::int as n from outbox_events where account_id = $1`, [(real.body.account as { accountIdentifier: string }).accountIdentifier]);
+      const events = await db.query(`select count(*)::int as n from outbox_events where account_id = $1`, [
+        (real.body.account as { accountIdentifier: string }).accountIdentifier,
+      ]);
       expect(events.rows[0].n).toBeGreaterThan(0);
     });
 
     it('answers exactly the 400 the real call gives, without spending the requestId', async () => {
-      const bad = EnrollmentRequestFactory.build({ encryptedUserData: { firstName: 'J<hn', addresses: [{ type: 'home', addressLine1: 'x', city: 'Austin', state: 'TX', zipCode: '78701' }] } });
+      const bad = EnrollmentRequestFactory.build({
+        encryptedUserData: { firstName: 'J<hn', addresses: [{ type: 'home', addressLine1: 'x', city: 'Austin', state: 'TX', zipCode: '78701' }] },
+      });
       const dry = await app.client().post(`${ENROLL}?validateOnly=true`, bad);
       const real = await app.client().post(ENROLL, bad);
       expect(dry.status).toBe(400);
@@ -98,11 +102,20 @@ describe('?validateOnly=true (e2e, CONTRACT section 11)', () => {
     it('a valid user update answers Valid and changes nothing; the rules needing no stored data still apply', async () => {
       const path = `/v1/programs/sandbox/accounts/${accountId}/users/${userId}?validateOnly=true`;
       const before = await tableDigest(db);
-      const ok = await app.client().put(path, { encryptedUserData: { address: { type: 'mailing', addressLine1: '1 Elm St', city: 'Austin', state: 'TX', zipCode: '78701' }, email: { emailAddress: 'new@example.com' } } });
+      const ok = await app.client().put(path, {
+        encryptedUserData: {
+          address: { type: 'mailing', addressLine1: '1 Elm St', city: 'Austin', state: 'TX', zipCode: '78701' },
+          email: { emailAddress: 'new@example.com' },
+        },
+      });
       expect({ status: ok.status, responseDetails: ok.body.responseDetails }).toEqual({ status: 200, responseDetails: VALID });
-      const mailingDefault = await app.client().put(path, { encryptedUserData: { address: { type: 'mailing', isDefault: true, addressLine1: '1 Elm St', city: 'Austin', state: 'TX', zipCode: '78701' } } });
+      const mailingDefault = await app.client().put(path, {
+        encryptedUserData: { address: { type: 'mailing', isDefault: true, addressLine1: '1 Elm St', city: 'Austin', state: 'TX', zipCode: '78701' } },
+      });
       expect({ status: mailingDefault.status, detail: detail(mailingDefault.body) }).toMatchObject({ status: 400, detail: { code: 1040, subCode: 0 } });
-      const city = await app.client().put(path, { encryptedUserData: { address: { type: 'home', addressLine1: '1 Elm St', city: 'A'.repeat(26), state: 'TX', zipCode: '78701' } } });
+      const city = await app
+        .client()
+        .put(path, { encryptedUserData: { address: { type: 'home', addressLine1: '1 Elm St', city: 'A'.repeat(26), state: 'TX', zipCode: '78701' } } });
       expect({ status: city.status, detail: detail(city.body) }).toMatchObject({ status: 400, detail: { code: 400, subCode: 504 } });
       expect(await tableDigest(db)).toEqual(before);
     });

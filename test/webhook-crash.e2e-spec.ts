@@ -62,7 +62,8 @@ describe('Webhook delivery after an instance dies mid-batch (e2e)', () => {
       }
 
       const settled = async () =>
-        (await db.query(`select count(*)::int as n from outbox_events where id = any($1::uuid[]) and delivered_at is not null and attempts = 2`, [ids])).rows[0].n;
+        (await db.query(`select count(*)::int as n from outbox_events where id = any($1::uuid[]) and delivered_at is not null and attempts = 2`, [ids])).rows[0]
+          .n;
       const deadline = Date.now() + 10_000;
       while ((await settled()) < EVENTS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await settled()).toBe(EVENTS);

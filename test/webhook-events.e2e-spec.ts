@@ -75,7 +75,7 @@ describe('Webhook events list and redelivery (e2e, CONTRACT section 11)', () => 
     }
   }
 
-  it('lists the partner\'s own events oldest first with the contract fields; default limit 20', async () => {
+  it("lists the partner's own events oldest first with the contract fields; default limit 20", async () => {
     const ids = [await sendTest('transaction'), await sendTest('cardUpdated'), await sendTest('statementReady')];
     await sendTest('transaction', 'secure');
     await listable(ids);
@@ -177,7 +177,20 @@ describe('Webhook events list and redelivery (e2e, CONTRACT section 11)', () => 
     await sendTest();
     const { body } = await page('?limit=1');
     const good = body.events[0].cursor;
-    for (const query of ['?limit=0', '?limit=101', '?limit=abc', '?limit=1.5', '?limit=-1', '?limit=', '?limit=1&limit=2', '?after=nonsense', `?after=${good}.`, '?after=', `?after=${Buffer.from('1.2.3').toString('base64url')}`, `?after=${good}&after=${good}`]) {
+    for (const query of [
+      '?limit=0',
+      '?limit=101',
+      '?limit=abc',
+      '?limit=1.5',
+      '?limit=-1',
+      '?limit=',
+      '?limit=1&limit=2',
+      '?after=nonsense',
+      `?after=${good}.`,
+      '?after=',
+      `?after=${Buffer.from('1.2.3').toString('base64url')}`,
+      `?after=${good}&after=${good}`,
+    ]) {
       const res = await page(query);
       expect({ query, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ query, status: 400, detail: { code: 100, subCode: 6 } });
     }
@@ -230,7 +243,7 @@ describe('Webhook events list and redelivery (e2e, CONTRACT section 11)', () => 
     }
   });
 
-  it('answers 404/10/0 to redeliver an unknown event or another partner\'s', async () => {
+  it("answers 404/10/0 to redeliver an unknown event or another partner's", async () => {
     const theirs = await sendTest('transaction', 'secure');
     for (const id of [theirs, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       const res = await app.client('acme').post<Details>(`/v1/webhooks/events/${id}/redeliver`, {});

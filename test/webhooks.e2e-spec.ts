@@ -25,10 +25,9 @@ describe('Webhooks (e2e)', () => {
     startTestApp(label, { schema, webhookUrl: receiver.url, webhookSecret: receiver.secret, env: { ...RETRY_ENV, ...env } });
 
   async function sendTest(target: TestApp, eventType: string, extra: Record<string, unknown> = {}) {
-    const res = await target.client('acme').post<EventBody & { requestId: string; responseDetails: Array<{ code: number; subCode: number }> }>(
-      '/v1/webhooks/test',
-      { eventType, ...extra },
-    );
+    const res = await target
+      .client('acme')
+      .post<EventBody & { requestId: string; responseDetails: Array<{ code: number; subCode: number }> }>('/v1/webhooks/test', { eventType, ...extra });
     expect(res.status).toBe(200);
     expect(res.body.responseDetails).toEqual([{ code: 0, subCode: 0, description: 'Success' }]);
     return res.body.eventId;
@@ -118,7 +117,7 @@ describe('Webhooks (e2e)', () => {
     expect(foreign.body.responseDetails[0]).toMatchObject({ code: 403, subCode: 2 });
   });
 
-  it('care sees only events of its own programs: another program\'s event is 404/10/0 to a care client without it', async () => {
+  it("care sees only events of its own programs: another program's event is 404/10/0 to a care client without it", async () => {
     const scoped = await startTestApp('webhooks-care-scope', {
       schema: app.schema,
       extraPartners: [{ partnerId: 'care-lite', clientId: 'care-lite', clientSecret: 'care-lite-secret', programs: ['lite'], scopes: ['care'] }],
@@ -126,7 +125,13 @@ describe('Webhooks (e2e)', () => {
     try {
       const eventId = await sendTest(scoped, 'statementReady');
       const basic = Buffer.from('care-lite:care-lite-secret').toString('base64');
-      const token = (await (await fetch(`${scoped.baseUrl}/oauth2/token`, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })).json()) as { access_token: string };
+      const token = (await (
+        await fetch(`${scoped.baseUrl}/oauth2/token`, {
+          method: 'POST',
+          headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'grant_type=client_credentials',
+        })
+      ).json()) as { access_token: string };
       const res = await fetch(`${scoped.baseUrl}/v1/care/webhooks/events/${eventId}`, { headers: { authorization: `Bearer ${token.access_token}` } });
       expect(res.status).toBe(404);
       expect(((await res.json()) as { responseDetails: unknown[] }).responseDetails[0]).toMatchObject({ code: 10, subCode: 0 });
@@ -147,7 +152,11 @@ describe('Webhooks (e2e)', () => {
     const own = await app.client('acme').get<EventBody>(`/v1/webhooks/events/${eventId}`);
     expect(own.status).toBe(200);
     expect(own.body.event.eventId).toBe(eventId);
-    for (const [partner, id] of [['globex', eventId], ['acme', '00000000-0000-4000-8000-000000000000'], ['acme', 'not-a-uuid']] as const) {
+    for (const [partner, id] of [
+      ['globex', eventId],
+      ['acme', '00000000-0000-4000-8000-000000000000'],
+      ['acme', 'not-a-uuid'],
+    ] as const) {
       const res = await app.client(partner).get(`/v1/webhooks/events/${id}`);
       expect(res.status).toBe(404);
       expect(res.body.responseDetails[0]).toMatchObject({ code: 10, subCode: 0 });
@@ -186,7 +195,11 @@ describe('Webhooks (e2e)', () => {
     const db = await app.db();
     try {
       const { rows } = await db.query('select attempt, status_code, url, duration_ms from webhook_deliveries where event_id = $1 order by attempt', [eventId]);
-      expect(rows.map((r: { attempt: number; status_code: number }) => [r.attempt, r.status_code])).toEqual([[1, 500], [2, 500], [3, 200]]);
+      expect(rows.map((r: { attempt: number; status_code: number }) => [r.attempt, r.status_code])).toEqual([
+        [1, 500],
+        [2, 500],
+        [3, 200],
+      ]);
       expect(rows.every((r: { url: string; duration_ms: number }) => r.url === receiver.url && r.duration_ms >= 0)).toBe(true);
       const outbox = await db.query('select delivered_at, dead, attempts from outbox_events where id = $1', [eventId]);
       expect(outbox.rows[0]).toMatchObject({ dead: false, attempts: 3 });

@@ -144,15 +144,22 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
     // Past the server's own statement_timeout, so a slow statement is still ended by the server first.
-    dbQueryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', source.DB_QUERY_TIMEOUT_MS, int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1) + 5_000, 1),
+    dbQueryTimeoutMs: int(
+      'DB_QUERY_TIMEOUT_MS',
+      source.DB_QUERY_TIMEOUT_MS,
+      int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1) + 5_000,
+      1,
+    ),
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', source.TOKEN_TTL_SECONDS, 3600, 1),
     idempotencyRetentionDays: int('IDEMPOTENCY_RETENTION_DAYS', source.IDEMPOTENCY_RETENTION_DAYS, 7, 1),
     // Three retries spread inside SERVICE.md's 15-minute window (1 + 4 + 9 minutes).
     unblockRetryDelaysMs: unblockRetryDelays(source.UNBLOCK_RETRY_DELAYS_MS),
     // Exponential backoff reaching past 24 hours in total.
-    webhookRetryDelaysMs: intList('WEBHOOK_RETRY_DELAYS_MS', source.WEBHOOK_RETRY_DELAYS_MS, [
-      10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 43_200_000,
-    ]),
+    webhookRetryDelaysMs: intList(
+      'WEBHOOK_RETRY_DELAYS_MS',
+      source.WEBHOOK_RETRY_DELAYS_MS,
+      [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 43_200_000],
+    ),
     // Past the 10 s HTTP timeout of an attempt plus its recording, so a live attempt is never taken over.
     webhookLeaseSeconds: int('WEBHOOK_LEASE_SECONDS', source.WEBHOOK_LEASE_SECONDS, 30, 15),
     dbPoolSize: int('DB_POOL_SIZE', source.DB_POOL_SIZE, 20, 1),
@@ -178,7 +185,9 @@ function careConsoleEnv(source: NodeJS.ProcessEnv): CareConsoleEnv {
   if (secret !== undefined && secret.length < 32) throw new EnvError('CARE_SESSION_SECRET must be at least 32 characters');
   let oauth: CareConsoleEnv['oauth'] = null;
   if (authorizationUrl || tokenUrl) {
-    const missing = ['CARE_OAUTH_AUTHORIZATION_URL', 'CARE_OAUTH_TOKEN_URL', 'CARE_OAUTH_CLIENT_ID', 'CARE_OAUTH_ALLOWED_GROUP'].filter((name) => !source[name]);
+    const missing = ['CARE_OAUTH_AUTHORIZATION_URL', 'CARE_OAUTH_TOKEN_URL', 'CARE_OAUTH_CLIENT_ID', 'CARE_OAUTH_ALLOWED_GROUP'].filter(
+      (name) => !source[name],
+    );
     if (missing.length > 0) throw new EnvError(`the care console's identity provider needs ${missing.join(', ')}`);
     oauth = {
       authorizationUrl: authorizationUrl as string,

@@ -32,7 +32,10 @@ describe(parseServiceConfig.name, () => {
     [{ programs: [program], partners: [rotating({ clientSecrets: ['x', ''] })] }, /clientSecrets/],
     [{ programs: [program], partners: [{ ...partner, clientSecrets: ['x'] }] }, /clientSecret or clientSecrets, not both/],
     [{ programs: [program], partners: [rotating({ clientSecretHash: PHC, clientSecretHashes: [PHC] })] }, /not both/],
-    [{ programs: [program], partners: [rotating({ clientSecretHashes: [PHC, 'plain'] })] }, /partners\[0\] \(a\)\.clientSecretHashes\[1\] must be a scrypt PHC/],
+    [
+      { programs: [program], partners: [rotating({ clientSecretHashes: [PHC, 'plain'] })] },
+      /partners\[0\] \(a\)\.clientSecretHashes\[1\] must be a scrypt PHC/,
+    ],
     [{ programs: [program], partners: [rotating({ clientSecrets: ['x', 'y'], clientSecretHash: PHC })] }, /at most 2/],
   ])('refuses an invalid file with a message naming the entry (%#)', (raw, message) => {
     expect(() => parseServiceConfig(raw)).toThrow(message);
@@ -82,7 +85,15 @@ describe('production mode', () => {
   });
 
   it('refuses to start without SERVICE_KEYS, naming it in the one line', () => {
-    const complete = { APP_MODE: 'production', SERVICE_CONFIG: file, A_SECRET: 'x', DATA_DIR: dir, DATABASE_URL: 'postgres://db/x', PUBLIC_URL: 'https://api.example', OFAC_LIST_DIR: dir };
+    const complete = {
+      APP_MODE: 'production',
+      SERVICE_CONFIG: file,
+      A_SECRET: 'x',
+      DATA_DIR: dir,
+      DATABASE_URL: 'postgres://db/x',
+      PUBLIC_URL: 'https://api.example',
+      OFAC_LIST_DIR: dir,
+    };
     expect(() => AppConfig.load(complete)).toThrow(/^APP_MODE=production refuses to start: SERVICE_KEYS is not set/);
   });
 

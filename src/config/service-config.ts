@@ -72,9 +72,19 @@ class PartnerDto {
   @IsString() @Matches(/^[A-Za-z0-9._-]{1,128}$/) clientId: string;
   @IsOptional() @IsString() clientSecret?: string;
   @IsOptional() @IsString() clientSecretHash?: string;
-  @IsOptional() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(MAX_CLIENT_CREDENTIALS) @IsString({ each: true }) @MinLength(1, { each: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(MAX_CLIENT_CREDENTIALS)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
   clientSecrets?: string[];
-  @IsOptional() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(MAX_CLIENT_CREDENTIALS) @IsString({ each: true }) @MinLength(1, { each: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(MAX_CLIENT_CREDENTIALS)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
   clientSecretHashes?: string[];
   @IsArray() @IsString({ each: true }) programs: string[];
   @IsArray() @IsIn(SCOPES, { each: true }) scopes: Scope[];
@@ -245,9 +255,7 @@ export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
       programs: partner.programs,
       scopes: partner.scopes,
       encryption: jwk ? { publicKeyJwk: jwk } : null,
-      webhook: partner.webhook
-        ? { url: partner.webhook.url, secret: resolveSecret(partner.webhook.secret, `${where}.webhook.secret`, env) as string }
-        : null,
+      webhook: partner.webhook ? { url: partner.webhook.url, secret: resolveSecret(partner.webhook.secret, `${where}.webhook.secret`, env) as string } : null,
     };
   });
   const byClient = new Map(partners.map((p) => [p.clientId, p]));

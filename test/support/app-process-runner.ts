@@ -58,7 +58,18 @@ export async function spawnAppProcess(peer: TestApp, env: Record<string, string>
   return {
     baseUrl,
     child,
-    client: (partner = 'acme') => new EnrollmentClient({ baseUrl, ...PARTNERS[partner], retry: { ranges: [[1, 5], [5, 20], [20, 50]] } }),
+    client: (partner = 'acme') =>
+      new EnrollmentClient({
+        baseUrl,
+        ...PARTNERS[partner],
+        retry: {
+          ranges: [
+            [1, 5],
+            [5, 20],
+            [20, 50],
+          ],
+        },
+      }),
     stop: (signal = 'SIGTERM') =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -17,7 +17,14 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: await chromium.executablePath(),
     // Its Lambda-minded --single-process would end the browser with the first closed context; the
     // security relaxations are not wanted when the console's CSP and CSRF are under test.
-    args: [...chromium.args.filter((arg) => !DROPPED_ARGS.includes(arg)), '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      ...chromium.args.filter((arg) => !DROPPED_ARGS.includes(arg)),
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
     headless: true,
   });
 }

@@ -42,7 +42,9 @@ export function copyOut(client: Client, text: string): Promise<string> {
 /** Every table of the connection's schema, each as `COPY (select * from t) TO STDOUT` text. */
 export async function copyEveryTable(client: Client): Promise<Record<string, string>> {
   const tables = (
-    await client.query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`)
+    await client.query<{ name: string }>(
+      `select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`,
+    )
   ).rows.map((row) => row.name);
   const out: Record<string, string> = {};
   for (const table of tables) out[table] = await copyOut(client, `copy (select * from "${table}") to stdout`);

@@ -84,7 +84,16 @@ export const EnrollmentRequestFactory = {
         lastName: 'Núñez',
         identifyingData: { dateOfBirth: '1990-04-01', ssn: uniqueSsn() },
         addresses: [
-          { type: 'home', isDefault: true, addressLine1: '100 Main St', addressLine2: 'Apt 4', city: 'Austin', state: 'TX', zipCode: '78701', countryCode: 'US' },
+          {
+            type: 'home',
+            isDefault: true,
+            addressLine1: '100 Main St',
+            addressLine2: 'Apt 4',
+            city: 'Austin',
+            state: 'TX',
+            zipCode: '78701',
+            countryCode: 'US',
+          },
         ],
         phoneNumbers: [{ phoneType: 'mobile', number: uniquePhone(), isDefault: true }],
         email: { emailAddress: 'jose@example.com' },

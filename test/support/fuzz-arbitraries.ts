@@ -4,7 +4,8 @@ import fc from 'fast-check';
  * JSON as a tree we serialise ourselves, so bodies can carry what JS objects cannot hold safely:
  * `__proto__` keys, duplicate keys, number literals such as 1e999 or -0.
  */
-export type JsonNode = { t: 'o'; e: Array<[string, JsonNode]> } | { t: 'a'; i: JsonNode[] } | { t: 's'; v: string | number | boolean | null } | { t: 'r'; raw: string };
+export type JsonNode =
+  { t: 'o'; e: Array<[string, JsonNode]> } | { t: 'a'; i: JsonNode[] } | { t: 's'; v: string | number | boolean | null } | { t: 'r'; raw: string };
 
 export function toJson(node: JsonNode): string {
   switch (node.t) {
@@ -39,7 +40,21 @@ export const POLLUTION_KEYS = ['__proto__', 'constructor', 'prototype'];
 const key = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 12 }) },
   { weight: 2, arbitrary: fc.constantFrom(...POLLUTION_KEYS) },
-  { weight: 1, arbitrary: fc.constantFrom('requestId', 'encryptedUserData', 'identifyingData', 'ssn', 'addresses', 'businessData', 'itin', 'status', 'accountCycleDay', '') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'requestId',
+      'encryptedUserData',
+      'identifyingData',
+      'ssn',
+      'addresses',
+      'businessData',
+      'itin',
+      'status',
+      'accountCycleDay',
+      '',
+    ),
+  },
 );
 
 const scalar: fc.Arbitrary<JsonNode> = fc.oneof(
@@ -74,7 +89,7 @@ export const deepNesting: fc.Arbitrary<{ text: string; depth: number }> = fc
 
 /** Every path of a tree (object keys and array indexes), the root excluded. */
 export function pathsOf(node: JsonNode, prefix: Array<string | number> = []): Array<Array<string | number>> {
-  if (node.t === 'o') return node.e.flatMap(([k, v], i) => [[...prefix, i], ...pathsOf(v, [...prefix, i])]);
+  if (node.t === 'o') return node.e.flatMap(([, v], i) => [[...prefix, i], ...pathsOf(v, [...prefix, i])]);
   if (node.t === 'a') return node.i.flatMap((v, i) => [[...prefix, i], ...pathsOf(v, [...prefix, i])]);
   return [];
 }
@@ -126,8 +141,24 @@ export function mutate(node: JsonNode, path: Array<string | number>, m: Mutation
 
 /** Bytes that are not UTF-8: lone continuation, truncated and overlong sequences, surrogates, 0xFE/0xFF. */
 export const invalidUtf8: fc.Arbitrary<Uint8Array> = fc
-  .array(fc.constantFrom([0x80], [0xbf], [0xc3], [0xc3, 0x28], [0xe2, 0x82], [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xfe], [0xff], [0x41]), {
-    minLength: 1,
-    maxLength: 6,
-  })
+  .array(
+    fc.constantFrom(
+      [0x80],
+      [0xbf],
+      [0xc3],
+      [0xc3, 0x28],
+      [0xe2, 0x82],
+      [0xc0, 0xaf],
+      [0xe0, 0x80, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf8, 0x88, 0x80, 0x80, 0x80],
+      [0xfe],
+      [0xff],
+      [0x41],
+    ),
+    {
+      minLength: 1,
+      maxLength: 6,
+    },
+  )
   .map((parts) => Uint8Array.from(parts.flat()));

@@ -23,7 +23,9 @@ export function isCatalogued(detail: Detail, http?: number): boolean {
  */
 export async function tableDigest(db: Client): Promise<Record<string, string>> {
   const tables = (
-    await db.query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`)
+    await db.query<{ name: string }>(
+      `select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`,
+    )
   ).rows.map((r) => r.name);
   const union = tables.map((t) => `select '${t}' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as d from "${t}" x`).join(' union all ');
   const rows = (await db.query<{ t: string; d: string }>(union)).rows;

@@ -15,14 +15,16 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const issuer = `http://127.0.0.1:${server.address().port}`;
 
 const provider = new Provider(issuer, {
-  clients: [{
-    client_id: process.env.OIDC_CLIENT_ID,
-    client_secret: process.env.OIDC_CLIENT_SECRET,
-    redirect_uris: [process.env.OIDC_REDIRECT_URI],
-    grant_types: ['authorization_code'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'client_secret_post',
-  }],
+  clients: [
+    {
+      client_id: process.env.OIDC_CLIENT_ID,
+      client_secret: process.env.OIDC_CLIENT_SECRET,
+      redirect_uris: [process.env.OIDC_REDIRECT_URI],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+    },
+  ],
   cookies: { keys: ['care-console-spec-cookie-key'] },
   scopes: ['openid', 'email', 'profile', 'groups'],
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },

@@ -83,7 +83,9 @@ export class OpenApiResponseValidator {
     }
     const validate = this.validator(`${operation.operationId}:${key}`, schema);
     if (!validate(body)) {
-      verdict.errors.push(...(validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`));
+      verdict.errors.push(
+        ...(validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`),
+      );
     }
     return verdict;
   }

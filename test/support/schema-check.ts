@@ -42,12 +42,11 @@ class SchemaCheck {
   install(): void {
     const real = globalThis.fetch;
     this.realFetch = real;
-    const check = this;
-    globalThis.fetch = async function checkedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
       const response = await real(input, init);
-      await check.observe(input, init, response);
+      await this.observe(input, init, response);
       return response;
-    } as typeof fetch;
+    }) as typeof fetch;
   }
 
   private async observe(input: string | URL | Request, init: RequestInit | undefined, response: Response): Promise<void> {
@@ -61,7 +60,12 @@ class SchemaCheck {
     if (!verdict) return;
     this.pairs.add(`${verdict.operationId} ${verdict.status}`);
     if (verdict.errors.length === 0) return;
-    const mismatch = { operationId: verdict.operationId, status: verdict.status, request: `${method} ${url.pathname}`, errors: [...verdict.errors, `body: ${text.slice(0, 600)}`] };
+    const mismatch = {
+      operationId: verdict.operationId,
+      status: verdict.status,
+      request: `${method} ${url.pathname}`,
+      errors: [...verdict.errors, `body: ${text.slice(0, 600)}`],
+    };
     this.mismatches.push(mismatch);
     this.pending.push(mismatch);
   }

@@ -67,9 +67,7 @@ export async function writeTestServiceConfig(file: string, options: TestServiceC
   for (const program of options.programs ?? []) {
     programs.set(String(program.programCode), { ...(programs.get(String(program.programCode)) ?? {}), ...program });
   }
-  const webhook = options.webhookUrl
-    ? { url: options.webhookUrl, secret: options.webhookSecret ?? `whsec_${randomBytes(24).toString('base64')}` }
-    : undefined;
+  const webhook = options.webhookUrl ? { url: options.webhookUrl, secret: options.webhookSecret ?? `whsec_${randomBytes(24).toString('base64')}` } : undefined;
   const { publicJwk } = await encryptionPartnerKeys();
   const allPrograms = [...programs.keys()];
   const partnerScopes = ['enrollments', 'users', 'business_profiles', 'identity', 'webhooks'];
@@ -77,7 +75,13 @@ export async function writeTestServiceConfig(file: string, options: TestServiceC
     programs: [...programs.values()],
     partners: [
       { partnerId: 'acme', ...PARTNERS.acme, programs: allPrograms.filter((p) => p !== 'other'), scopes: partnerScopes, ...(webhook ? { webhook } : {}) },
-      { partnerId: 'secure', ...PARTNERS.secure, programs: allPrograms.filter((p) => p !== 'other'), scopes: partnerScopes, encryption: { publicKeyJwk: publicJwk } },
+      {
+        partnerId: 'secure',
+        ...PARTNERS.secure,
+        programs: allPrograms.filter((p) => p !== 'other'),
+        scopes: partnerScopes,
+        encryption: { publicKeyJwk: publicJwk },
+      },
       { partnerId: 'globex', ...PARTNERS.globex, programs: ['other', 'sandbox'], scopes: partnerScopes },
       { partnerId: 'hashed', clientId: PARTNERS.hashed.clientId, clientSecretHash: HASHED_SECRET_PHC, programs: ['sandbox'], scopes: ['enrollments'] },
       { partnerId: 'care', ...PARTNERS.care, programs: allPrograms, scopes: ['care'] },
@@ -111,7 +115,10 @@ export interface StartOptions extends TestServiceConfigOptions {
 export const TEST_PUBLIC_URL = 'http://enrollment.test';
 
 export function uniqueSchema(label: string): string {
-  return `t_${label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 30)}_${randomBytes(3).toString('hex')}`;
+  return `t_${label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 30)}_${randomBytes(3).toString('hex')}`;
 }
 
 /** Boots the real application on a loopback port against the run's PostgreSQL, in its own schema. */
@@ -152,13 +159,32 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
         baseUrl,
         ...PARTNERS[partner],
         scope: clientOptions.scope,
-        retry: clientOptions.fastRetries === false ? undefined : { ranges: [[1, 5], [5, 20], [20, 50]] },
+        retry:
+          clientOptions.fastRetries === false
+            ? undefined
+            : {
+                ranges: [
+                  [1, 5],
+                  [5, 20],
+                  [20, 50],
+                ],
+              },
       });
       clients.push(client);
       return client;
     },
     sdk(partner = 'acme') {
-      return createEnrollmentSdk({ baseUrl, ...PARTNERS[partner], retry: { ranges: [[1, 5], [5, 20], [20, 50]] } });
+      return createEnrollmentSdk({
+        baseUrl,
+        ...PARTNERS[partner],
+        retry: {
+          ranges: [
+            [1, 5],
+            [5, 20],
+            [20, 50],
+          ],
+        },
+      });
     },
     async db() {
       const client = new Client({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${schema}` });

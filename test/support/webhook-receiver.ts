@@ -44,9 +44,9 @@ export class WebhookReceiver {
   ) {}
 
   static async start(secret = newWebhookSecret()): Promise<WebhookReceiver> {
-    let receiver: WebhookReceiver | undefined;
-    const server = createServer((req, res) => receiver?.handle(req, res));
-    receiver = new WebhookReceiver(server, secret);
+    // The handler runs only once the server listens, after `receiver` is set.
+    const server = createServer((req, res) => receiver.handle(req, res));
+    const receiver = new WebhookReceiver(server, secret);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return receiver;
   }

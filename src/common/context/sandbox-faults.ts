@@ -10,7 +10,10 @@ export const SANDBOX_FAULT_HEADER = 'x-sandbox-fault';
 /** Parses `X-Sandbox-Fault: billCycle, after:accountWritten` into its parts. */
 export function parseSandboxFaults(header: string | string[] | undefined): string[] {
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
-  return text.split(',').map((part) => part.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 /**

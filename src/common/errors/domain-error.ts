@@ -41,9 +41,7 @@ export class DomainError extends Error {
 
   detail(): ResponseDetail {
     const entry = this.entry;
-    const description = this.options.property
-      ? entry.description.replace('<property name>', this.options.property)
-      : entry.description;
+    const description = this.options.property ? entry.description.replace('<property name>', this.options.property) : entry.description;
     const detail: ResponseDetail = { code: entry.code, subCode: entry.subCode, description };
     if (this.options.field) detail.field = this.options.field;
     return detail;

@@ -38,7 +38,7 @@ export const ERROR_CATALOGUE = {
   // Enrollment: KYC
   DOB_FORMAT: row(400, 700, 0, 'identifyingData.dateOfBirth must be in the form YYYY-MM-DD'),
   SSN_AND_SUFFIX: row(400, 630, 0, 'Cannot pass both last4SSN and SSN'),
-  DUPLICATE_ADDRESS_TYPE: row(400, 1020, 0, 'Duplicated type is not allowed'),
+  DUPLICATE_TYPE: row(400, 1020, 0, 'Duplicated type is not allowed'),
   MULTIPLE_DEFAULT_ADDRESSES: row(400, 1040, 0, 'For card shipment, either a home or business address can be the default'),
   HOME_ADDRESS_MISSING: row(400, 1042, 0, 'Home address is missing'),
   PHONE_MISSING: row(400, 101, 0, 'phoneNumbers userData sections missing, check your JSON'),

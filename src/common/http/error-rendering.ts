@@ -57,7 +57,22 @@ export function toDomainError(error: unknown): { domain: DomainError; unexpected
 }
 
 // 57014: a statement ran past statement_timeout (the lock wait maps it to 503/1 itself).
-const UNAVAILABLE_CODES = new Set(['57014', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', '53300']);
+const UNAVAILABLE_CODES = new Set([
+  '57014',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
+  '53300',
+]);
 
 /** Connection loss, shutdown or overload of PostgreSQL: the caller may retry (503 with Retry-After). */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -69,7 +84,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
     // TypeORM releases a query runner whose connection died; the next query on it says so.
     if (name === 'QueryRunnerAlreadyReleasedError' || name === 'QueryRunnerProviderAlreadyReleasedError') return true;
-    if (typeof message === 'string' && /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection|Query read timeout/i.test(message)) {
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection|Query read timeout/i.test(
+        message,
+      )
+    ) {
       return true;
     }
     current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;

@@ -62,4 +62,12 @@ export function ApiErrors(byStatus: Partial<Record<number, readonly ErrorKey[]>>
 }
 
 /** Every error status an operation can meet besides its own rows (unknown route, body, availability). */
-export const DEFAULT_ERROR_KEYS: readonly ErrorKey[] = ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'ROUTE_NOT_FOUND', 'DEPENDENCY_UNAVAILABLE', 'UNEXPECTED'];
+export const DEFAULT_ERROR_KEYS: readonly ErrorKey[] = [
+  'MALFORMED_JSON',
+  'UNKNOWN_PROPERTY',
+  'BODY_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'ROUTE_NOT_FOUND',
+  'DEPENDENCY_UNAVAILABLE',
+  'UNEXPECTED',
+];

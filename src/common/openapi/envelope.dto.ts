@@ -1,7 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
 /** One item of `responseDetails`: the governing detail first, then one per failed field. */
-@ApiSchema({ name: 'ResponseDetail', description: 'code 0/subCode 0 is success; any other code is an error or a decline (see GET /v1/errors and the error catalogue).' })
+@ApiSchema({
+  name: 'ResponseDetail',
+  description: 'code 0/subCode 0 is success; any other code is an error or a decline (see GET /v1/errors and the error catalogue).',
+})
 export class ResponseDetailDto {
   @ApiProperty({ type: 'integer', example: 0, description: '0 success; 2 account-limit decline and 5 business decline (HTTP 200); anything else an error' })
   code: number;

@@ -4,7 +4,7 @@
  */
 
 /** Letters allowed in names, addresses and business names: ASCII plus the Spanish letters. */
-export const LETTERS = "A-Za-zÁÉÍÓÚÜÑáéíóúüñ";
+export const LETTERS = 'A-Za-zÁÉÍÓÚÜÑáéíóúüñ';
 
 const LETTER = `[${LETTERS}]`;
 

@@ -80,7 +80,11 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
  * `@ValidBody(Dto)` or `@ValidBody(Dto, Rules)`: the parameter receives the DTO, or what the rules
  * return. `examples` are the request body's examples in OpenAPI.
  */
-export function ValidBody(dto: Type<object>, rules?: Type<CrossFieldRules<never, unknown>>, examples?: Record<string, { summary: string; value: unknown }>): ParameterDecorator {
+export function ValidBody(
+  dto: Type<object>,
+  rules?: Type<CrossFieldRules<never, unknown>>,
+  examples?: Record<string, { summary: string; value: unknown }>,
+): ParameterDecorator {
   return (target, key, index) => {
     RequestBodyParts({ dto, rules } satisfies ValidBodyOptions, ValidBodyPipe)(target, key, index);
     if (key !== undefined) ApiBody({ type: dto, examples })(target, key, Object.getOwnPropertyDescriptor(target, key) as PropertyDescriptor);

@@ -27,11 +27,7 @@ interface Failure {
 
 function collect(errors: ValidationError[], parentPath: string, out: Failure[]): void {
   for (const error of errors) {
-    const path = /^\d+$/.test(error.property)
-      ? `${parentPath}[${error.property}]`
-      : parentPath
-        ? `${parentPath}.${error.property}`
-        : error.property;
+    const path = /^\d+$/.test(error.property) ? `${parentPath}[${error.property}]` : parentPath ? `${parentPath}.${error.property}` : error.property;
     const constraints = Object.keys(error.constraints ?? {});
     if (constraints.length > 0) {
       out.push(toFailure(error, constraints, path));

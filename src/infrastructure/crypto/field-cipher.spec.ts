@@ -55,6 +55,8 @@ describe(KeyStore.name, () => {
     const material = await rotateKeyMaterial(await generateKeyMaterial());
     const { d: _d, ...publicOnly } = material.previousEncryption?.[0] ?? {};
     await expect(KeyStore.from(JSON.stringify({ ...material, previousEncryption: [publicOnly] }), false, '/nonexistent')).rejects.toThrow(KeyStoreError);
-    await expect(KeyStore.from(JSON.stringify({ ...material, previousEncryption: [publicOnly] }), false, '/nonexistent')).rejects.toThrow(/previousEncryption\[0\]/);
+    await expect(KeyStore.from(JSON.stringify({ ...material, previousEncryption: [publicOnly] }), false, '/nonexistent')).rejects.toThrow(
+      /previousEncryption\[0\]/,
+    );
   });
 });

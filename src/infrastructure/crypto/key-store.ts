@@ -68,7 +68,8 @@ export class KeyStore {
     }
     const previousEncryptionKeys = await Promise.all(
       (material.previousEncryption ?? []).map(async (jwk, i) => {
-        if (!jwk.d || !jwk.kid || jwk.kid === material.encryption.kid) throw new KeyStoreError(`previousEncryption[${i}] must be a private JWK with a kid of its own`);
+        if (!jwk.d || !jwk.kid || jwk.kid === material.encryption.kid)
+          throw new KeyStoreError(`previousEncryption[${i}] must be a private JWK with a kid of its own`);
         const key = (await importJWK(jwk, 'ECDH-ES').catch(() => {
           throw new KeyStoreError(`previousEncryption[${i}] is not a P-256 ECDH-ES JWK`);
         })) as KeyLike;

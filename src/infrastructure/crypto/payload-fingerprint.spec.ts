@@ -13,7 +13,11 @@ describe(PayloadFingerprint.name, () => {
     const fingerprint = sut.of('enrollment', payload);
     expect(fingerprint).toMatch(/^h1:[A-Za-z0-9_-]{43}$/);
     expect(new PayloadFingerprint(keys()).of('enrollment', payload)).not.toBe(fingerprint);
-    expect(fingerprint).not.toContain(createHash('sha256').update(`enrollment\n${canonicalize(payload)}`).digest('hex'));
+    expect(fingerprint).not.toContain(
+      createHash('sha256')
+        .update(`enrollment\n${canonicalize(payload)}`)
+        .digest('hex'),
+    );
   });
 
   it('ignores key order; the operation is part of it', () => {
@@ -25,7 +29,9 @@ describe(PayloadFingerprint.name, () => {
 
   it('still matches a fingerprint stored before it was keyed (plain SHA-256 hex), and nothing else', () => {
     const sut = new PayloadFingerprint(keys());
-    const legacy = createHash('sha256').update(`enrollment\n${canonicalize(payload)}`).digest('hex');
+    const legacy = createHash('sha256')
+      .update(`enrollment\n${canonicalize(payload)}`)
+      .digest('hex');
     expect(sut.matches(legacy, 'enrollment', payload)).toBe(true);
     expect(sut.matches(legacy, 'enrollment', { ...payload, requestId: 'r-2' })).toBe(false);
     expect(sut.matches(sut.of('enrollment', payload), 'enrollment', payload)).toBe(true);

@@ -16,7 +16,9 @@ export class PayloadFingerprint {
   constructor(private readonly keys: KeyStore) {}
 
   of(operation: string, payload: unknown, key: Buffer = this.keys.blindIndexKey): string {
-    return `${KEYED}${createHmac('sha256', key).update(`fingerprint\n${operation}\n${canonicalize(payload) ?? ''}`).digest('base64url')}`;
+    return `${KEYED}${createHmac('sha256', key)
+      .update(`fingerprint\n${operation}\n${canonicalize(payload) ?? ''}`)
+      .digest('base64url')}`;
   }
 
   /**
@@ -27,6 +29,11 @@ export class PayloadFingerprint {
     if (stored.startsWith(KEYED)) {
       return stored === computed || (this.keys.previousBlindIndexKeys ?? []).some((key) => stored === this.of(operation, payload, key));
     }
-    return stored === createHash('sha256').update(`${operation}\n${canonicalize(payload) ?? ''}`).digest('hex');
+    return (
+      stored ===
+      createHash('sha256')
+        .update(`${operation}\n${canonicalize(payload) ?? ''}`)
+        .digest('hex')
+    );
   }
 }

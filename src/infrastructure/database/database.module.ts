@@ -5,6 +5,8 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { BlindIndexVersionCheck } from './blind-index-version';
 import { dataSourceOptions } from './data-source-options';
+import { LockService } from './lock.service';
+import { TransactionRunner } from './transaction-runner';
 
 interface PgPoolLike extends EventEmitter {
   _clients?: EventEmitter[];
@@ -35,6 +37,10 @@ function guardPoolClients(dataSource: DataSource): void {
 export const DELIVERY_DATA_SOURCE = 'delivery';
 const DELIVERY_POOL_SIZE = 2;
 
+/**
+ * Global because every module reads and writes through the one DataSource: the connection pool,
+ * the transactions of a call (TransactionRunner) and the advisory locks (LockService).
+ */
 @Global()
 @Module({
   imports: [
@@ -47,29 +53,43 @@ const DELIVERY_POOL_SIZE = 2;
         retryAttempts: 3,
         retryDelay: 500,
       }),
-      dataSourceFactory: async (options?: DataSourceOptions) => {
-        const dataSource = await new DataSource(options as DataSourceOptions).initialize();
-        guardPoolClients(dataSource);
-        return dataSource;
-      },
+      dataSourceFactory: initialize,
     }),
     TypeOrmModule.forRootAsync({
       name: DELIVERY_DATA_SOURCE,
       inject: [AppConfig],
       useFactory: (config: AppConfig) => {
-        const options = dataSourceOptions(requireUrl(config), config.env.dbSchema, DELIVERY_POOL_SIZE, config.env.dbStatementTimeoutMs);
-        return { ...options, name: DELIVERY_DATA_SOURCE, entities: [], migrations: [], extra: { ...options.extra, application_name: 'enrollment-service-delivery' }, retryAttempts: 3, retryDelay: 500 };
+        const options = dataSourceOptions(
+          requireUrl(config),
+          config.env.dbSchema,
+          DELIVERY_POOL_SIZE,
+          config.env.dbStatementTimeoutMs,
+          config.env.dbQueryTimeoutMs,
+        );
+        return {
+          ...options,
+          name: DELIVERY_DATA_SOURCE,
+          entities: [],
+          migrations: [],
+          extra: { ...options.extra, application_name: 'enrollment-service-delivery' },
+          retryAttempts: 3,
+          retryDelay: 500,
+        };
       },
-      dataSourceFactory: async (options?: DataSourceOptions) => {
-        const dataSource = await new DataSource(options as DataSourceOptions).initialize();
-        guardPoolClients(dataSource);
-        return dataSource;
-      },
+      dataSourceFactory: initialize,
     }),
   ],
-  providers: [BlindIndexVersionCheck],
+  providers: [TransactionRunner, LockService, BlindIndexVersionCheck],
+  exports: [TransactionRunner, LockService],
 })
 export class DatabaseModule {}
+
+/** Every pool of the process: initialised, its clients guarded. */
+async function initialize(options?: DataSourceOptions): Promise<DataSource> {
+  const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+  guardPoolClients(dataSource);
+  return dataSource;
+}
 
 function requireUrl(config: AppConfig): string {
   if (!config.env.databaseUrl) throw new Error('DATABASE_URL was not resolved before the app started');

@@ -3,7 +3,11 @@ import { censorSensitive } from './logging';
 describe(censorSensitive.name, () => {
   it('censors sensitive keys at any depth and in arrays, leaving the rest', () => {
     const input = { eventId: 'e1', user: { profile: { lastName: 'Núñez', tags: [{ ssn: '123456789', kind: 'x' }] } }, count: 2 };
-    expect(censorSensitive(input)).toEqual({ eventId: 'e1', user: { profile: { lastName: '[redacted]', tags: [{ ssn: '[redacted]', kind: 'x' }] } }, count: 2 });
+    expect(censorSensitive(input)).toEqual({
+      eventId: 'e1',
+      user: { profile: { lastName: '[redacted]', tags: [{ ssn: '[redacted]', kind: 'x' }] } },
+      count: 2,
+    });
   });
 
   it('never mutates the logged object and returns it as is when nothing is sensitive', () => {

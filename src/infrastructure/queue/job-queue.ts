@@ -74,12 +74,7 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
    * Enqueues a job. With `manager` (inside a TypeORM transaction) the job row is written on the
    * transaction's connection, so it exists exactly when the transaction commits.
    */
-  async send<T extends object>(
-    definition: JobDefinition<T>,
-    data: T,
-    options: SendJobOptions = {},
-    manager?: EntityManager,
-  ): Promise<string | null> {
+  async send<T extends object>(definition: JobDefinition<T>, data: T, options: SendJobOptions = {}, manager?: EntityManager): Promise<string | null> {
     await this.ensureQueue(definition.name);
     return this.boss.send(definition.name, data, {
       id: options.id,

@@ -15,6 +15,7 @@ export function tolerateUnrecordedJobOutcomes(logger: Pick<Logger, 'warn'>): voi
   if (installed) return;
   installed = true;
   // Internal module of pg-boss 10 (no exports map): the class whose instances run the workers.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deep path outside the package's typings
   const { prototype } = require('pg-boss/src/manager') as { prototype: Record<'complete' | 'fail', OutcomeMethod> };
   for (const method of ['complete', 'fail'] as const) {
     const original = prototype[method];

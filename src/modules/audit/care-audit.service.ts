@@ -85,29 +85,8 @@ export class CareAuditService {
     );
   }
 
-  /** The most recent entry among `actions` (e.g. the lock whose prior state an unlock restores). */
-  async latest(manager: EntityManager, accountId: string, actions: string[]): Promise<AuditView | null> {
-    const rows = (await manager.query(
-      `select ${COLUMNS} from care_audit where account_id = $1 and action = any($2) order by at desc, id desc limit 1`,
-      [accountId, actions],
-    )) as AuditRow[];
-    return rows[0] ? view(rows[0]) : null;
-  }
-
-  /** Whether an entry with this action and at least these detail values exists (idempotent jobs). */
-  async exists(manager: EntityManager, accountId: string, actions: string[], detail: Record<string, unknown>): Promise<boolean> {
-    const rows = (await manager.query(
-      `select 1 from care_audit where account_id = $1 and action = any($2) and detail @> $3::jsonb limit 1`,
-      [accountId, actions, JSON.stringify(detail)],
-    )) as unknown[];
-    return rows.length > 0;
-  }
-
   async list(accountId: string): Promise<AuditView[]> {
-    const rows = (await this.dataSource.query(
-      `select ${COLUMNS} from care_audit where account_id = $1 order by at, id`,
-      [accountId],
-    )) as AuditRow[];
+    const rows = (await this.dataSource.query(`select ${COLUMNS} from care_audit where account_id = $1 order by at, id`, [accountId])) as AuditRow[];
     return rows.map(view);
   }
 }

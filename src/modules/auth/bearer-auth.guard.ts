@@ -31,7 +31,9 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     if (tokenOutsideHeader(request)) {
-      throw new DomainError('UNAUTHORIZED', { headers: { 'www-authenticate': `Bearer ${REALM}, error="invalid_request", error_description="the token goes in the Authorization header only"` } });
+      throw new DomainError('UNAUTHORIZED', {
+        headers: { 'www-authenticate': `Bearer ${REALM}, error="invalid_request", error_description="the token goes in the Authorization header only"` },
+      });
     }
     await super.canActivate(context);
     const principal = request.user as Principal;

@@ -11,7 +11,13 @@ function phc(secret: string): string {
   return `$scrypt$ln=4,r=8,p=1$${salt.toString('base64')}$${scryptSync(secret, salt, 32, { N: 16, r: 8, p: 1 }).toString('base64')}`;
 }
 
-const partner = (clientId: string, fields: Record<string, unknown>) => ({ partnerId: clientId, clientId, programs: ['p1'], scopes: ['enrollments'], ...fields });
+const partner = (clientId: string, fields: Record<string, unknown>) => ({
+  partnerId: clientId,
+  clientId,
+  programs: ['p1'],
+  scopes: ['enrollments'],
+  ...fields,
+});
 
 function configWith(partners: Array<Record<string, unknown>>): AppConfig {
   const program = { programCode: 'p1', currencies: ['USD'], kycRequired: true };

@@ -12,7 +12,8 @@ export class TokenRequestDto {
 
 @ApiSchema({ name: 'TokenResponse', description: 'RFC 6749 §5.1' })
 export class TokenResponseDto {
-  @ApiProperty({ description: 'JWT (RFC 9068 profile)', example: 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJjbGllbnRfaWQiOiJhY21lIn0.c2ln' }) access_token: string;
+  @ApiProperty({ description: 'JWT (RFC 9068 profile)', example: 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJjbGllbnRfaWQiOiJhY21lIn0.c2ln' })
+  access_token: string;
   @ApiProperty({ enum: ['Bearer'], example: 'Bearer' }) token_type: string;
   @ApiProperty({ type: 'integer', example: 3600 }) expires_in: number;
   @ApiProperty({ example: 'enrollments users business_profiles identity webhooks' }) scope: string;
@@ -20,7 +21,10 @@ export class TokenResponseDto {
 
 @ApiSchema({ name: 'OAuthError', description: 'RFC 6749 §5.2' })
 export class OAuthErrorDto {
-  @ApiProperty({ enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'], example: 'invalid_client' })
+  @ApiProperty({
+    enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'],
+    example: 'invalid_client',
+  })
   error: string;
   @ApiPropertyOptional({ example: 'Client authentication failed' }) error_description?: string;
 }

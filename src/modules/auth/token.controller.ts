@@ -35,8 +35,14 @@ export class TokenController {
   @ApiBody({
     type: TokenRequestDto,
     examples: {
-      basic: { summary: 'client_secret_basic: credentials in the Authorization header', value: { grant_type: 'client_credentials', scope: 'enrollments users' } },
-      post: { summary: 'client_secret_post: credentials in the form', value: { grant_type: 'client_credentials', client_id: 'acme', client_secret: 'acme-sandbox-secret' } },
+      basic: {
+        summary: 'client_secret_basic: credentials in the Authorization header',
+        value: { grant_type: 'client_credentials', scope: 'enrollments users' },
+      },
+      post: {
+        summary: 'client_secret_post: credentials in the form',
+        value: { grant_type: 'client_credentials', client_id: 'acme', client_secret: 'acme-sandbox-secret' },
+      },
     },
   })
   @ApiResponse({
@@ -44,24 +50,36 @@ export class TokenController {
     type: OAuthErrorDto,
     description: 'RFC 6749 §5.2: invalid_request, unsupported_grant_type, invalid_scope',
     examples: {
-      unsupportedGrant: { summary: 'Not client_credentials', value: { error: 'unsupported_grant_type', error_description: 'Only client_credentials is supported' } },
-      invalidScope: { summary: 'A scope the client does not have', value: { error: 'invalid_scope', error_description: 'Scope not granted to this client: care' } },
+      unsupportedGrant: {
+        summary: 'Not client_credentials',
+        value: { error: 'unsupported_grant_type', error_description: 'Only client_credentials is supported' },
+      },
+      invalidScope: {
+        summary: 'A scope the client does not have',
+        value: { error: 'invalid_scope', error_description: 'Scope not granted to this client: care' },
+      },
     },
   })
   @ApiResponse({
     status: 401,
     type: OAuthErrorDto,
     description: 'invalid_client, with WWW-Authenticate',
-    examples: { invalidClient: { summary: 'Unknown client or wrong secret', value: { error: 'invalid_client', error_description: 'Client authentication failed' } } },
+    examples: {
+      invalidClient: { summary: 'Unknown client or wrong secret', value: { error: 'invalid_client', error_description: 'Client authentication failed' } },
+    },
   })
   @ApiResponse({
     status: 429,
     type: TokenRateLimitedDto,
-    description: 'Too many token requests (CONTRACT section 12, code 429, subCode 0): the client id or the source address is over its limit; retry after Retry-After seconds',
+    description:
+      'Too many token requests (CONTRACT section 12, code 429, subCode 0): the client id or the source address is over its limit; retry after Retry-After seconds',
     headers: {
       'Retry-After': { description: 'Seconds until the window that was exceeded resets', schema: { type: 'integer' } },
       RateLimit: { description: 'IETF httpapi ratelimit header: "<policy>";r=<remaining>;t=<seconds>', schema: { type: 'string' } },
-      'RateLimit-Policy': { description: 'IETF httpapi ratelimit policies: "client";q=<limit>;w=60, "address";q=<10 x limit>;w=60', schema: { type: 'string' } },
+      'RateLimit-Policy': {
+        description: 'IETF httpapi ratelimit policies: "client";q=<limit>;w=60, "address";q=<10 x limit>;w=60',
+        schema: { type: 'string' },
+      },
     },
     examples: { tooMany: { summary: 'Over TOKEN_RATE_LIMIT requests a minute', value: errorExample('TOO_MANY_TOKEN_REQUESTS') } },
   })
@@ -80,7 +98,15 @@ export class TokenController {
     type: TokenResponseDto,
     description: 'RFC 6749 §5.1',
     examples: {
-      token: { summary: 'A bearer token', value: { access_token: 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJjbGllbnRfaWQiOiJhY21lIn0.c2ln', token_type: 'Bearer', expires_in: 3600, scope: 'enrollments users' } },
+      token: {
+        summary: 'A bearer token',
+        value: {
+          access_token: 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJjbGllbnRfaWQiOiJhY21lIn0.c2ln',
+          token_type: 'Bearer',
+          expires_in: 3600,
+          scope: 'enrollments users',
+        },
+      },
     },
   })
   async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<RawResponse> {
@@ -117,8 +143,24 @@ export class TokenController {
         summary: 'Signing and encryption keys',
         value: {
           keys: [
-            { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', kid: 'sig-1', use: 'sig', alg: 'ES256' },
-            { kty: 'EC', crv: 'P-256', x: 'gI0GAILBdu7T53akrFmMyGcsF3n5dO7MmwNBHKW5SV0', y: 'SLW_xSffzlPWrHEVI30DHM_4egVwt3NQqeUD7nMFpps', kid: 'enc-1', use: 'enc', alg: 'ECDH-ES' },
+            {
+              kty: 'EC',
+              crv: 'P-256',
+              x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+              y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+              kid: 'sig-1',
+              use: 'sig',
+              alg: 'ES256',
+            },
+            {
+              kty: 'EC',
+              crv: 'P-256',
+              x: 'gI0GAILBdu7T53akrFmMyGcsF3n5dO7MmwNBHKW5SV0',
+              y: 'SLW_xSffzlPWrHEVI30DHM_4egVwt3NQqeUD7nMFpps',
+              kid: 'enc-1',
+              use: 'enc',
+              alg: 'ECDH-ES',
+            },
           ],
         },
       },

@@ -1,3 +1,6 @@
+import { AccountsModule } from '../accounts/accounts.module';
+import { EventsModule } from '../events/events.module';
+import { LockingModule } from '../locking/locking.module';
 import { Module, Provider } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '../../config/app-config';
@@ -22,7 +25,17 @@ const oidcStrategy: Provider = {
 
 /** The care console at /care (issue 15, CONTRACT section 14): HTML pages over the care services. */
 @Module({
-  imports: [PassportModule.register({ session: false }), AuthModule, AuditModule, CareModule, UserModule, BusinessProfileModule],
+  imports: [
+    PassportModule.register({ session: false }),
+    AccountsModule,
+    AuthModule,
+    AuditModule,
+    CareModule,
+    EventsModule,
+    LockingModule,
+    UserModule,
+    BusinessProfileModule,
+  ],
   controllers: [ConsoleAuthController, ConsoleController],
   providers: [oidcStrategy, CareOidcGuard, ConsoleGate, CareConsoleService],
 })

@@ -15,8 +15,8 @@ import { CareActionRunner, CareActor } from '../care/services/care-action-runner
 import { CareOperationsService } from '../care/services/care-operations.service';
 import { EventLogService, EventView } from '../events/event-log.service';
 import { CallRunner } from '../locking/call-runner';
-import { LockNames } from '../locking/lock.service';
-import { UserRecordsService } from '../user/services/user-records.service';
+import { LockNames } from '../../infrastructure/database/lock.service';
+import { UserRepository } from '../user/repositories/user.repository';
 import { OperationName, RevealField, SearchKind, Staff } from './staff';
 
 export interface SearchHit {
@@ -57,7 +57,7 @@ export class CareConsoleService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly views: AccountViewService,
-    private readonly users: UserRecordsService,
+    private readonly users: UserRepository,
     private readonly instruments: PaymentInstrumentService,
     private readonly businessProfiles: BusinessProfileService,
     private readonly events: EventLogService,
@@ -100,21 +100,31 @@ export class CareConsoleService {
     await this.runner.requireVisible(actorOf(staff), accountId);
     const manager = this.dataSource.manager;
     const view = await this.views.render(accountId, this.partnerOf(staff));
-    const users = await Promise.all((await this.users.usersOf(manager, accountId)).map(async (user) => {
-      const plain = await this.users.decrypt(manager, user);
-      const id = plain.identifyingData;
-      const identity = id.ssn ? { kind: 'SSN' as const, last4: id.ssn.slice(-4) } : id.itin ? { kind: 'ITIN' as const, last4: id.itin.slice(-4) } : id.ssnSuffix ? { kind: 'SSN (last four only)' as const, last4: id.ssnSuffix } : id.matriculaId ? { kind: 'Matricula' as const, last4: id.matriculaId.slice(-4) } : null;
-      return {
-        userIdentifier: user.id,
-        isPrimaryAccountHolder: user.isPrimary,
-        status: user.status,
-        name: [plain.firstName, plain.middleName, plain.lastName].filter(Boolean).join(' '),
-        identityKind: identity?.kind ?? null,
-        identityMasked: identity ? `•••-••-${identity.last4}` : null,
-        dateOfBirthMasked: `${id.dateOfBirth.slice(0, 4)}-••-••`,
-        email: plain.email?.emailAddress ?? null,
-      };
-    }));
+    const users = await Promise.all(
+      (await this.users.usersOf(manager, accountId)).map(async (user) => {
+        const plain = await this.users.decrypt(manager, user);
+        const id = plain.identifyingData;
+        const identity = id.ssn
+          ? { kind: 'SSN' as const, last4: id.ssn.slice(-4) }
+          : id.itin
+            ? { kind: 'ITIN' as const, last4: id.itin.slice(-4) }
+            : id.ssnSuffix
+              ? { kind: 'SSN (last four only)' as const, last4: id.ssnSuffix }
+              : id.matriculaId
+                ? { kind: 'Matricula' as const, last4: id.matriculaId.slice(-4) }
+                : null;
+        return {
+          userIdentifier: user.id,
+          isPrimaryAccountHolder: user.isPrimary,
+          status: user.status,
+          name: [plain.firstName, plain.middleName, plain.lastName].filter(Boolean).join(' '),
+          identityKind: identity?.kind ?? null,
+          identityMasked: identity ? `•••-••-${identity.last4}` : null,
+          dateOfBirthMasked: `${id.dateOfBirth.slice(0, 4)}-••-••`,
+          email: plain.email?.emailAddress ?? null,
+        };
+      }),
+    );
     return {
       view,
       users,
@@ -129,14 +139,22 @@ export class CareConsoleService {
     const who: CareActor = { ...actorOf(staff), reason };
     await this.calls.locked([LockNames.account(accountId)], async () => {
       switch (operation) {
-        case 'lock': return this.operations.lock(who, accountId);
-        case 'unlock': return this.operations.unlock(who, accountId);
-        case 'close': return this.operations.close(who, accountId);
-        case 'fraudBlock': return this.operations.fraudBlock(who, accountId);
-        case 'removeFraudBlock': return this.unblock.removeFraudBlock(who, accountId, 0);
-        case 'ofacClear': return this.operations.clearOfac(who, accountId);
-        case 'kycGateClear': return this.operations.clearKycGate(who, accountId);
-        case 'replaceCard': return this.replacement.replace(who, accountId, paymentIdentifier ?? '');
+        case 'lock':
+          return this.operations.lock(who, accountId);
+        case 'unlock':
+          return this.operations.unlock(who, accountId);
+        case 'close':
+          return this.operations.close(who, accountId);
+        case 'fraudBlock':
+          return this.operations.fraudBlock(who, accountId);
+        case 'removeFraudBlock':
+          return this.unblock.removeFraudBlock(who, accountId, 0);
+        case 'ofacClear':
+          return this.operations.clearOfac(who, accountId);
+        case 'kycGateClear':
+          return this.operations.clearKycGate(who, accountId);
+        case 'replaceCard':
+          return this.replacement.replace(who, accountId, paymentIdentifier ?? '');
       }
     });
   }
@@ -149,7 +167,7 @@ export class CareConsoleService {
       const user = await this.users.findById(manager, account.id, userId);
       if (!user) throw new DomainError('ACCOUNT_NOT_FOUND');
       const id = (await this.users.decrypt(manager, user)).identifyingData;
-      const value = field === 'dateOfBirth' ? id.dateOfBirth : id.ssn ?? id.itin ?? id.ssnSuffix ?? id.matriculaId;
+      const value = field === 'dateOfBirth' ? id.dateOfBirth : (id.ssn ?? id.itin ?? id.ssnSuffix ?? id.matriculaId);
       if (value === undefined) throw new DomainError('CARE_NOT_APPLICABLE');
       const snapshot = snapshotOf(await this.views.render(account.id, this.partnerOf(staff), manager));
       await this.audit.record(manager, {
@@ -189,5 +207,11 @@ export function actorOf(staff: Staff): CareActor {
 
 function snapshotOf(view: AccountView): AccountSnapshot {
   const { status, statusReason, kycPendingGate, accountCycleDay } = view.account;
-  return { status, statusReason, kycPendingGate, accountCycleDay, paymentInstruments: view.paymentInstruments.map((card) => ({ paymentIdentifier: card.paymentIdentifier, status: card.status })) };
+  return {
+    status,
+    statusReason,
+    kycPendingGate,
+    accountCycleDay,
+    paymentInstruments: view.paymentInstruments.map((card) => ({ paymentIdentifier: card.paymentIdentifier, status: card.status })),
+  };
 }

@@ -36,7 +36,9 @@ export class ConsoleAuthController {
     const flash = request.session.flash;
     delete request.session.flash;
     const csrf = this.gate.sandboxSignIn ? this.gate.token(reply) : null;
-    void reply.type('text/html; charset=utf-8').send(signInPage({ csrf, provider: this.gate.providerConfigured, sandbox: this.gate.sandboxSignIn, error: flash }));
+    void reply
+      .type('text/html; charset=utf-8')
+      .send(signInPage({ csrf, provider: this.gate.providerConfigured, sandbox: this.gate.sandboxSignIn, error: flash }));
   }
 
   /** Sandbox only: the care client's credentials of SERVICE_CONFIG (checked as the token endpoint checks them, scope care). */
@@ -44,19 +46,44 @@ export class ConsoleAuthController {
   async sandboxSignIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form): Promise<void> {
     this.gate.served();
     if (!this.gate.sandboxSignIn) {
-      void reply.status(404).type('text/html; charset=utf-8').send(signInPage({ csrf: null, provider: this.gate.providerConfigured, sandbox: false, error: 'The sandbox sign-in is not available.' }));
+      void reply
+        .status(404)
+        .type('text/html; charset=utf-8')
+        .send(signInPage({ csrf: null, provider: this.gate.providerConfigured, sandbox: false, error: 'The sandbox sign-in is not available.' }));
       return;
     }
     await this.gate.csrf(request);
     const clientId = text(form, 'clientId');
     const email = text(form, 'staffEmail').trim();
     const partner = this.config.service.partnerByClientId(clientId);
-    const valid = partner !== undefined && (await this.tokens.issue(clientId, text(form, 'clientSecret'), 'care').then(() => true, () => false));
+    const valid =
+      partner !== undefined &&
+      (await this.tokens.issue(clientId, text(form, 'clientSecret'), 'care').then(
+        () => true,
+        () => false,
+      ));
     if (!partner || !valid || !/^[^\s@<>]{1,64}@[^\s@<>]{1,190}$|^$/.test(email)) {
-      void reply.status(401).type('text/html; charset=utf-8').send(signInPage({ csrf: this.gate.token(reply), provider: false, sandbox: true, error: 'Sign-in failed: unknown care client, wrong secret, or a client without the care scope.' }));
+      void reply
+        .status(401)
+        .type('text/html; charset=utf-8')
+        .send(
+          signInPage({
+            csrf: this.gate.token(reply),
+            provider: false,
+            sandbox: true,
+            error: 'Sign-in failed: unknown care client, wrong secret, or a client without the care scope.',
+          }),
+        );
       return;
     }
-    await this.start(request, { subject: `sandbox:${partner.clientId}`, email: email || null, name: null, programs: [...partner.programs], partnerId: partner.partnerId, via: 'sandbox' });
+    await this.start(request, {
+      subject: `sandbox:${partner.clientId}`,
+      email: email || null,
+      name: null,
+      programs: [...partner.programs],
+      partnerId: partner.partnerId,
+      via: 'sandbox',
+    });
     void reply.redirect('/care', 303);
   }
 

@@ -2,7 +2,10 @@ import { isConsolePath, withSecure } from './console-http';
 
 describe(withSecure.name, () => {
   it('marks the console session cookie Secure once, and leaves other cookies alone', () => {
-    expect(withSecure(['care_session=abc; Path=/care; HttpOnly', 'other=1; Path=/'])).toEqual(['care_session=abc; Path=/care; HttpOnly; Secure', 'other=1; Path=/']);
+    expect(withSecure(['care_session=abc; Path=/care; HttpOnly', 'other=1; Path=/'])).toEqual([
+      'care_session=abc; Path=/care; HttpOnly; Secure',
+      'other=1; Path=/',
+    ]);
     expect(withSecure('care_session=abc; Path=/care; Secure')).toEqual(['care_session=abc; Path=/care; Secure']);
     expect(withSecure(undefined)).toBeUndefined();
   });

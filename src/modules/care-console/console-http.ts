@@ -17,14 +17,9 @@ export const SESSION_COOKIE = 'care_session';
  * No inline script or style at all: the pages need no script, and their one stylesheet is a file
  * of this origin. Forms post only to this origin; nothing may frame the console.
  */
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+export const CONSOLE_CSP = ["default-src 'none'", "style-src 'self'", "img-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"].join(
+  '; ',
+);
 
 /** `/care` and below, but not `/careers` (nor the REST care API, which lives under /v1). */
 export function isConsolePath(url: string): boolean {
@@ -80,7 +75,9 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
     }
     return payload;
   });
-  fastify.get(`${CONSOLE_PATH}/assets/console.css`, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CONSOLE_CSS));
+  fastify.get(`${CONSOLE_PATH}/assets/console.css`, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CONSOLE_CSS),
+  );
 }
 
 /** The session cookie gets `Secure` when PUBLIC_URL is https (CONTRACT section 14), whatever the hop to Node was. */

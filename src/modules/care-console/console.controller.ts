@@ -39,7 +39,20 @@ export class ConsoleController {
     const staff = this.gate.staff(request);
     const kind = this.kind(query);
     if (kind === 'ssn' || kind === 'phone') {
-      this.html(reply.status(400), searchPage({ title: 'Find an account', staff, csrf: this.gate.token(reply), error: 'Search by SSN or phone number with the form: the value is never put in a link.' }, kind, '', null));
+      this.html(
+        reply.status(400),
+        searchPage(
+          {
+            title: 'Find an account',
+            staff,
+            csrf: this.gate.token(reply),
+            error: 'Search by SSN or phone number with the form: the value is never put in a link.',
+          },
+          kind,
+          '',
+          null,
+        ),
+      );
       return;
     }
     await this.search(request, reply, kind, text(query, 'q'));
@@ -60,7 +73,15 @@ export class ConsoleController {
       this.html(reply, searchPage(frame, kind, q, await this.console.search(staff, kind, q)));
     } catch (error) {
       if (!(error instanceof DomainError) || error.key !== 'INVALID_FIELD') throw error;
-      this.html(reply.status(400), searchPage({ ...frame, error: kind === 'ssn' ? 'Enter the full 9-digit SSN or ITIN.' : 'Enter the full phone number (10 to 15 digits).' }, kind, q, null));
+      this.html(
+        reply.status(400),
+        searchPage(
+          { ...frame, error: kind === 'ssn' ? 'Enter the full 9-digit SSN or ITIN.' : 'Enter the full phone number (10 to 15 digits).' },
+          kind,
+          q,
+          null,
+        ),
+      );
     }
   }
 
@@ -77,7 +98,13 @@ export class ConsoleController {
   }
 
   @Get('accounts/:accountId/operations/:operation')
-  async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('accountId') accountId: string, @Param('operation') operation: string, @Query() query: Form): Promise<void> {
+  async confirm(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('accountId') accountId: string,
+    @Param('operation') operation: string,
+    @Query() query: Form,
+  ): Promise<void> {
     const staff = this.gate.staff(request);
     const op = this.operation(operation);
     await this.console.requireVisible(staff, accountId);
@@ -86,14 +113,23 @@ export class ConsoleController {
   }
 
   @Post('accounts/:accountId/operations/:operation')
-  async operate(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('accountId') accountId: string, @Param('operation') operation: string, @Body() form: Form): Promise<void> {
+  async operate(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('accountId') accountId: string,
+    @Param('operation') operation: string,
+    @Body() form: Form,
+  ): Promise<void> {
     const staff = this.gate.staff(request);
     await this.gate.csrf(request);
     const op = this.operation(operation);
     const reason = text(form, 'reason').trim();
     const card = op === 'replaceCard' ? text(form, 'paymentIdentifier') || null : null;
     if (reason.length < 3 || reason.length > 500) {
-      this.html(reply.status(400), confirmPage({ title: '', staff, csrf: this.gate.token(reply), error: 'A reason of 3 to 500 characters is required.' }, accountId, op, card, reason));
+      this.html(
+        reply.status(400),
+        confirmPage({ title: '', staff, csrf: this.gate.token(reply), error: 'A reason of 3 to 500 characters is required.' }, accountId, op, card, reason),
+      );
       return;
     }
     try {
@@ -110,7 +146,13 @@ export class ConsoleController {
 
   /** The full value is shown on this answer only (never in a URL or the session); the reveal is audited first. */
   @Post('accounts/:accountId/users/:userId/reveal')
-  async reveal(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('accountId') accountId: string, @Param('userId') userId: string, @Body() form: Form): Promise<void> {
+  async reveal(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('accountId') accountId: string,
+    @Param('userId') userId: string,
+    @Body() form: Form,
+  ): Promise<void> {
     const staff = this.gate.staff(request);
     await this.gate.csrf(request);
     const field = text(form, 'field');
@@ -118,7 +160,10 @@ export class ConsoleController {
     const value = await this.console.reveal(staff, accountId, userId, field as RevealField);
     const page = await this.console.page(staff, accountId);
     const notice = `${REVEALABLE[field as RevealField]} revealed; the reveal is recorded in the audit trail.`;
-    this.html(reply, accountPage({ title: '', staff, csrf: this.gate.token(reply), notice }, page, { userIdentifier: userId, field: field as RevealField, value }));
+    this.html(
+      reply,
+      accountPage({ title: '', staff, csrf: this.gate.token(reply), notice }, page, { userIdentifier: userId, field: field as RevealField, value }),
+    );
   }
 
   private operation(name: string): OperationName {

@@ -22,21 +22,31 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     }
     const staff = request.session?.staff;
     const [status, title, message] = describe(exception);
-    if (status === 500) this.logger.error({ errorName: (exception as Error)?.name, stack: (exception as Error)?.stack?.split('\n').slice(0, 6).join('\n') }, 'console error');
-    void reply.status(status).type('text/html; charset=utf-8').send(errorPage(title, message, staff, staff ? reply.generateCsrf() : undefined));
+    if (status === 500)
+      this.logger.error({ errorName: (exception as Error)?.name, stack: (exception as Error)?.stack?.split('\n').slice(0, 6).join('\n') }, 'console error');
+    void reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .send(errorPage(title, message, staff, staff ? reply.generateCsrf() : undefined));
   }
 }
 
 function describe(exception: unknown): [number, string, string] {
   if (exception instanceof ConsoleNotServed) return [404, 'Not found', 'The care console needs an identity provider (CARE_OAUTH_*) in production.'];
   if (exception instanceof StaffNotAllowedError) {
-    return [403, 'Not allowed', exception.reason === 'group' ? 'You signed in, but you are not a member of the care staff group.' : 'Your identity could not be verified.'];
+    return [
+      403,
+      'Not allowed',
+      exception.reason === 'group' ? 'You signed in, but you are not a member of the care staff group.' : 'Your identity could not be verified.',
+    ];
   }
   if (exception instanceof SignInRefused) return [403, 'Sign-in refused', `The sign-in could not be completed: ${exception.message}.`];
   const code = (exception as { code?: string })?.code;
-  if (code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET') return [403, 'Form expired', 'The form was missing its security token or it expired. Go back, reload the page and try again.'];
+  if (code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET')
+    return [403, 'Form expired', 'The form was missing its security token or it expired. Go back, reload the page and try again.'];
   if (exception instanceof DomainError) {
-    if (exception.key === 'ACCOUNT_NOT_FOUND' || exception.key === 'PAYMENT_INSTRUMENT_NOT_FOUND') return [404, 'Not found', 'No such account (or card) in your programs.'];
+    if (exception.key === 'ACCOUNT_NOT_FOUND' || exception.key === 'PAYMENT_INSTRUMENT_NOT_FOUND')
+      return [404, 'Not found', 'No such account (or card) in your programs.'];
     if (exception.key === 'CARE_NOT_APPLICABLE') return [409, 'Not applicable', 'This operation does not apply to the account in its current state.'];
     const status = exception.entry.http;
     return [status >= 500 ? 503 : status, status >= 500 ? 'Try again' : 'Not accepted', exception.detail().description];

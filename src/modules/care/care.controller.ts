@@ -12,8 +12,8 @@ import { DomainError } from '../../common/errors/domain-error';
 import { AccountView, AccountViewService } from '../accounts/services/account-view.service';
 import { CallRunner } from '../locking/call-runner';
 import { ApiLocked } from '../locking/lock-on.decorator';
-import { LockNames } from '../locking/lock.service';
-import { TransactionRunner } from '../locking/transaction-runner';
+import { LockNames } from '../../infrastructure/database/lock.service';
+import { TransactionRunner } from '../../infrastructure/database/transaction-runner';
 import { CareActionDto, RemoveFraudBlockDto } from './dtos/care-action.dto';
 import { CareActionRunner, CareActor } from './services/care-action-runner';
 import { AuditView, CareAuditService } from '../audit/care-audit.service';
@@ -21,13 +21,17 @@ import { CareOperationsService } from './services/care-operations.service';
 import { CardReplacementService } from './services/card-replacement.service';
 import { CardUnblockService } from './services/card-unblock.service';
 
-const VIEW = 'The envelope with the account\'s current `account`, `user` and `paymentInstruments` (the views of GET account).';
+const VIEW = "The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account).";
 
 /**
  * A state-changing care operation: HTTP 200, locked on the account like partner calls on it, the
  * account view as answer, 409/5/390 when it does not apply.
  */
-const CareOperation = (operation: { operationId: string; summary: string; description?: string }, conflict: string, body: typeof CareActionDto = CareActionDto) =>
+const CareOperation = (
+  operation: { operationId: string; summary: string; description?: string },
+  conflict: string,
+  body: typeof CareActionDto = CareActionDto,
+) =>
   applyDecorators(
     HttpCode(200),
     ApiLocked('accountIdentifier'),
@@ -38,11 +42,16 @@ const CareOperation = (operation: { operationId: string; summary: string; descri
       examples: {
         empty: { summary: 'No body (or {})', value: {} },
         correlated: { summary: 'A correlation id, echoed as the answer requestId', value: { requestId: 'care-20261121-0001' } },
-        ...(body === RemoveFraudBlockDto ? { sandboxFailures: { summary: 'Sandbox: the first 3 unblock attempts fail', value: { sandboxUnblockFailures: 3 } } } : {}),
+        ...(body === RemoveFraudBlockDto
+          ? { sandboxFailures: { summary: 'Sandbox: the first 3 unblock attempts fail', value: { sandboxUnblockFailures: 3 } } }
+          : {}),
       },
     }),
     ApiAnswer(AccountResponseDto, VIEW, { success: { summary: 'The account after the operation', value: successExample(ACCOUNT_VIEW_EXAMPLE) } }),
-    ApiErrors({ 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'INVALID_FIELD'], 409: ['CARE_NOT_APPLICABLE'] }, { 400: 'A bad requestId or X-Care-Agent header (100/5)', 409: conflict }),
+    ApiErrors(
+      { 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'INVALID_FIELD'], 409: ['CARE_NOT_APPLICABLE'] },
+      { 400: 'A bad requestId or X-Care-Agent header (100/5)', 409: conflict },
+    ),
   );
 
 const AGENT_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
@@ -87,8 +96,20 @@ export class CareController {
             action: 'fraudBlock',
             actor: 'issuer-care/agent.smith',
             at: '2026-11-21T11:00:00.000Z',
-            before: { status: 'normal', statusReason: null, kycPendingGate: 'none', accountCycleDay: 21, paymentInstruments: [{ paymentIdentifier: '9b2f6c1e-3d0a-4a53-8d7e-2f1c0b6e4a11', status: 'active' }] },
-            after: { status: 'locked', statusReason: 'fraudBlock', kycPendingGate: 'none', accountCycleDay: 21, paymentInstruments: [{ paymentIdentifier: '9b2f6c1e-3d0a-4a53-8d7e-2f1c0b6e4a11', status: 'blocked' }] },
+            before: {
+              status: 'normal',
+              statusReason: null,
+              kycPendingGate: 'none',
+              accountCycleDay: 21,
+              paymentInstruments: [{ paymentIdentifier: '9b2f6c1e-3d0a-4a53-8d7e-2f1c0b6e4a11', status: 'active' }],
+            },
+            after: {
+              status: 'locked',
+              statusReason: 'fraudBlock',
+              kycPendingGate: 'none',
+              accountCycleDay: 21,
+              paymentInstruments: [{ paymentIdentifier: '9b2f6c1e-3d0a-4a53-8d7e-2f1c0b6e4a11', status: 'blocked' }],
+            },
             detail: {},
           },
         ],
@@ -101,60 +122,88 @@ export class CareController {
   }
 
   @Post('lock')
-  @CareOperation({ operationId: 'careLock', summary: 'Lock the account (status locked, statusReason careLock); from normal or pending' }, 'Not applicable: closed, already locked, or held for OFAC review (409, code 5, subCode 390)')
+  @CareOperation(
+    { operationId: 'careLock', summary: 'Lock the account (status locked, statusReason careLock); from normal or pending' },
+    'Not applicable: closed, already locked, or held for OFAC review (409, code 5, subCode 390)',
+  )
   lock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.lock(who, id));
   }
 
   @Post('unlock')
-  @CareOperation({ operationId: 'careUnlock', summary: 'Unlock a care lock: the status and statusReason before the lock come back' }, 'Not locked by care (a fraud block is removed with DELETE fraudBlock) (409/5/390)')
+  @CareOperation(
+    { operationId: 'careUnlock', summary: 'Unlock a care lock: the status and statusReason before the lock come back' },
+    'Not locked by care (a fraud block is removed with DELETE fraudBlock) (409/5/390)',
+  )
   unlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.unlock(who, id));
   }
 
   @Post('close')
-  @CareOperation({ operationId: 'careClose', summary: 'Close the account and its usable cards; a closed account no longer counts as active for limits' }, 'Already closed (409/5/390)')
+  @CareOperation(
+    { operationId: 'careClose', summary: 'Close the account and its usable cards; a closed account no longer counts as active for limits' },
+    'Already closed (409/5/390)',
+  )
   close(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.close(who, id));
   }
 
   @Post('fraudBlock')
-  @CareOperation({ operationId: 'careFraudBlock', summary: 'Fraud block: account locked (statusReason fraudBlock), active and inactive cards blocked' }, 'Closed, already locked or blocked, or held for OFAC review (409/5/390)')
+  @CareOperation(
+    { operationId: 'careFraudBlock', summary: 'Fraud block: account locked (statusReason fraudBlock), active and inactive cards blocked' },
+    'Closed, already locked or blocked, or held for OFAC review (409/5/390)',
+  )
   fraudBlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.fraudBlock(who, id));
   }
 
   @Delete('fraudBlock')
-  @CareOperation({
-    operationId: 'careRemoveFraudBlock',
-    summary: 'Remove the fraud block: the account is healthy and normal at once; the blocked cards are unblocked by retries',
-    description:
-      'The account is set healthy and normal (SERVICE.md), whatever it was before the block: status normal, statusReason null, ' +
-      'kycPendingGate none (a KYC referral or gate from before the block is not restored). An account whose enrollment never ' +
-      'completed (no bill cycle day) returns to pending instead, for the identical enrollment retry to complete. The answer shows ' +
-      'the cards still blocked. Durable jobs then retry the unblock once per UNBLOCK_RETRY_DELAYS_MS entry (default 60 s, 240 s, ' +
-      '540 s apart; the service refuses to start with more than 3 entries or more than 15 minutes in all), each retry emitting ' +
-      'cardUpdated on success. If every retry fails: kycPendingGate manual and statusReason underReview, status unchanged ' +
-      '(accountUpdated); POST kycGate/clear then unblocks the cards.',
-  }, 'Not fraud-blocked (409/5/390)', RemoveFraudBlockDto)
+  @CareOperation(
+    {
+      operationId: 'careRemoveFraudBlock',
+      summary: 'Remove the fraud block: the account is healthy and normal at once; the blocked cards are unblocked by retries',
+      description:
+        'The account is set healthy and normal (SERVICE.md), whatever it was before the block: status normal, statusReason null, ' +
+        'kycPendingGate none (a KYC referral or gate from before the block is not restored). An account whose enrollment never ' +
+        'completed (no bill cycle day) returns to pending instead, for the identical enrollment retry to complete. The answer shows ' +
+        'the cards still blocked. Durable jobs then retry the unblock once per UNBLOCK_RETRY_DELAYS_MS entry (default 60 s, 240 s, ' +
+        '540 s apart; the service refuses to start with more than 3 entries or more than 15 minutes in all), each retry emitting ' +
+        'cardUpdated on success. If every retry fails: kycPendingGate manual and statusReason underReview, status unchanged ' +
+        '(accountUpdated); POST kycGate/clear then unblocks the cards.',
+    },
+    'Not fraud-blocked (409/5/390)',
+    RemoveFraudBlockDto,
+  )
   removeFraudBlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() body: RemoveFraudBlockDto) {
     return this.act(p, r, id, (who) => this.unblock.removeFraudBlock(who, id, body?.sandboxUnblockFailures ?? 0));
   }
 
   @Post('ofacClear')
-  @CareOperation({ operationId: 'careOfacClear', summary: 'Clear an OFAC hold: the held enrollment completes exactly as originally requested (bill cycle, card, status normal)' }, 'Not held for OFAC review (409/5/390)')
+  @CareOperation(
+    {
+      operationId: 'careOfacClear',
+      summary: 'Clear an OFAC hold: the held enrollment completes exactly as originally requested (bill cycle, card, status normal)',
+    },
+    'Not held for OFAC review (409/5/390)',
+  )
   ofacClear(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.clearOfac(who, id));
   }
 
   @Post('kycGate/clear')
-  @CareOperation({ operationId: 'careClearKycGate', summary: 'Clear the KYC gate: kycPendingGate manual → none, status normal, inactive or blocked cards active' }, 'No manual gate, or the account is locked or closed (409/5/390)')
+  @CareOperation(
+    { operationId: 'careClearKycGate', summary: 'Clear the KYC gate: kycPendingGate manual → none, status normal, inactive or blocked cards active' },
+    'No manual gate, or the account is locked or closed (409/5/390)',
+  )
   clearKycGate(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (who) => this.operations.clearKycGate(who, id));
   }
 
   @Post('paymentInstruments/:paymentIdentifier/replace')
-  @CareOperation({ operationId: 'careReplaceCard', summary: 'Replace a card: a new card with the current names (and business name); the old one becomes replaced' }, 'Card already replaced or closed, or account closed (409/5/390)')
+  @CareOperation(
+    { operationId: 'careReplaceCard', summary: 'Replace a card: a new card with the current names (and business name); the old one becomes replaced' },
+    'Card already replaced or closed, or account closed (409/5/390)',
+  )
   @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND', 'PAYMENT_INSTRUMENT_NOT_FOUND'] }, { 404: 'Unknown account, or a card of another account' })
   replace(
     @CurrentPrincipal() p: Principal,

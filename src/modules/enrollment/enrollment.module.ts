@@ -1,14 +1,20 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountsModule } from '../accounts/accounts.module';
 import { AuditModule } from '../audit/audit.module';
+import { EventsModule } from '../events/events.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { LockingModule } from '../locking/locking.module';
 import { BusinessProfileModule } from '../business-profile/business-profile.module';
+import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { ScreeningModule } from '../screening/screening.module';
 import { UserModule } from '../user/user.module';
+import { ScanCapture } from './entities/scan-capture.entity';
 import { EnrollmentController } from './controllers/enrollment.controller';
 import { ScanCaptureController } from './controllers/scan-capture.controller';
 import { KYC_PROVIDER } from './kyc/kyc-provider';
 import { SandboxKycProvider } from './kyc/sandbox-kyc.provider';
 import { EnrollmentProgressRepository } from './repositories/enrollment-progress.repository';
-import { Clock } from './services/clock';
 import { EnrollmentCompletionService } from './services/enrollment-completion.service';
 import { EnrollmentRulesService } from './services/enrollment-rules.service';
 import { EnrollmentWriter } from './services/enrollment-writer';
@@ -18,10 +24,20 @@ import { ScanCaptureService } from './services/scan-capture.service';
 
 /** Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment. */
 @Module({
-  imports: [AuditModule, UserModule, BusinessProfileModule, ScreeningModule],
+  imports: [
+    TypeOrmModule.forFeature([ScanCapture]),
+    AccountsModule,
+    AuditModule,
+    EventsModule,
+    IdempotencyModule,
+    LifecycleModule,
+    LockingModule,
+    UserModule,
+    BusinessProfileModule,
+    ScreeningModule,
+  ],
   controllers: [EnrollmentController, ScanCaptureController],
   providers: [
-    Clock,
     EnrollmentRulesService,
     EnrollmentService,
     EnrollmentRequestsService,

@@ -47,7 +47,15 @@ export class ErrorDocsController {
 
   @Get('docs/errors')
   @ApiOperation({ operationId: 'errorsPage', summary: 'The error catalogue as an HTML page; each row anchored id="{code}-{subCode}"' })
-  @ApiOkResponse({ description: 'HTML page', content: { 'text/html': { schema: { type: 'string' }, example: '<tr id="640-504"><td>400</td><td>640</td><td>504</td><td>city contains invalid characters</td></tr>' } } })
+  @ApiOkResponse({
+    description: 'HTML page',
+    content: {
+      'text/html': {
+        schema: { type: 'string' },
+        example: '<tr id="640-504"><td>400</td><td>640</td><td>504</td><td>city contains invalid characters</td></tr>',
+      },
+    },
+  })
   html(): RawResponse {
     return rawResponse(this.page, {
       'content-type': 'text/html; charset=utf-8',

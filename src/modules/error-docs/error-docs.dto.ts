@@ -5,7 +5,8 @@ export class ErrorCatalogueEntry {
   @ApiProperty({ example: 400, description: 'HTTP status the error is answered with (200 for business declines)' }) httpStatus: number;
   @ApiProperty({ example: 640 }) code: number;
   @ApiProperty({ example: 504 }) subCode: number;
-  @ApiProperty({ example: 'city contains invalid characters', description: 'Every description this triple is answered with, separated by "; "' }) description: string;
+  @ApiProperty({ example: 'city contains invalid characters', description: 'Every description this triple is answered with, separated by "; "' })
+  description: string;
   @ApiProperty({ example: 'https://api.example.com/docs/errors#640-504' }) docUrl: string;
 }
 
@@ -14,7 +15,9 @@ export class ErrorCatalogueResponse {
   @ApiProperty({ type: [ResponseDetailItem], example: [{ code: 0, subCode: 0, description: 'Success' }] }) responseDetails: ResponseDetailItem[];
   @ApiProperty({
     type: [ErrorCatalogueEntry],
-    example: [{ httpStatus: 400, code: 640, subCode: 504, description: 'city contains invalid characters', docUrl: 'https://api.example.com/docs/errors#640-504' }],
+    example: [
+      { httpStatus: 400, code: 640, subCode: 504, description: 'city contains invalid characters', docUrl: 'https://api.example.com/docs/errors#640-504' },
+    ],
   })
   errors: ErrorCatalogueEntry[];
 }

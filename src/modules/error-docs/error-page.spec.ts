@@ -13,7 +13,7 @@ describe(renderErrorPage.name, () => {
 });
 
 describe('ERROR_PAGE_CSP', () => {
-  it('allows the page\'s one style block by its hash and nothing else', () => {
+  it("allows the page's one style block by its hash and nothing else", () => {
     const { createHash } = jest.requireActual<typeof import('node:crypto')>('node:crypto');
     const style = /<style>([^<]*)<\/style>/.exec(renderErrorPage([]))![1];
     expect(ERROR_PAGE_CSP).toContain(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);

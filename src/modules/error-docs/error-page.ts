@@ -7,11 +7,13 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
-const STYLE = 'body{font-family:sans-serif;margin:2rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}tr:target{background:#ffd}';
+const STYLE =
+  'body{font-family:sans-serif;margin:2rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}tr:target{background:#ffd}';
 
 /** No script, no outside resource: the page is static text whose one style block is allowed by its hash. */
 export const ERROR_PAGE_CSP =
-  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; ` + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; ` +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** `/docs/errors`: the catalogue as a table, each row anchored `id="{code}-{subCode}"` (docUrl's fragment). */
 export function renderErrorPage(errors: readonly PublicError[]): string {

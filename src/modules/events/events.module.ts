@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { EventLogService } from './event-log.service';
 import { HousekeepingService } from './housekeeping.service';
 import { OutboxRepository } from './outbox.repository';
@@ -7,10 +7,9 @@ import { WebhookDispatcher } from './webhook-dispatcher.service';
 import { WebhookSender } from './webhook-sender';
 
 /**
- * Global: every module that changes state emits its events through OutboxService in its own
- * transaction. Also home of the service's recurring housekeeping jobs.
+ * The transactional outbox: modules that change state import it and emit their events through
+ * OutboxService in their own transaction. Also home of webhook delivery and the retention purges.
  */
-@Global()
 @Module({
   providers: [OutboxRepository, OutboxService, WebhookSender, WebhookDispatcher, EventLogService, HousekeepingService],
   exports: [OutboxService, EventLogService],

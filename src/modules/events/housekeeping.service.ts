@@ -3,16 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { defineJob } from '../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../infrastructure/queue/job-queue';
-import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { OutboxRepository } from './outbox.repository';
-
-/** Deletes idempotency keys past IDEMPOTENCY_RETENTION_DAYS. */
-export const IDEMPOTENCY_PURGE_JOB = defineJob<Record<string, never>>({
-  name: 'idempotency-purge',
-  retryLimit: 3,
-  retryDelaySeconds: 300,
-  expireInSeconds: 600,
-});
 
 /** Deletes finished outbox events (and their delivery log) and expired scan captures past retention. */
 export const RETENTION_PURGE_JOB = defineJob<Record<string, never>>({
@@ -36,29 +27,23 @@ export class HousekeepingService implements OnApplicationBootstrap {
 
   constructor(
     private readonly jobs: JobQueue,
-    private readonly idempotency: IdempotencyStore,
     private readonly outbox: OutboxRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.jobs.work(IDEMPOTENCY_PURGE_JOB, () => this.purgeIdempotencyKeys(), { batchSize: 1, pollingIntervalSeconds: 5 });
-    // Daily at 03:17 UTC, off the hour so that many services do not purge at once.
-    await this.jobs.schedule(IDEMPOTENCY_PURGE_JOB, '17 3 * * *', {});
+    // Daily at 03:27 UTC, off the hour so that many services do not purge at once.
     await this.jobs.work(RETENTION_PURGE_JOB, async () => void (await this.purgeRetention()), { batchSize: 1, pollingIntervalSeconds: 5 });
     await this.jobs.schedule(RETENTION_PURGE_JOB, '27 3 * * *', {});
   }
 
   async purgeRetention(): Promise<{ events: number; scanCaptures: number }> {
     const events = await this.outbox.purgeFinished(this.dataSource.manager, EVENT_RETENTION_DAYS);
-    const result = (await this.dataSource.query(`delete from scan_captures where expires_at < now() - make_interval(days => $1)`, [SCAN_CAPTURE_RETENTION_DAYS])) as [unknown, number];
+    const result = (await this.dataSource.query(`delete from scan_captures where expires_at < now() - make_interval(days => $1)`, [
+      SCAN_CAPTURE_RETENTION_DAYS,
+    ])) as [unknown, number];
     const purged = { events, scanCaptures: result[1] ?? 0 };
     this.logger.log(purged, 'retention purge');
     return purged;
-  }
-
-  async purgeIdempotencyKeys(): Promise<void> {
-    const deleted = await this.idempotency.purgeExpired();
-    this.logger.log({ deleted }, 'expired idempotency keys purged');
   }
 }

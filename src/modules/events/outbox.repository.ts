@@ -175,13 +175,7 @@ export class OutboxRepository {
    * before it is listed (milliseconds here, where every transaction is short and bounded by the
    * statement timeout).
    */
-  async listPage(
-    manager: EntityManager,
-    partnerId: string,
-    after: ListCursor | null,
-    limit: number,
-    eventType: string | null,
-  ): Promise<EventListRow[]> {
+  async listPage(manager: EntityManager, partnerId: string, after: ListCursor | null, limit: number, eventType: string | null): Promise<EventListRow[]> {
     return (await manager.query(
       `select ${LIST_COLUMNS} from outbox_events
         where partner_id = $1
@@ -208,7 +202,10 @@ export class OutboxRepository {
   }
 
   async forAccount(manager: EntityManager, accountId: string, limit: number): Promise<OutboxRow[]> {
-    return (await manager.query(`select ${COLUMNS} from outbox_events where account_id = $1 order by occurred_at desc, id desc limit $2`, [accountId, limit])) as OutboxRow[];
+    return (await manager.query(`select ${COLUMNS} from outbox_events where account_id = $1 order by occurred_at desc, id desc limit $2`, [
+      accountId,
+      limit,
+    ])) as OutboxRow[];
   }
 
   async find(manager: EntityManager, eventId: string): Promise<OutboxRow | null> {

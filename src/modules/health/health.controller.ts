@@ -44,9 +44,15 @@ export class HealthController {
 
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOkResponse({ description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE http_requests_total counter\nhttp_requests_total 1\n' } } })
+  @ApiOkResponse({
+    description: 'Prometheus text exposition format',
+    content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE http_requests_total counter\nhttp_requests_total 1\n' } },
+  })
   @ApiErrors({ 404: ['ROUTE_NOT_FOUND'] }, { 404: 'Production: metrics are on METRICS_PORT only' })
-  @ApiOperation({ operationId: 'metrics', summary: 'Prometheus metrics (text exposition format); sandbox only: production serves them on METRICS_PORT, not here (404)' })
+  @ApiOperation({
+    operationId: 'metrics',
+    summary: 'Prometheus metrics (text exposition format); sandbox only: production serves them on METRICS_PORT, not here (404)',
+  })
   async scrape(): Promise<RawResponse> {
     if (this.config.isProduction) throw new DomainError('ROUTE_NOT_FOUND');
     return rawResponse(await this.metrics.registry.metrics());

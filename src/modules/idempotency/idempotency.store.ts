@@ -38,7 +38,11 @@ export class IdempotencyStore {
   ) {}
 
   async find(key: IdempotencyKey, manager: EntityManager = this.dataSource.manager): Promise<IdempotencyRecord | null> {
-    const rows = (await manager.query(`select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`, [key.partnerId, key.programCode, key.requestId])) as IdempotencyRecord[];
+    const rows = (await manager.query(`select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`, [
+      key.partnerId,
+      key.programCode,
+      key.requestId,
+    ])) as IdempotencyRecord[];
     return this.opened(key, rows[0]);
   }
 

@@ -10,9 +10,9 @@ import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
 import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
-import { CallConnection, CURRENT_CALL } from './call-connection';
+import { CallConnection, CURRENT_CALL } from '../../infrastructure/database/call-connection';
 import { CallOutcome, isFinal } from './call-outcome';
-import { LockService } from './lock.service';
+import { LockService } from '../../infrastructure/database/lock.service';
 
 export const REPLAYED_HEADER = 'idempotent-replayed';
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };

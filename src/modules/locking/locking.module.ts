@@ -1,12 +1,11 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { CallRunner } from './call-runner';
-import { LockService } from './lock.service';
-import { TransactionRunner } from './transaction-runner';
 
-/** Advisory locks, the call runner and the transactions of a call. */
-@Global()
+/** The call runner: stored-answer replay, advisory locks, the requestId claim and the call's transaction, in that order. */
 @Module({
-  providers: [LockService, TransactionRunner, CallRunner],
-  exports: [LockService, TransactionRunner, CallRunner],
+  imports: [IdempotencyModule],
+  providers: [CallRunner],
+  exports: [CallRunner],
 })
 export class LockingModule {}

@@ -2,7 +2,11 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ResponseDetailItem } from '../../common/http/response-detail.dto';
 
 export class RemovedCounts {
-  @ApiProperty({ example: 12, description: 'Accounts removed, with their purses, cards, limit keys, business profiles, enrollment progress and care audit rows' }) accounts: number;
+  @ApiProperty({
+    example: 12,
+    description: 'Accounts removed, with their purses, cards, limit keys, business profiles, enrollment progress and care audit rows',
+  })
+  accounts: number;
   @ApiProperty({ example: 12, description: 'Users removed, with their addresses and phones' }) users: number;
 }
 

@@ -15,8 +15,14 @@ export interface ResetCounts {
 export class SandboxResetRepository {
   async removePartnerData(manager: EntityManager, partnerId: string, programCode: string): Promise<ResetCounts> {
     // The partner's accounts, row-locked first: a user update, ITIN or care call on one of them finishes before, or finds nothing after.
-    const accounts = ((await manager.query(`select id from accounts where partner_id = $1 and program_code = $2 order by id for update`, [partnerId, programCode])) as Array<{ id: string }>).map((r) => r.id);
-    const users = ((await manager.query(`select id from users where account_id = any($1::uuid[]) order by id for update`, [accounts])) as Array<{ id: string }>).map((r) => r.id);
+    const accounts = (
+      (await manager.query(`select id from accounts where partner_id = $1 and program_code = $2 order by id for update`, [partnerId, programCode])) as Array<{
+        id: string;
+      }>
+    ).map((r) => r.id);
+    const users = (
+      (await manager.query(`select id from users where account_id = any($1::uuid[]) order by id for update`, [accounts])) as Array<{ id: string }>
+    ).map((r) => r.id);
     const partner = [partnerId, programCode];
     await manager.query(`delete from webhook_deliveries where event_id in (select id from outbox_events where partner_id = $1 and program_code = $2)`, partner);
     await manager.query(`delete from outbox_events where partner_id = $1 and program_code = $2`, partner);

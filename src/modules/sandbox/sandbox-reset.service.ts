@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../common/context/request-context';
 import { CallRunner } from '../locking/call-runner';
-import { LockNames } from '../locking/lock.service';
-import { TransactionRunner } from '../locking/transaction-runner';
+import { LockNames } from '../../infrastructure/database/lock.service';
+import { TransactionRunner } from '../../infrastructure/database/transaction-runner';
 import { ResetCounts, SandboxResetRepository } from './sandbox-reset.repository';
 
 /**

@@ -51,7 +51,10 @@ function referenceJaro(a: string, b: string): number {
 
 describe('jaro against the textbook', () => {
   it('agrees for short and long, ASCII and accented tokens', () => {
-    const token = fc.oneof(fc.stringOf(fc.constantFrom(...'abcdeé'), { maxLength: 12 }), fc.stringOf(fc.constantFrom(...'ab'), { minLength: 28, maxLength: 40 }));
+    const token = fc.oneof(
+      fc.stringOf(fc.constantFrom(...'abcdeé'), { maxLength: 12 }),
+      fc.stringOf(fc.constantFrom(...'ab'), { minLength: 28, maxLength: 40 }),
+    );
     fc.assert(
       fc.property(token, token, (a, b) => {
         expect(jaro(a, b)).toBeCloseTo(referenceJaro(a, b), 12);

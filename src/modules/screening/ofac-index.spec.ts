@@ -39,7 +39,15 @@ describe(OfacIndex.name, () => {
     const sut = OfacIndex.build([individual(1, 'NUNEZ, Jose')], []);
 
     expect(sut.search([['jose', 'ramiro', 'nunez']], THRESHOLD)).toBeNull();
-    expect(sut.search([['jose', 'ramiro', 'nunez'], ['jose', 'nunez']], THRESHOLD)).toMatchObject({ entNum: 1, score: 1 });
+    expect(
+      sut.search(
+        [
+          ['jose', 'ramiro', 'nunez'],
+          ['jose', 'nunez'],
+        ],
+        THRESHOLD,
+      ),
+    ).toMatchObject({ entNum: 1, score: 1 });
   });
 
   it('finds nothing for an empty name', () => {

@@ -82,7 +82,13 @@ export class OfacIndex {
       if (seen && builder.add(alias.entNum, alias.altName, 'alias', seen)) aliases++;
     }
     const { names, vocabulary } = builder.finish();
-    const stats = { individuals: individuals.size, skippedEntries: sdn.length - individuals.size, names: names.length, aliases, tokens: vocabulary.tokens.length };
+    const stats = {
+      individuals: individuals.size,
+      skippedEntries: sdn.length - individuals.size,
+      names: names.length,
+      aliases,
+      tokens: vocabulary.tokens.length,
+    };
     return new OfacIndex(names, vocabulary, stats);
   }
 

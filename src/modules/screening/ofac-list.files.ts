@@ -15,9 +15,7 @@ export interface LoadedOfacList {
 /** Identity, size and modification time of both files; a missing file gives its error code instead. */
 export async function listFingerprint(dir: string): Promise<string> {
   const parts = await Promise.all(
-    [SDN_FILE, ALT_FILE].map((file) =>
-      fs.promises.stat(path.join(dir, file)).then(describeStat, (error: unknown) => `unreadable:${errorCode(error)}`),
-    ),
+    [SDN_FILE, ALT_FILE].map((file) => fs.promises.stat(path.join(dir, file)).then(describeStat, (error: unknown) => `unreadable:${errorCode(error)}`)),
   );
   return parts.join('|');
 }

@@ -214,7 +214,7 @@ describe(ScreeningModule.name, () => {
 /** Adds an individual before the list's closing Ctrl-Z, as Treasury's next edition would. */
 function addIndividual(dir: string): void {
   const file = path.join(dir, 'sdn.csv');
-  const body = fs.readFileSync(file, 'latin1').replace(/\x1a$/, '');
+  const body = fs.readFileSync(file, 'latin1').replace(new RegExp(`${String.fromCharCode(0x1a)}$`), '');
   fs.writeFileSync(file, Buffer.from(`${body}${ADDED}\x1a`, 'latin1'));
 }
 

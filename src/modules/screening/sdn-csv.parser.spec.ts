@@ -21,7 +21,9 @@ describe(parseSdnCsv.name, () => {
   });
 
   it('keeps a quoted comma inside the name and reads -0- with any trailing spaces as empty', () => {
-    const sut = parseSdnCsv(`1,"DOE, John Q",individual,"SDGT",-0-  ,-0-,-0- ,-0- ,-0- ,-0- ,-0- ,"a, b"\r\n2,"ACME, S.A.",-0-,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0-   \r\n\x1a`);
+    const sut = parseSdnCsv(
+      `1,"DOE, John Q",individual,"SDGT",-0-  ,-0-,-0- ,-0- ,-0- ,-0- ,-0- ,"a, b"\r\n2,"ACME, S.A.",-0-,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0-   \r\n\x1a`,
+    );
 
     expect(sut).toEqual([
       { entNum: 1, name: 'DOE, John Q', type: 'individual' },
@@ -47,7 +49,11 @@ describe(parseSdnCsv.name, () => {
     ['an entry number that is not one', `x,"DOE, John",individual${EMPTY_COLUMNS}\r\n`, /record 1 has no valid entry number/],
     ['an empty name', `1,-0- ,individual${EMPTY_COLUMNS}\r\n`, /record 1 has no SDN_Name/],
     ['an unterminated quote', `1,"DOE, John,individual${EMPTY_COLUMNS}\r\n`, /malformed CSV/],
-    ['records after the Ctrl-Z', `1,"DOE, John",individual${EMPTY_COLUMNS}\r\n\x1a2,"DOE, John",individual${EMPTY_COLUMNS}\r\n`, /record 2 has no valid entry number/],
+    [
+      'records after the Ctrl-Z',
+      `1,"DOE, John",individual${EMPTY_COLUMNS}\r\n\x1a2,"DOE, John",individual${EMPTY_COLUMNS}\r\n`,
+      /record 2 has no valid entry number/,
+    ],
   ])('refuses %s, naming the record but none of its content', (_, content, message) => {
     const attempt = (): unknown => parseSdnCsv(content);
 

@@ -23,6 +23,7 @@ const ALT_COLUMNS = 5;
 /** Treasury's "empty" marker, written with or without trailing spaces. */
 const EMPTY = '-0-';
 /** The DOS end-of-file byte the legacy files end with, possibly followed by a line end. */
+// eslint-disable-next-line no-control-regex -- the byte is the point
 const TRAILING_EOF = /\x1a[\r\n]*$/;
 
 export function parseSdnCsv(content: Buffer | string, file = 'sdn.csv'): SdnRecord[] {

@@ -3,12 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserAddress } from './entities/user-address.entity';
 import { UserPhone } from './entities/user-phone.entity';
 import { User } from './entities/user.entity';
-import { UserRecordsService } from './services/user-records.service';
+import { UserRepository } from './repositories/user.repository';
 
-/** Users, their addresses and phones; UserRecordsService is the only code that reads or writes their columns. */
+/** Users, their addresses and phones; UserRepository is the only code that reads or writes their columns. */
 @Module({
   imports: [TypeOrmModule.forFeature([User, UserAddress, UserPhone])],
-  providers: [UserRecordsService],
-  exports: [UserRecordsService],
+  providers: [UserRepository],
+  exports: [UserRepository],
 })
 export class UserModule {}

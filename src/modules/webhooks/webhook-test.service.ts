@@ -3,7 +3,7 @@ import { DomainError } from '../../common/errors/domain-error';
 import type { PartnerConfig } from '../../config/service-config';
 import { EventType } from '../events/event-types';
 import { OutboxService } from '../events/outbox.service';
-import { TransactionRunner } from '../locking/transaction-runner';
+import { TransactionRunner } from '../../infrastructure/database/transaction-runner';
 
 export interface TestWebhookResult {
   eventId: string;

@@ -41,7 +41,9 @@ const EVENT_EXAMPLE = {
   attempts: 1,
   nextAttemptDateTime: null,
   deliveredDateTime: '2026-11-21T10:00:02.042Z',
-  deliveries: [{ attempt: 1, url: 'https://partner.example.com/hooks', statusCode: 200, error: null, durationMs: 42, attemptedDateTime: '2026-11-21T10:00:02.000Z' }],
+  deliveries: [
+    { attempt: 1, url: 'https://partner.example.com/hooks', statusCode: 200, error: null, durationMs: 42, attemptedDateTime: '2026-11-21T10:00:02.000Z' },
+  ],
 };
 
 @ApiTags('Webhooks')
@@ -55,10 +57,20 @@ export class WebhooksController {
   @Post('v1/webhooks/test')
   @HttpCode(200)
   @RequiresScopes('webhooks')
-  @ApiOperation({ operationId: 'sendTestWebhook', summary: 'Send a test event of any of the 13 event types to the calling partner', description: DELIVERY_NOTE })
-  @ApiBody({ type: SendTestWebhookDto, examples: { accountUpdated: { summary: 'A test accountUpdated event', value: { eventType: 'accountUpdated', programCode: 'sandbox' } } } })
+  @ApiOperation({
+    operationId: 'sendTestWebhook',
+    summary: 'Send a test event of any of the 13 event types to the calling partner',
+    description: DELIVERY_NOTE,
+  })
+  @ApiBody({
+    type: SendTestWebhookDto,
+    examples: { accountUpdated: { summary: 'A test accountUpdated event', value: { eventType: 'accountUpdated', programCode: 'sandbox' } } },
+  })
   @ApiAnswer(TestWebhookResponseDto, 'The event was stored and is delivered like any other', {
-    success: { summary: 'Queued', value: successExample({ eventId: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f', eventType: 'accountUpdated', programCode: 'sandbox', webhookConfigured: true }) },
+    success: {
+      summary: 'Queued',
+      value: successExample({ eventId: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f', eventType: 'accountUpdated', programCode: 'sandbox', webhookConfigured: true }),
+    },
   })
   @ApiErrors({ 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_FIELD'] })
   sendTest(@CurrentPrincipal() principal: Principal, @Body() body: SendTestWebhookDto): Promise<TestWebhookResult> {
@@ -96,7 +108,7 @@ export class WebhooksController {
   @RequiresScopes('webhooks')
   @ApiOperation({
     operationId: 'redeliverWebhookEvent',
-    summary: 'Make one of the partner\'s events due for one more delivery attempt now',
+    summary: "Make one of the partner's events due for one more delivery attempt now",
     description:
       'Whatever its state (delivered, failed or pending), the event is pending again and the delivery poller sends it ' +
       'within a second, signed as usual under the same webhook-id. An acknowledged attempt ends it; a refused one follows ' +
@@ -117,7 +129,9 @@ export class WebhooksController {
   @Get('v1/webhooks/events/:eventId')
   @RequiresScopes('webhooks')
   @ApiOperation({ operationId: 'getWebhookEvent', summary: "Delivery state and attempt log of one of the partner's events" })
-  @ApiAnswer(WebhookEventResponseDto, 'The event with its delivery state and attempts', { success: { summary: 'A delivered event', value: successExample({ event: EVENT_EXAMPLE }) } })
+  @ApiAnswer(WebhookEventResponseDto, 'The event with its delivery state and attempts', {
+    success: { summary: 'A delivered event', value: successExample({ event: EVENT_EXAMPLE }) },
+  })
   @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event or another partner's event" })
   async partnerEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventView }> {
     const event = await this.events.describe(eventId, { partnerId: principal.partner.partnerId });
@@ -127,8 +141,13 @@ export class WebhooksController {
 
   @Get('v1/care/webhooks/events/:eventId')
   @RequiresScopes('care')
-  @ApiOperation({ operationId: 'careGetWebhookEvent', summary: "Care: delivery state and attempt log of an event of the care client's programs (status code, error, duration per attempt)" })
-  @ApiAnswer(WebhookEventResponseDto, 'The event with its delivery state and attempts', { success: { summary: 'A delivered event', value: successExample({ event: EVENT_EXAMPLE }) } })
+  @ApiOperation({
+    operationId: 'careGetWebhookEvent',
+    summary: "Care: delivery state and attempt log of an event of the care client's programs (status code, error, duration per attempt)",
+  })
+  @ApiAnswer(WebhookEventResponseDto, 'The event with its delivery state and attempts', {
+    success: { summary: 'A delivered event', value: successExample({ event: EVENT_EXAMPLE }) },
+  })
   @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event, or one of a program outside the care client's programs" })
   async careEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventView }> {
     const event = await this.events.describe(eventId, { programs: principal.partner.programs });

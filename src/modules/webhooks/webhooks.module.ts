@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module';
 import { WebhookTestService } from './webhook-test.service';
 import { WebhooksController } from './webhooks.controller';
 
-/** Partner-facing webhook operations; delivery itself lives in the global EventsModule. */
+/** Partner-facing webhook operations; delivery itself lives in EventsModule. */
 @Module({
+  imports: [EventsModule],
   controllers: [WebhooksController],
   providers: [WebhookTestService],
 })

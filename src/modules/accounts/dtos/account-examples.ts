@@ -44,12 +44,18 @@ export const ENROLLMENT_ANSWER_EXAMPLES: Examples = {
     summary: 'Bill cycle not created: account pending, accountCycleDay null, no card; the identical retry completes it',
     value: successExample(NEVER_ACTIVATED(null)),
   },
-  ofacHold: { summary: 'Decline 5/370 (HTTP 200): held for OFAC review; completed by care ofacClear', value: errorExample('OFAC_HOLD', NEVER_ACTIVATED('ofacReview')) },
+  ofacHold: {
+    summary: 'Decline 5/370 (HTTP 200): held for OFAC review; completed by care ofacClear',
+    value: errorExample('OFAC_HOLD', NEVER_ACTIVATED('ofacReview')),
+  },
   limitDeclineWithEnrollment: {
     summary: 'Decline 2/60 (HTTP 200): active SSN limit; the most recent active enrollment of that SSN (date of birth matches)',
     value: errorExample('ACTIVE_SSN_LIMIT', ACCOUNT_VIEW_EXAMPLE),
   },
-  limitDeclineAlone: { summary: 'Decline 2/63 (HTTP 200): active phone limit; date of birth differs, the decline comes alone', value: errorExample('ACTIVE_PHONE_LIMIT') },
+  limitDeclineAlone: {
+    summary: 'Decline 2/63 (HTTP 200): active phone limit; date of birth differs, the decline comes alone',
+    value: errorExample('ACTIVE_PHONE_LIMIT'),
+  },
   lifetimeLimitDecline: { summary: 'Decline 2/61 (HTTP 200): lifetime SSN limit', value: errorExample('LIFETIME_SSN_LIMIT') },
   validateOnly: VALID_ONLY_EXAMPLE,
 };

@@ -26,7 +26,10 @@ export class AccountDataViewDto {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: '2026-11-21T10:00:01.123Z' }) activatedDateTime: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: null }) closedDateTime: string | null;
   @ApiProperty({ type: [PurseViewDto] }) purses: PurseViewDto[];
-  @ApiPropertyOptional({ description: 'JWE compact (ECDH-ES/A256GCM) to the partner key; encryption partners only, omitted otherwise', example: 'eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTI1NkdDTSJ9..' })
+  @ApiPropertyOptional({
+    description: 'JWE compact (ECDH-ES/A256GCM) to the partner key; encryption partners only, omitted otherwise',
+    example: 'eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTI1NkdDTSJ9..',
+  })
   encryptedAccountData?: string;
 }
 
@@ -35,7 +38,10 @@ export class UserViewDto {
   @ApiProperty({ example: '16fd2706-8baf-433b-82eb-8c7fada847da' }) userIdentifier: string;
   @ApiProperty({ example: true }) isPrimaryAccountHolder: boolean;
   @ApiProperty({ example: 'active' }) status: string;
-  @ApiPropertyOptional({ description: 'JWE compact (ECDH-ES/A256GCM) of the user data; encryption partners only, omitted otherwise', example: 'eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTI1NkdDTSJ9..' })
+  @ApiPropertyOptional({
+    description: 'JWE compact (ECDH-ES/A256GCM) of the user data; encryption partners only, omitted otherwise',
+    example: 'eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTI1NkdDTSJ9..',
+  })
   encryptedUserData?: string;
 }
 
@@ -60,7 +66,10 @@ export class PaymentInstrumentViewDto {
 export class AccountResponseDto extends EnvelopeDto {
   @ApiPropertyOptional({ type: AccountDataViewDto, description: 'Absent only on a limit decline answered alone' }) account?: AccountDataViewDto;
   @ApiPropertyOptional({ type: UserViewDto, description: 'Absent only on a limit decline answered alone' }) user?: UserViewDto;
-  @ApiPropertyOptional({ type: [PaymentInstrumentViewDto], description: '[] while the account was never activated; absent only on a limit decline answered alone' })
+  @ApiPropertyOptional({
+    type: [PaymentInstrumentViewDto],
+    description: '[] while the account was never activated; absent only on a limit decline answered alone',
+  })
   paymentInstruments?: PaymentInstrumentViewDto[];
 }
 

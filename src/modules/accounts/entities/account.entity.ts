@@ -25,4 +25,10 @@ export class Account {
   @Column({ name: 'closed_at', type: 'timestamptz', nullable: true }) closedAt: Date | null;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
   @Column({ type: 'integer', default: 1 }) version: number;
+  /** The status and reason a care lock or fraud block found, for unlock to restore (account lifecycle). */
+  @Column({ name: 'restore_status', type: 'text', nullable: true }) restoreStatus: AccountStatus | null;
+  @Column({ name: 'restore_status_reason', type: 'text', nullable: true }) restoreStatusReason: string | null;
+  /** The card unblock run that still applies (set by a fraud block removal) and its last attempt handled. */
+  @Column({ name: 'unblock_run_id', type: 'uuid', nullable: true }) unblockRunId: string | null;
+  @Column({ name: 'unblock_attempt', type: 'integer', default: 0 }) unblockAttempt: number;
 }

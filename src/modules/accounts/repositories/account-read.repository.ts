@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { ContactRows } from '../../user/services/user-records.service';
-import { User } from '../../user/entities/user.entity';
-import type { UserAddress } from '../../user/entities/user-address.entity';
-import type { UserPhone } from '../../user/entities/user-phone.entity';
+import type { ContactRows } from '../../user/repositories/user.repository';
+import type { User } from '../../user/user.types';
+import type { UserAddress, UserPhone } from '../../user/user.types';
 import { Account } from '../entities/account.entity';
 import type { PaymentInstrument } from '../entities/payment-instrument.entity';
 import type { Purse } from '../entities/purse.entity';
@@ -15,7 +14,10 @@ export interface AccountScope {
 }
 
 export type PurseRow = Pick<Purse, 'id' | 'purseType' | 'currency' | 'availableBalance' | 'ledgerBalance'>;
-export type CardRow = Pick<PaymentInstrument, 'id' | 'type' | 'status' | 'last4' | 'expirationDate' | 'embossedName' | 'embossedBusinessName' | 'embossedNameEnc' | 'embossedBusinessNameEnc'>;
+export type CardRow = Pick<
+  PaymentInstrument,
+  'id' | 'type' | 'status' | 'last4' | 'expirationDate' | 'embossedName' | 'embossedBusinessName' | 'embossedNameEnc' | 'embossedBusinessNameEnc'
+>;
 
 /** An account with its primary user, purses and cards; `contact` only when it was asked for. */
 export interface AccountRead {
@@ -154,7 +156,11 @@ export class AccountReadRepository {
     const row = rows[0];
     if (!row) return null;
     if (row.u_id === null) return { account: accountOf(row), user: null, contact: { addresses: [], phones: [] } };
-    return { account: accountOf(row), user: userOf(row), contact: { addresses: row.addresses as LockedContactRows['addresses'], phones: row.phones as LockedContactRows['phones'] } };
+    return {
+      account: accountOf(row),
+      user: userOf(row),
+      contact: { addresses: row.addresses as LockedContactRows['addresses'], phones: row.phones as LockedContactRows['phones'] },
+    };
   }
 
   /** Every user of the account in scope, primary first; null when the account is not found. */
@@ -188,7 +194,7 @@ function accountOf(row: Row): Account {
 }
 
 function userOf(row: Row): User {
-  return Object.assign(new User(), {
+  return {
     id: row.u_id,
     accountId: row.u_account_id,
     isPrimary: row.u_is_primary,
@@ -207,7 +213,7 @@ function userOf(row: Row): User {
     matriculaBidx: row.u_matricula_bidx,
     createdAt: row.u_created_at,
     updatedAt: row.u_updated_at,
-  });
+  } as User;
 }
 
 function contactOf(row: Row): ContactRows {

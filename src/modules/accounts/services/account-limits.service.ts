@@ -6,8 +6,8 @@ import { AppConfig } from '../../../config/app-config';
 import { LimitSet } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
-import { LockNames, LockService } from '../../locking/lock.service';
-import { AccountType } from '../entities/account.entity';
+import { LockNames, LockService } from '../../../infrastructure/database/lock.service';
+import { Account, AccountType } from '../entities/account.entity';
 import { LimitKeyKind } from '../entities/account-limit-key.entity';
 
 /** A value the limits count, in plaintext; only its blind index is stored or compared. */
@@ -47,8 +47,34 @@ export const LIMIT_COUNTING_RULE =
   'An enrollment held for OFAC review or short of its bill cycle counts toward neither until it completes, and is counted again when it does: ' +
   'if the key is full by then, the enrollment ends with the limit decline and its account is closed.';
 
+/** The counting rule on one account, as the SQL below applies it (the statement counts in the database, under the keys' locks). */
+export const COUNTS = {
+  active: (a: Pick<Account, 'activatedAt' | 'status' | 'kycPendingGate'>): boolean =>
+    a.activatedAt !== null && (a.status === 'normal' || a.kycPendingGate !== 'none'),
+  lifetime: (a: Pick<Account, 'activatedAt'>): boolean => a.activatedAt !== null,
+};
 const ACTIVE = `a.activated_at is not null and (a.status = 'normal' or a.kyc_pending_gate <> 'none')`;
 const EVER_ACTIVATED = 'a.activated_at is not null';
+
+/** Counts of one key: accounts counted as active, ever activated, and the most recent active one. */
+export interface KeyCounts {
+  active: number;
+  lifetime: number;
+  recent: string | null;
+}
+
+/**
+ * Judges the counts against the program's limits: keys in SSN, ITIN, phone order, the active limit
+ * before the lifetime one; a key is full when its count reached the limit. The first breach wins.
+ */
+export function judgeLimits(keys: ReadonlyArray<{ kind: LimitKeyKind; counts: KeyCounts }>, limits: LimitSet, accountType: AccountType): LimitBreach | null {
+  for (const { kind, counts } of [...keys].sort((a, b) => ORDER[a.kind] - ORDER[b.kind])) {
+    const [activeLimit, lifetimeLimit] = limits[kind];
+    if (counts.active >= activeLimit) return { error: errorFor(kind, 'active', accountType), kind, scope: 'active', mostRecentAccountId: counts.recent };
+    if (counts.lifetime >= lifetimeLimit) return { error: errorFor(kind, 'lifetime', accountType), kind, scope: 'lifetime', mostRecentAccountId: null };
+  }
+  return null;
+}
 
 const ORDER: Record<LimitKeyKind, number> = { ssn: 0, itin: 1, phone: 2 };
 
@@ -76,7 +102,11 @@ export class AccountLimitsService {
 
   /** Counts every key in one statement; the caller already holds the keys' locks in its transaction. */
   check(manager: EntityManager, check: LimitCheck): Promise<LimitBreach | null> {
-    return this.count(manager, check, check.keys.map((key) => ({ kind: key.kind, bidx: this.indexOf(key) })));
+    return this.count(
+      manager,
+      check,
+      check.keys.map((key) => ({ kind: key.kind, bidx: this.indexOf(key) })),
+    );
   }
 
   /**
@@ -87,13 +117,29 @@ export class AccountLimitsService {
     const keys = await this.lockKeysOf(manager, account);
     const program = this.config.service.programs.get(account.programCode);
     if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
-    return this.count(manager, { programCode: account.programCode, accountType: account.accountType, limits: program.limits[account.accountType], keys: [], excludeAccountId: account.id }, keys);
+    return this.count(
+      manager,
+      {
+        programCode: account.programCode,
+        accountType: account.accountType,
+        limits: program.limits[account.accountType],
+        keys: [],
+        excludeAccountId: account.id,
+      },
+      keys,
+    );
   }
 
   /** Locks an account's recorded keys (take them before the account row, as enrollments do). */
   async lockKeysOf(manager: EntityManager, account: { id: string; programCode: string }): Promise<Array<{ kind: LimitKeyKind; bidx: string }>> {
-    const keys = (await manager.query(`select key_kind as kind, key_bidx as bidx from account_limit_keys where account_id = $1`, [account.id])) as Array<{ kind: LimitKeyKind; bidx: string }>;
-    await this.locks.lockInTransaction(manager, keys.map((key) => LockNames.limitKey(account.programCode, key.kind, key.bidx)));
+    const keys = (await manager.query(`select key_kind as kind, key_bidx as bidx from account_limit_keys where account_id = $1`, [account.id])) as Array<{
+      kind: LimitKeyKind;
+      bidx: string;
+    }>;
+    await this.locks.lockInTransaction(
+      manager,
+      keys.map((key) => LockNames.limitKey(account.programCode, key.kind, key.bidx)),
+    );
     return keys;
   }
 
@@ -110,19 +156,19 @@ export class AccountLimitsService {
            on k.program_code = $1 and k.account_type = $2 and k.key_kind = q.kind and k.key_bidx = q.bidx and k.account_id <> $5
          left join accounts a on a.id = k.account_id
         group by q.kind, q.bidx`,
-      [check.programCode, check.accountType, keys.map((k) => k.kind), keys.map((k) => k.bidx), check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000'],
+      [
+        check.programCode,
+        check.accountType,
+        keys.map((k) => k.kind),
+        keys.map((k) => k.bidx),
+        check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000',
+      ],
     )) as Array<{ kind: LimitKeyKind; bidx: string; active: number; lifetime: number; recent: string | null }>;
-    for (const key of keys) {
-      const counts = rows.find((row) => row.kind === key.kind && row.bidx === key.bidx) ?? { active: 0, lifetime: 0, recent: null };
-      const [activeLimit, lifetimeLimit] = check.limits[key.kind];
-      if (counts.active >= activeLimit) {
-        return { error: errorFor(key.kind, 'active', check.accountType), kind: key.kind, scope: 'active', mostRecentAccountId: counts.recent };
-      }
-      if (counts.lifetime >= lifetimeLimit) {
-        return { error: errorFor(key.kind, 'lifetime', check.accountType), kind: key.kind, scope: 'lifetime', mostRecentAccountId: null };
-      }
-    }
-    return null;
+    const counted = keys.map((key) => ({
+      kind: key.kind,
+      counts: rows.find((row) => row.kind === key.kind && row.bidx === key.bidx) ?? { active: 0, lifetime: 0, recent: null },
+    }));
+    return judgeLimits(counted, check.limits, check.accountType);
   }
 
   /** The keys of a new account, added to the caller's batch. */
@@ -138,7 +184,12 @@ export class AccountLimitsService {
    * A key an existing account takes on (default phone changed, ITIN added): checked like an
    * enrollment, the account itself excluded, then recorded; a breach is the limit's decline.
    */
-  async claimForAccount(manager: EntityManager, account: { id: string; programCode: string; accountType: AccountType }, key: LimitKeyValue, batch: WriteBatch): Promise<void> {
+  async claimForAccount(
+    manager: EntityManager,
+    account: { id: string; programCode: string; accountType: AccountType },
+    key: LimitKeyValue,
+    batch: WriteBatch,
+  ): Promise<void> {
     const program = this.config.service.programs.get(account.programCode);
     if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
     const breach = await this.lockAndCheck(manager, {

@@ -3,13 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { PartnerConfig } from '../../../config/service-config';
-import { User } from '../../user/entities/user.entity';
-import { ContactRows, UserDataPlain, UserRecordsService } from '../../user/services/user-records.service';
+import type { User } from '../../user/user.types';
+import { ContactRows, UserDataPlain, UserRepository } from '../../user/repositories/user.repository';
 import { Account } from '../entities/account.entity';
 import { PaymentInstrument } from '../entities/payment-instrument.entity';
 import { Purse } from '../entities/purse.entity';
-import { AccountRead, AccountReadRepository, AccountScope, CardRow, PurseRow, UserRead } from '../repositories/account-read.repository';
-import { AccountRecordsService, isAccountId, StoredAccountData } from './account-records.service';
+import { AccountRead, AccountReadRepository, AccountScope, PurseRow, UserRead } from '../repositories/account-read.repository';
+import { AccountRepository, isAccountId, StoredAccountData } from '../repositories/account.repository';
 import { PartnerViewService } from './partner-view.service';
 import { PaymentInstrumentService, PaymentInstrumentView } from './payment-instrument.service';
 
@@ -45,7 +45,6 @@ export interface UserView {
   status: string;
   encryptedUserData?: string;
 }
-
 
 /** The body of POST/GET enrollments (and of care operations) beside the envelope. */
 export interface AccountView {
@@ -89,8 +88,8 @@ function accountDataView(account: Account, purses: PurseRow[], sealed: Record<st
 export class AccountViewService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly accounts: AccountRecordsService,
-    private readonly users: UserRecordsService,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
     private readonly instruments: PaymentInstrumentService,
     private readonly partnerView: PartnerViewService,
     private readonly reads: AccountReadRepository,
@@ -100,7 +99,12 @@ export class AccountViewService {
    * `{account, user, paymentInstruments}` of an account and its primary user, exactly as GET account
    * answers, read in one statement. Without a scope the caller has already checked who may see it.
    */
-  async render(accountId: string, partner: PartnerConfig, manager: EntityManager = this.dataSource.manager, scope: AccountScope | null = null): Promise<AccountView> {
+  async render(
+    accountId: string,
+    partner: PartnerConfig,
+    manager: EntityManager = this.dataSource.manager,
+    scope: AccountScope | null = null,
+  ): Promise<AccountView> {
     const read = isAccountId(accountId) ? await this.reads.account(manager, accountId, scope, this.partnerView.receivesEncryptedData(partner)) : null;
     if (!read) throw new DomainError('ACCOUNT_NOT_FOUND');
     return this.viewOf(read, partner);
@@ -108,7 +112,9 @@ export class AccountViewService {
 
   /** Every user of a partner's account, primary first, read in one statement with the tenancy check. */
   async renderUsers(accountId: string, partner: PartnerConfig, scope: AccountScope): Promise<UserView[]> {
-    const read = isAccountId(accountId) ? await this.reads.users(this.dataSource.manager, accountId, scope, this.partnerView.receivesEncryptedData(partner)) : null;
+    const read = isAccountId(accountId)
+      ? await this.reads.users(this.dataSource.manager, accountId, scope, this.partnerView.receivesEncryptedData(partner))
+      : null;
     if (!read) throw new DomainError('ACCOUNT_NOT_FOUND');
     const views: UserView[] = [];
     for (const one of read) views.push(await this.readUserView(one, partner));
@@ -163,7 +169,6 @@ export class AccountViewService {
     const sealed = await this.partnerView.seal(partner, 'encryptedUserData', () => this.users.decrypt(manager, user));
     return { userIdentifier: user.id, isPrimaryAccountHolder: user.isPrimary, status: user.status, ...sealed };
   }
-
 }
 
 function purseView(purse: PurseRow): PurseView {
@@ -175,4 +180,3 @@ function purseView(purse: PurseRow): PurseView {
     ledgerBalance: Number(purse.ledgerBalance).toFixed(2),
   };
 }
-

@@ -31,10 +31,9 @@ export class PaymentInstrumentService {
   constructor(private readonly cipher: FieldCipher) {}
 
   /** A new card, built in memory (number, expiry four years ahead); `stage` writes it. */
-  build(input: NewPaymentInstrument, now: Date): PaymentInstrument {
+  build(input: NewPaymentInstrument & { id?: string }, now: Date): PaymentInstrument {
     const expires = new Date(Date.UTC(now.getUTCFullYear() + 4, now.getUTCMonth(), 1));
-    const id = randomUUID();
-    const { embossedName, embossedBusinessName, ...rest } = input;
+    const { embossedName, embossedBusinessName, id = randomUUID(), ...rest } = input;
     return Object.assign(new PaymentInstrument(), {
       id,
       ...rest,
@@ -54,18 +53,35 @@ export class PaymentInstrumentService {
   stage(batch: WriteBatch, card: PaymentInstrument): void {
     batch.insert(
       'payment_instruments',
-      ['id', 'account_id', 'user_id', 'type', 'status', 'last4', 'expiration_date', 'embossed_name_enc', 'embossed_business_name_enc', 'created_at', 'updated_at'],
-      [[card.id, card.accountId, card.userId, card.type, card.status, card.last4, card.expirationDate, card.embossedNameEnc, card.embossedBusinessNameEnc, card.createdAt, card.updatedAt]],
+      [
+        'id',
+        'account_id',
+        'user_id',
+        'type',
+        'status',
+        'last4',
+        'expiration_date',
+        'embossed_name_enc',
+        'embossed_business_name_enc',
+        'created_at',
+        'updated_at',
+      ],
+      [
+        [
+          card.id,
+          card.accountId,
+          card.userId,
+          card.type,
+          card.status,
+          card.last4,
+          card.expirationDate,
+          card.embossedNameEnc,
+          card.embossedBusinessNameEnc,
+          card.createdAt,
+          card.updatedAt,
+        ],
+      ],
     );
-  }
-
-  /** Issues a card in the caller's transaction; the card is returned as written (no read-back). */
-  async issue(manager: EntityManager, input: NewPaymentInstrument, now = new Date()): Promise<PaymentInstrument> {
-    const card = this.build(input, now);
-    const batch = new WriteBatch();
-    this.stage(batch, card);
-    await batch.execute(manager);
-    return card;
   }
 
   /** The account holding a card (the care console's search by paymentIdentifier); null for an unknown or malformed id. */
@@ -79,14 +95,25 @@ export class PaymentInstrumentService {
     return manager.find(PaymentInstrument, { where: { accountId }, order: { createdAt: 'ASC' } });
   }
 
-  async setStatus(manager: EntityManager, instrumentId: string, status: PaymentInstrumentStatus, replacedBy: string | null = null): Promise<void> {
-    await manager.update(PaymentInstrument, { id: instrumentId }, { status, ...(replacedBy ? { replacedBy } : {}), updatedAt: () => 'now()' });
+  stageStatus(batch: WriteBatch, instrumentId: string, status: PaymentInstrumentStatus, replacedBy: string | null): void {
+    batch.write(`update payment_instruments set status = $2, replaced_by = coalesce($3::uuid, replaced_by), updated_at = now() where id = $1`, [
+      instrumentId,
+      status,
+      replacedBy,
+    ]);
   }
 
   /** The card as partners see it, embossed names decrypted (or read as stored by cards issued before they were encrypted). */
-  view(card: Pick<PaymentInstrument, 'id' | 'type' | 'status' | 'last4' | 'expirationDate' | 'embossedName' | 'embossedBusinessName' | 'embossedNameEnc' | 'embossedBusinessNameEnc'>): PaymentInstrumentView {
+  view(
+    card: Pick<
+      PaymentInstrument,
+      'id' | 'type' | 'status' | 'last4' | 'expirationDate' | 'embossedName' | 'embossedBusinessName' | 'embossedNameEnc' | 'embossedBusinessNameEnc'
+    >,
+  ): PaymentInstrumentView {
     const embossedName = card.embossedNameEnc ? this.cipher.decrypt(card.embossedNameEnc, contextOf(card.id, 'name')) : (card.embossedName ?? '');
-    const embossedBusinessName = card.embossedBusinessNameEnc ? this.cipher.decrypt(card.embossedBusinessNameEnc, contextOf(card.id, 'businessName')) : card.embossedBusinessName;
+    const embossedBusinessName = card.embossedBusinessNameEnc
+      ? this.cipher.decrypt(card.embossedBusinessNameEnc, contextOf(card.id, 'businessName'))
+      : card.embossedBusinessName;
     return {
       paymentIdentifier: card.id,
       type: card.type,

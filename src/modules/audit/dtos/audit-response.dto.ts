@@ -31,7 +31,8 @@ export class AuditEntryDto {
   @ApiProperty({ type: AccountSnapshotDto }) after: AccountSnapshotDto;
   @ApiProperty({ type: 'object', additionalProperties: true, example: {} }) detail: Record<string, unknown>;
   @ApiPropertyOptional({ type: StaffIdentityDto, description: 'Console actions and reveals only' }) staff?: StaffIdentityDto;
-  @ApiPropertyOptional({ description: 'The reason the staff member gave (console actions only)', example: 'Customer called, identity verified' }) reason?: string;
+  @ApiPropertyOptional({ description: 'The reason the staff member gave (console actions only)', example: 'Customer called, identity verified' })
+  reason?: string;
 }
 
 @ApiSchema({ name: 'AuditTrailResponse' })

@@ -36,8 +36,13 @@ export class BusinessProfileController {
   constructor(private readonly businessProfiles: BusinessProfileService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getBusinessProfile', summary: 'Business data of a business account (plain JSON for every partner; businessTaxID as its last 4 digits)' })
-  @ApiAnswer(BusinessProfileResponseDto, 'The business data', { success: { summary: 'A business profile', value: successExample({ businessData: BUSINESS_DATA_EXAMPLE }) } })
+  @ApiOperation({
+    operationId: 'getBusinessProfile',
+    summary: 'Business data of a business account (plain JSON for every partner; businessTaxID as its last 4 digits)',
+  })
+  @ApiAnswer(BusinessProfileResponseDto, 'The business data', {
+    success: { summary: 'A business profile', value: successExample({ businessData: BUSINESS_DATA_EXAMPLE }) },
+  })
   @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND', 'BUSINESS_PROFILE_NOT_FOUND'] }, { 404: NOT_FOUND })
   async get(
     @CurrentPrincipal() principal: Principal,
@@ -71,7 +76,24 @@ export class BusinessProfileController {
   })
   @ApiErrors(
     {
-      400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_BUSINESS_TYPE', 'BUSINESS_NAME_LENGTH', 'BUSINESS_NAME_CHARACTERS', 'BUSINESS_FIELD_LENGTH', 'CITY_LENGTH', 'ADDRESS_LINE1_LENGTH', 'ADDRESS_LINE2_LENGTH', 'INVALID_BUSINESS_ZIP', 'INVALID_ZIP', 'INVALID_URL', 'INVALID_BUSINESS_EMAIL', 'INVALID_BUSINESS_COUNTRY', 'INVALID_PROCESSING_VOLUME'],
+      400: [
+        'MALFORMED_JSON',
+        'UNKNOWN_PROPERTY',
+        'REQUIRED_FIELD_MISSING',
+        'INVALID_BUSINESS_TYPE',
+        'BUSINESS_NAME_LENGTH',
+        'BUSINESS_NAME_CHARACTERS',
+        'BUSINESS_FIELD_LENGTH',
+        'CITY_LENGTH',
+        'ADDRESS_LINE1_LENGTH',
+        'ADDRESS_LINE2_LENGTH',
+        'INVALID_BUSINESS_ZIP',
+        'INVALID_ZIP',
+        'INVALID_URL',
+        'INVALID_BUSINESS_EMAIL',
+        'INVALID_BUSINESS_COUNTRY',
+        'INVALID_PROCESSING_VOLUME',
+      ],
       404: ['ACCOUNT_NOT_FOUND', 'BUSINESS_PROFILE_NOT_FOUND'],
     },
     { 400: 'Enrollment KYB rules; businessType outside the list: 400/600/0 "Invalid businessType"', 404: NOT_FOUND },

@@ -21,7 +21,11 @@ import {
 } from './business-data.rules';
 
 /** Validates a field only when it was sent; null on a required field then reads "... is required". */
-const WhenSent = () => applyDecorators(ValidateIf((_object: object, value: unknown) => value !== undefined), ApiPropertyOptional());
+const WhenSent = () =>
+  applyDecorators(
+    ValidateIf((_object: object, value: unknown) => value !== undefined),
+    ApiPropertyOptional(),
+  );
 
 /** A field that enrollment also leaves optional: null clears it. */
 const Clearable = () => applyDecorators(IsOptional(), ApiPropertyOptional({ nullable: true }));

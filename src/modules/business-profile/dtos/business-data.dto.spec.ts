@@ -30,7 +30,15 @@ async function failure(metatype: new () => object, body: Record<string, unknown>
 describe(BusinessDataDto.name, () => {
   it('accepts the required fields alone and with every optional one', async () => {
     expect(await failure(BusinessDataDto, VALID)).toBeUndefined();
-    const full = { ...VALID, addressLine2: 'Suite 4', zipCode: '78701-1234', url: 'tacos.example.com', email: 'a@b.example', averageMonthlyProcessingVolume: 0, phoneNumber: '+15125550100' };
+    const full = {
+      ...VALID,
+      addressLine2: 'Suite 4',
+      zipCode: '78701-1234',
+      url: 'tacos.example.com',
+      email: 'a@b.example',
+      averageMonthlyProcessingVolume: 0,
+      phoneNumber: '+15125550100',
+    };
     expect(await failure(BusinessDataDto, full)).toBeUndefined();
   });
 

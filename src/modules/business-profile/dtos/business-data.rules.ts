@@ -1,50 +1,14 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
-import {
-  IsEmail,
-  IsIn,
-  IsNumber,
-  IsString,
-  IsUrl,
-  Length,
-  Matches,
-  MaxLength,
-  Min,
-  ValidateBy,
-  ValidationOptions,
-} from 'class-validator';
-import * as countries from 'i18n-iso-countries';
+import { IsEmail, IsIn, IsNumber, IsString, IsUrl, Length, Matches, MaxLength, Min, ValidateBy, ValidationOptions } from 'class-validator';
 import { ErrorKey } from '../../../common/errors/error-catalogue';
-import { ADDRESS_PATTERN, USPS_STATE_CODES, ZIP_CODE_PATTERN } from '../../../common/validation/characters';
+import { ADDRESS_PATTERN, ZIP_CODE_PATTERN } from '../../../common/validation/characters';
+import { isIsoCountry, isUspsState } from '../../../common/validation/codes';
 import { fails } from '../../../common/validation/validation';
 
 /** SERVICE.md's Business profile table. */
-export const BUSINESS_TYPES = [
-  'ConsumerProfileType',
-  'Individual',
-  'soleProp',
-  'llc',
-  'corp',
-  'partnership',
-  'nonprofit',
-  'SingleLLC',
-  'ProCorp',
-] as const;
+export const BUSINESS_TYPES = ['ConsumerProfileType', 'Individual', 'soleProp', 'llc', 'corp', 'partnership', 'nonprofit', 'SingleLLC', 'ProCorp'] as const;
 export type BusinessType = (typeof BUSINESS_TYPES)[number];
-
-const ALPHA2 = new Set(Object.keys(countries.getAlpha2Codes()));
-const ALPHA3 = new Set(Object.keys(countries.getAlpha3Codes()));
-
-/** ISO 3166-1 alpha-2 or alpha-3 (numeric codes are not accepted). Case-insensitive. */
-export function isCountryCode(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const upper = value.toUpperCase();
-  return (upper.length === 2 && ALPHA2.has(upper)) || (upper.length === 3 && ALPHA3.has(upper));
-}
-
-export function isUspsState(value: unknown): boolean {
-  return typeof value === 'string' && USPS_STATE_CODES.has(value.toUpperCase());
-}
 
 /**
  * Decorators in reading order: the first one listed governs when several fail, like native
@@ -133,7 +97,7 @@ export const ZipRules = (invalid: 'INVALID_BUSINESS_ZIP' | 'INVALID_ZIP', requir
 export const BusinessCountryRules = () =>
   rules(
     { type: String, example: 'US', description: 'ISO 3166-1 alpha-2 or alpha-3' },
-    predicate('isCountryCode', isCountryCode, fails('INVALID_BUSINESS_COUNTRY')),
+    predicate('isIsoCountry', isIsoCountry, fails('INVALID_BUSINESS_COUNTRY')),
   );
 
 export const UrlRules = () =>

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
-import { AccountRecordsService, isAccountId } from '../../accounts/services/account-records.service';
+import { AccountRepository, isAccountId } from '../../accounts/repositories/account.repository';
 import { BusinessDataDto } from '../dtos/business-data.dto';
 import { BusinessDataUpdateDto } from '../dtos/business-data-update.dto';
 import { BusinessProfileEntity } from '../entities/business-profile.entity';
@@ -16,7 +16,7 @@ export class BusinessProfileService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly codec: BusinessProfileCodec,
-    private readonly accounts: AccountRecordsService,
+    private readonly accounts: AccountRepository,
   ) {}
 
   /** The profile of a new business account, added to the enrollment's batch. */
@@ -65,7 +65,14 @@ export class BusinessProfileService {
         `update business_profiles
             set business_name = $2, business_type = $3, data = $4::jsonb, business_tax_id_enc = $5, business_tax_id_last4 = $6, updated_at = now()
           where account_id = $1`,
-        [profile.accountId, profile.businessName, profile.businessType, JSON.stringify(profile.data), profile.businessTaxIdEnc ?? null, profile.businessTaxIdLast4 ?? null],
+        [
+          profile.accountId,
+          profile.businessName,
+          profile.businessType,
+          JSON.stringify(profile.data),
+          profile.businessTaxIdEnc ?? null,
+          profile.businessTaxIdLast4 ?? null,
+        ],
       );
       return this.codec.view(profile);
     });

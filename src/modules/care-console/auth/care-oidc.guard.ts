@@ -32,7 +32,10 @@ class PassportReplyAdapter {
   }
 
   end(body?: string): void {
-    void this.reply.code(this.statusCode).headers(this.headers).send(body ?? '');
+    void this.reply
+      .code(this.statusCode)
+      .headers(this.headers)
+      .send(body ?? '');
     this.markEnded();
   }
 }
@@ -68,7 +71,10 @@ export class CareOidcGuard extends AuthGuard(CARE_OIDC) {
   override handleRequest<T = ProviderIdentity>(error: unknown, user: T | false, info: unknown): T {
     if (error instanceof StaffNotAllowedError) throw error;
     if (error || !user) {
-      const message = info && typeof info === 'object' && 'message' in info ? String((info as { message: unknown }).message) : 'the identity provider did not complete the sign-in';
+      const message =
+        info && typeof info === 'object' && 'message' in info
+          ? String((info as { message: unknown }).message)
+          : 'the identity provider did not complete the sign-in';
       throw new SignInRefused(message);
     }
     return user;

@@ -62,7 +62,10 @@ export class CareOidcStrategy extends PassportStrategy(Strategy, CARE_OIDC, 5) {
   }
 
   private async userinfo(accessToken: string): Promise<JWTPayload> {
-    const res = await fetch(this.provider.userinfoUrl as string, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(this.provider.userinfoUrl as string, {
+      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(10_000),
+    });
     if (!res.ok) throw new StaffNotAllowedError('claims');
     return (await res.json()) as JWTPayload;
   }
@@ -71,7 +74,8 @@ export class CareOidcStrategy extends PassportStrategy(Strategy, CARE_OIDC, 5) {
     if (!idToken) throw new StaffNotAllowedError('claims');
     const claims = decodeJwt(idToken);
     const audience = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    if (!audience.includes(this.provider.clientId) || typeof claims.exp !== 'number' || claims.exp * 1000 < Date.now()) throw new StaffNotAllowedError('claims');
+    if (!audience.includes(this.provider.clientId) || typeof claims.exp !== 'number' || claims.exp * 1000 < Date.now())
+      throw new StaffNotAllowedError('claims');
     return claims;
   }
 }

@@ -19,10 +19,11 @@ interface Frame {
 }
 
 export function layout(frame: Frame, body: SafeHtml): string {
-  const signOut = frame.staff && frame.csrf
-    ? html`<span>Signed in as <strong>${frame.staff.email ?? frame.staff.subject}</strong></span>
+  const signOut =
+    frame.staff && frame.csrf
+      ? html`<span>Signed in as <strong>${frame.staff.email ?? frame.staff.subject}</strong></span>
         <form class="inline" method="post" action="/care/sign-out"><input type="hidden" name="_csrf" value="${frame.csrf}"><button type="submit">Sign out</button></form>`
-    : null;
+      : null;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -49,7 +50,9 @@ const status = (value: string | null) => (value === null ? html`<span>—</span>
 export function signInPage(options: { csrf: string | null; provider: boolean; sandbox: boolean; error?: string | null }): string {
   const body = html`<h1>Sign in</h1>
 ${options.provider ? html`<section class="card"><p>Care staff sign in with the bank's identity provider.</p><a class="button" href="/care/auth/login">Sign in with the identity provider</a></section>` : null}
-${options.sandbox && options.csrf ? html`<form class="card" method="post" action="/care/sign-in">
+${
+  options.sandbox && options.csrf
+    ? html`<form class="card" method="post" action="/care/sign-in">
   <p>Sandbox: no identity provider is configured. Sign in with the care client's credentials of SERVICE_CONFIG.</p>
   ${csrfField(options.csrf)}
   <label for="clientId">Care client id</label>
@@ -60,7 +63,9 @@ ${options.sandbox && options.csrf ? html`<form class="card" method="post" action
   <input id="staffEmail" name="staffEmail" type="email" autocomplete="email" aria-describedby="staffEmailHint">
   <p class="hint" id="staffEmailHint">Optional in the sandbox; without it the audit trail names the care client.</p>
   <button type="submit">Sign in</button>
-</form>` : null}`;
+</form>`
+    : null
+}`;
   return layout({ title: 'Sign in', error: options.error }, body);
 }
 
@@ -79,11 +84,12 @@ export function searchForm(kind: SearchKind, q: string, csrf: string): SafeHtml 
 }
 
 export function searchPage(frame: Frame & { csrf: string }, kind: SearchKind, q: string, hits: SearchHit[] | null): string {
-  const results = hits === null
-    ? null
-    : hits.length === 0
-      ? html`<p role="status">No account found.</p>`
-      : html`<h2 id="results">Accounts found</h2><div class="table-wrap"><table aria-labelledby="results"><thead><tr><th scope="col">Account</th><th scope="col">Program</th><th scope="col">Type</th><th scope="col">Status</th></tr></thead><tbody>
+  const results =
+    hits === null
+      ? null
+      : hits.length === 0
+        ? html`<p role="status">No account found.</p>`
+        : html`<h2 id="results">Accounts found</h2><div class="table-wrap"><table aria-labelledby="results"><thead><tr><th scope="col">Account</th><th scope="col">Program</th><th scope="col">Type</th><th scope="col">Status</th></tr></thead><tbody>
 ${hits.map((hit) => html`<tr><td class="id"><a href="/care/accounts/${hit.accountIdentifier}">${hit.accountIdentifier}</a></td><td>${hit.programCode}</td><td>${hit.accountType}</td><td>${status(hit.status)}</td></tr>`)}
 </tbody></table></div>`;
   return layout(frame, html`<h1>Find an account</h1>${searchForm(kind, q, frame.csrf)}${results}`);
@@ -139,9 +145,13 @@ ${page.users.map((u) => {
 })}
 </tbody></table></div>
 <h2 id="cards">Cards</h2>
-${paymentInstruments.length === 0 ? html`<p>No card.</p>` : html`<div class="table-wrap"><table aria-labelledby="cards"><thead><tr><th scope="col">Payment identifier</th><th scope="col">Last four</th><th scope="col">Status</th><th scope="col">Embossed name</th><th scope="col">Expires</th><th scope="col">Operation</th></tr></thead><tbody>
+${
+  paymentInstruments.length === 0
+    ? html`<p>No card.</p>`
+    : html`<div class="table-wrap"><table aria-labelledby="cards"><thead><tr><th scope="col">Payment identifier</th><th scope="col">Last four</th><th scope="col">Status</th><th scope="col">Embossed name</th><th scope="col">Expires</th><th scope="col">Operation</th></tr></thead><tbody>
 ${paymentInstruments.map((c) => html`<tr><td class="id">${c.paymentIdentifier}</td><td>${c.last4}</td><td>${status(c.status)}</td><td>${c.embossedName}${c.embossedBusinessName ? html`<br>${c.embossedBusinessName}` : null}</td><td>${c.expirationDate}</td><td>${opButton(id, 'replaceCard', c.paymentIdentifier)}</td></tr>`)}
-</tbody></table></div>`}
+</tbody></table></div>`
+}
 <h2 id="purses">Purses</h2>
 <div class="table-wrap"><table aria-labelledby="purses"><thead><tr><th scope="col">Purse</th><th scope="col">Type</th><th scope="col">Available</th><th scope="col">Ledger</th></tr></thead><tbody>
 ${account.purses.map((p) => html`<tr><td class="id">${p.purseIdentifier}</td><td>${p.purseType}</td><td>${p.availableBalance} ${p.currency}</td><td>${p.ledgerBalance} ${p.currency}</td></tr>`)}
@@ -149,9 +159,13 @@ ${account.purses.map((p) => html`<tr><td class="id">${p.purseIdentifier}</td><td
 <h2 id="business">Business profile</h2>
 ${page.businessProfile ? html`<dl class="facts">${Object.entries(page.businessProfile).map(([k, v]) => html`<div><dt>${k}</dt><dd>${typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd></div>`)}</dl>` : html`<p>None.</p>`}
 <h2 id="events">Webhook deliveries</h2>
-${page.events.length === 0 ? html`<p>No event.</p>` : html`<div class="table-wrap"><table aria-labelledby="events"><thead><tr><th scope="col">Occurred</th><th scope="col">Event</th><th scope="col">Delivery</th><th scope="col">Attempts</th><th scope="col">Event id</th></tr></thead><tbody>
+${
+  page.events.length === 0
+    ? html`<p>No event.</p>`
+    : html`<div class="table-wrap"><table aria-labelledby="events"><thead><tr><th scope="col">Occurred</th><th scope="col">Event</th><th scope="col">Delivery</th><th scope="col">Attempts</th><th scope="col">Event id</th></tr></thead><tbody>
 ${page.events.map((e) => html`<tr><td>${e.occurredDateTime}</td><td>${e.eventType}</td><td>${status(e.deliveryStatus)}</td><td>${e.attempts}</td><td class="id">${e.eventId}</td></tr>`)}
-</tbody></table></div>`}
+</tbody></table></div>`
+}
 <h2 id="audit">Care audit trail</h2>
 <div class="table-wrap"><table aria-labelledby="audit" id="audit-table"><thead><tr><th scope="col">When (UTC)</th><th scope="col">Action</th><th scope="col">Who</th><th scope="col">Reason</th><th scope="col">Status</th></tr></thead><tbody>
 ${auditRows(page.audit)}
@@ -159,7 +173,13 @@ ${auditRows(page.audit)}
   return layout({ ...frame, title: `Account ${id}` }, body);
 }
 
-export function confirmPage(frame: Frame & { staff: Staff; csrf: string }, accountId: string, op: OperationName, paymentIdentifier: string | null, reason = ''): string {
+export function confirmPage(
+  frame: Frame & { staff: Staff; csrf: string },
+  accountId: string,
+  op: OperationName,
+  paymentIdentifier: string | null,
+  reason = '',
+): string {
   const action = `/care/accounts/${accountId}/operations/${op}`;
   const body = html`<h1>${OPERATIONS[op].label}</h1>
 <form class="card" method="post" action="${action}">

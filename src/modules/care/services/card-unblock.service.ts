@@ -6,12 +6,12 @@ import { DomainError } from '../../../common/errors/domain-error';
 import { AppConfig } from '../../../config/app-config';
 import { defineJob, deterministicJobId } from '../../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../../infrastructure/queue/job-queue';
-import { Account } from '../../accounts/entities/account.entity';
-import { AccountRecordsService } from '../../accounts/services/account-records.service';
-import { CareActionRunner, CareActor } from './care-action-runner';
+import { AccountRepository } from '../../accounts/repositories/account.repository';
+import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { CareAuditService } from '../../audit/care-audit.service';
-import { CARE_REASON, restingStatus } from './care-operations.service';
-import { CareStateWriter } from './care-state-writer';
+import * as lifecycle from '../../lifecycle/account-lifecycle';
+import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
+import { CareActionRunner, CareActor } from './care-action-runner';
 import { CardProcessor } from './card-processor';
 
 interface UnblockJobData {
@@ -30,7 +30,6 @@ export const CARD_UNBLOCK_JOB = defineJob<UnblockJobData>({
 });
 
 const SYSTEM_ACTOR = 'system:card-unblock';
-const ATTEMPT_ACTIONS = ['cardUnblock.succeeded', 'cardUnblock.failed', 'cardUnblock.exhausted'];
 
 /**
  * SERVICE.md's state table: when the fraud block is removed the account is healthy and normal
@@ -47,8 +46,9 @@ export class CardUnblockService implements OnApplicationBootstrap {
     private readonly config: AppConfig,
     private readonly jobs: JobQueue,
     private readonly runner: CareActionRunner,
-    private readonly accounts: AccountRecordsService,
-    private readonly writer: CareStateWriter,
+    private readonly accounts: AccountRepository,
+    private readonly instruments: PaymentInstrumentService,
+    private readonly writer: LifecycleWriter,
     private readonly audit: CareAuditService,
     private readonly processor: CardProcessor,
   ) {}
@@ -62,61 +62,64 @@ export class CardUnblockService implements OnApplicationBootstrap {
       throw new DomainError('UNKNOWN_PROPERTY', { field: 'sandboxUnblockFailures', property: 'sandboxUnblockFailures' });
     }
     return this.runner.run(who, accountId, 'fraudBlock.remove', async (manager, account) => {
-      if (account.status !== 'locked' || account.statusReason !== CARE_REASON.fraudBlock) throw new DomainError('CARE_NOT_APPLICABLE');
-      // SERVICE.md: "healthy and normal", whatever the account was before the block (CONTRACT section 8).
-      await this.writer.updateAccount(manager, account, { status: restingStatus(account), statusReason: null, kycPendingGate: 'none' }, 'care.fraudBlockRemoved');
       const runId = randomUUID();
+      // SERVICE.md: "healthy and normal", whatever the account was before the block (CONTRACT section 8).
+      await this.writer.apply(manager, account, lifecycle.removeFraudBlock(account, runId));
       const delays = this.config.env.unblockRetryDelaysMs;
       await this.schedule(manager, { accountId: account.id, runId, attempt: 1, sandboxFailures }, delays[0] ?? 0);
       return { unblockRunId: runId, sandboxUnblockFailures: sandboxFailures, retryDelaysMs: delays };
     });
   }
 
-  /** One retry of a run. Idempotent: an attempt already recorded, or a run superseded by a new block, does nothing. */
+  /** One retry of a run. Idempotent: an attempt already handled, or a run superseded by a new block, does nothing. */
   async attempt(job: UnblockJobData): Promise<void> {
     const blocked = await this.dataSource.transaction(async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, job.accountId);
-      if (!(await this.isLive(manager, account, job))) return null;
-      return (await this.writer.cards(manager, account.id)).filter((card) => card.status === 'blocked').map((card) => card.id);
+      if (!lifecycle.unblockApplies(account, job.runId, job.attempt)) return null;
+      return (await this.instruments.listFor(manager, account.id)).filter((card) => card.status === 'blocked').map((card) => card.id);
     });
     if (blocked === null) return;
     // The processor is called outside any transaction; its answer is applied under the row lock below.
-    const unblocked = blocked.length === 0 || (await this.processor.unblock({ paymentIdentifiers: blocked, attempt: job.attempt, sandboxFailures: job.sandboxFailures }));
+    const unblocked =
+      blocked.length === 0 || (await this.processor.unblock({ paymentIdentifiers: blocked, attempt: job.attempt, sandboxFailures: job.sandboxFailures }));
     await this.dataSource.transaction(async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, job.accountId);
-      if (!(await this.isLive(manager, account, job))) return;
-      const before = await this.writer.snapshot(manager, account);
+      if (!lifecycle.unblockApplies(account, job.runId, job.attempt)) return;
+      const before = await this.runner.snapshot(manager, account);
       const delays = this.config.env.unblockRetryDelaysMs;
       let action: string;
-      let current = account;
+      let change: lifecycle.Transition;
       if (unblocked) {
         action = 'cardUnblock.succeeded';
-        const target = account.kycPendingGate === 'none' ? 'active' : 'inactive';
-        for (const card of await this.writer.cards(manager, account.id)) {
-          if (blocked.includes(card.id) && card.status === 'blocked') await this.writer.setCardStatus(manager, account, card, target, 'care.unblock');
-        }
+        const cards = await this.instruments.listFor(manager, account.id);
+        change = lifecycle.unblockCards(
+          account,
+          cards.filter((card) => blocked.includes(card.id)),
+          job.attempt,
+        );
       } else if (job.attempt < delays.length) {
         action = 'cardUnblock.failed';
+        change = lifecycle.unblockFailed(account, job.attempt);
         await this.schedule(manager, { ...job, attempt: job.attempt + 1 }, delays[job.attempt]);
       } else {
         action = 'cardUnblock.exhausted';
-        current = await this.writer.updateAccount(manager, account, { kycPendingGate: 'manual', statusReason: CARE_REASON.underReview }, 'care.unblockFailed');
+        change = lifecycle.unblockExhausted(account, job.attempt);
       }
-      const after = await this.writer.snapshot(manager, current);
-      await this.audit.record(manager, { accountId: account.id, actor: SYSTEM_ACTOR, action, before, after, detail: { runId: job.runId, attempt: job.attempt } });
+      const { account: current } = await this.writer.apply(manager, account, change);
+      const after = await this.runner.snapshot(manager, current);
+      await this.audit.record(manager, {
+        accountId: account.id,
+        actor: SYSTEM_ACTOR,
+        action,
+        before,
+        after,
+        detail: { runId: job.runId, attempt: job.attempt },
+      });
     });
   }
 
   private async schedule(manager: EntityManager, data: UnblockJobData, delayMs: number): Promise<void> {
     const id = deterministicJobId(CARD_UNBLOCK_JOB.name, data.runId, data.attempt);
     await this.jobs.send(CARD_UNBLOCK_JOB, data, { id, startAfterMs: delayMs }, manager);
-  }
-
-  /** The run is the account's latest fraud-block removal, this attempt is not done yet, and the account is not blocked or closed again. */
-  private async isLive(manager: EntityManager, account: Account, job: UnblockJobData): Promise<boolean> {
-    if (account.status === 'locked' || account.status === 'closed') return false;
-    const latest = await this.audit.latest(manager, account.id, ['fraudBlock', 'fraudBlock.remove']);
-    if (latest?.action !== 'fraudBlock.remove' || latest.detail.unblockRunId !== job.runId) return false;
-    return !(await this.audit.exists(manager, account.id, ATTEMPT_ACTIONS, { runId: job.runId, attempt: job.attempt }));
   }
 }

@@ -2,11 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
-import { Account } from '../../accounts/entities/account.entity';
-import { AccountRecordsService } from '../../accounts/services/account-records.service';
-import { TransactionRunner } from '../../locking/transaction-runner';
-import { AuditEntry, CareAuditService, StaffIdentity } from '../../audit/care-audit.service';
-import { CareStateWriter } from './care-state-writer';
+import type { Account } from '../../accounts/account.types';
+import type { PaymentInstrument } from '../../accounts/account.types';
+import { AccountRepository } from '../../accounts/repositories/account.repository';
+import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
+import { AccountSnapshot, AuditEntry, CareAuditService, StaffIdentity } from '../../audit/care-audit.service';
+import { publishedState } from '../../lifecycle/account-lifecycle';
+import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
 
 /**
  * Who acts: recorded in the audit trail; `programs` bounds which accounts the care client reaches.
@@ -24,7 +26,7 @@ export function auditedActor(who: CareActor): Pick<AuditEntry, 'actor' | 'staff'
   return { actor: who.actor, ...(who.staff ? { staff: who.staff } : {}), ...(who.reason !== undefined ? { reason: who.reason } : {}) };
 }
 
-export type CareWork = (manager: EntityManager, account: Account) => Promise<Record<string, unknown> | void>;
+export type CareWork = (manager: EntityManager, account: Account, cards: PaymentInstrument[]) => Promise<Record<string, unknown> | void>;
 
 /** Runs one care action as one transaction: lock the account row, act, audit before and after. */
 @Injectable()
@@ -32,17 +34,18 @@ export class CareActionRunner {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly tx: TransactionRunner,
-    private readonly accounts: AccountRecordsService,
-    private readonly writer: CareStateWriter,
+    private readonly accounts: AccountRepository,
+    private readonly instruments: PaymentInstrumentService,
     private readonly audit: CareAuditService,
   ) {}
 
   run(who: CareActor, accountId: string, action: string, work: CareWork): Promise<void> {
     return this.tx.run(async (manager) => {
       const account = await this.lockAccount(manager, who, accountId);
-      const before = await this.writer.snapshot(manager, account);
-      const detail = await work(manager, account);
-      const after = await this.writer.snapshot(manager, await this.accounts.lockForUpdate(manager, account.id));
+      const cards = await this.instruments.listFor(manager, account.id);
+      const before = snapshotOf(account, cards);
+      const detail = await work(manager, account, cards);
+      const after = await this.snapshot(manager, await this.accounts.lockForUpdate(manager, account.id));
       await this.audit.record(manager, { accountId: account.id, ...auditedActor(who), action, before, after, detail: detail ?? {} });
     });
   }
@@ -58,4 +61,13 @@ export class CareActionRunner {
     const found = await this.requireVisible(who, accountId, manager);
     return this.accounts.lockForUpdate(manager, found.id);
   }
+
+  /** The state an audit entry records: published account state and every card's status. */
+  async snapshot(manager: EntityManager, account: Account): Promise<AccountSnapshot> {
+    return snapshotOf(account, await this.instruments.listFor(manager, account.id));
+  }
+}
+
+function snapshotOf(account: Account, cards: PaymentInstrument[]): AccountSnapshot {
+  return { ...publishedState(account), paymentInstruments: cards.map((card) => ({ paymentIdentifier: card.id, status: card.status })) };
 }

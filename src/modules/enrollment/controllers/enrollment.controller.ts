@@ -26,12 +26,12 @@ const ENROLL_DESCRIPTION = [
   'with the most recent active enrollment of that key when its date of birth matches.',
   'When the bill-cycle step fails the account stays pending with accountCycleDay null and no card; the identical retry completes it.',
   `Limits: ${LIMIT_COUNTING_RULE}`,
-  'Defaults: accountType consumer; currency the program\'s first currency; the home address is the default address and the first phone the default phone when none is marked.',
+  "Defaults: accountType consumer; currency the program's first currency; the home address is the default address and the first phone the default phone when none is marked.",
   'The user status is "active" at enrollment; the account status carries KYC and OFAC outcomes.',
   'Names and address text are normalised to Unicode NFC before validation, the idempotency comparison and storage: a decomposed "José" (e + U+0301) is the same name.',
   'Decisions where SERVICE.md is silent (README, Decisions):',
-  '(1) limits are counted per account type: consumer and small-business accounts of one SSN, ITIN or phone never use each other\'s slots;',
-  '(2) the enrollment returned beside an active-limit decline is only ever the calling partner\'s: when the most recent active account of the key belongs to another partner, the decline comes alone;',
+  "(1) limits are counted per account type: consumer and small-business accounts of one SSN, ITIN or phone never use each other's slots;",
+  "(2) the enrollment returned beside an active-limit decline is only ever the calling partner's: when the most recent active account of the key belongs to another partner, the decline comes alone;",
   '(3) a Matricula enrollment counts under its default phone only, until an ITIN is added to it (POST identity);',
   '(4) duplicate phone types answer 400/1020 like duplicate address types;',
   '(5) two default phones, ssnSuffix different from last4SSN, accountType business on a program without KYB and a termsAcceptanceDateTime that is not ISO 8601 answer 400/100/5 naming the field;',
@@ -103,20 +103,33 @@ export class EnrollmentController {
     description:
       'state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), ' +
       'held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. ' +
-      'Decision where the contract is silent: an enrollment completed by care\'s OFAC clearance is completed with answer null until its identical retry stores the answer. ' +
-      'Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner\'s: 404/10/0.',
+      "Decision where the contract is silent: an enrollment completed by care's OFAC clearance is completed with answer null until its identical retry stores the answer. " +
+      "Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner's: 404/10/0.",
   })
   @ApiAnswer(EnrollmentRequestStatusResponse, 'The request and the answer its identical retry would replay', {
     completed: {
       summary: 'Completed: the stored answer',
       value: successExample({
-        request: { requestId: 'req-20261121-0001', state: 'completed', createdDateTime: '2026-11-21T10:00:01.000Z', updatedDateTime: '2026-11-21T10:00:01.120Z' },
+        request: {
+          requestId: 'req-20261121-0001',
+          state: 'completed',
+          createdDateTime: '2026-11-21T10:00:01.000Z',
+          updatedDateTime: '2026-11-21T10:00:01.120Z',
+        },
         answer: successExample(ACCOUNT_VIEW_EXAMPLE),
       }),
     },
     incomplete: {
       summary: 'Incomplete (bill cycle): no answer stored yet',
-      value: successExample({ request: { requestId: 'req-20261121-0001', state: 'incomplete', createdDateTime: '2026-11-21T10:00:01.000Z', updatedDateTime: '2026-11-21T10:00:01.120Z' }, answer: null }),
+      value: successExample({
+        request: {
+          requestId: 'req-20261121-0001',
+          state: 'incomplete',
+          createdDateTime: '2026-11-21T10:00:01.000Z',
+          updatedDateTime: '2026-11-21T10:00:01.120Z',
+        },
+        answer: null,
+      }),
     },
   })
   @ApiErrors({ 404: ['REQUEST_NOT_FOUND'] }, { 404: 'Unknown requestId, or one of another partner or program' })

@@ -21,7 +21,7 @@ export class ScanCaptureController {
     summary: 'Scan a Matricula Consular ID before a Matricula enrollment',
     description:
       'Yields an onboardingID usable by one enrollment of the same partner and program within 24 hours. ' +
-      'programCode must be one of the partner\'s programs (403/403/2) with Matricula enrollment enabled (else 400/100/5 naming ' +
+      "programCode must be one of the partner's programs (403/403/2) with Matricula enrollment enabled (else 400/100/5 naming " +
       'programCode: a value outside its allowed set). Images are checked, not kept.',
   })
   @ApiBody({
@@ -29,14 +29,24 @@ export class ScanCaptureController {
     examples: {
       matricula: {
         summary: 'Front and back images of a Matricula Consular (base64; up to 10 MiB in all)',
-        value: { programCode: 'sandbox', idType: 'matricula', idNumber: 'A1234567', issuingCountry: 'MX', frontImage: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', backImage: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' },
+        value: {
+          programCode: 'sandbox',
+          idType: 'matricula',
+          idNumber: 'A1234567',
+          issuingCountry: 'MX',
+          frontImage: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+          backImage: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+        },
       },
     },
   })
   @ApiAnswer(ScanCaptureResponseDto, 'The scan is completed; its onboardingID enrolls once within 24 hours', {
     completed: { summary: 'Scan completed', value: successExample({ onboardingID: '3f2b8c4e-5a61-4d0e-9b7a-1c2d3e4f5a6b', status: 'completed' }) },
   })
-  @ApiErrors({ 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_FIELD'], 413: ['BODY_TOO_LARGE'] }, { 400: 'Malformed fields (100/5), missing fields (200/0)', 413: 'Body over 10 MiB' })
+  @ApiErrors(
+    { 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_FIELD'], 413: ['BODY_TOO_LARGE'] },
+    { 400: 'Malformed fields (100/5), missing fields (200/0)', 413: 'Body over 10 MiB' },
+  )
   capture(@CurrentPrincipal() principal: Principal, @Body() body: ScanCaptureDto): Promise<{ onboardingID: string; status: string }> {
     return this.scans.capture(principal, body);
   }

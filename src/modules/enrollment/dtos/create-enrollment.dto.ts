@@ -31,7 +31,10 @@ export class CreateEnrollmentDto {
 
   @ApiPropertyOptional({ description: "ISO 4217 code valid for the program; the program's first currency when omitted.", example: 'USD' })
   @IsOptional()
-  @ValidateBy({ name: 'isIsoCurrency', validator: { validate: isIsoCurrency, defaultMessage: () => 'currency must be an ISO 4217 code' } }, fails('INVALID_CURRENCY'))
+  @ValidateBy(
+    { name: 'isIsoCurrency', validator: { validate: isIsoCurrency, defaultMessage: () => 'currency must be an ISO 4217 code' } },
+    fails('INVALID_CURRENCY'),
+  )
   currency?: string;
 
   @ApiPropertyOptional({ description: 'From POST /v1/kycGates/scanCapture; only for a Matricula enrollment.' })

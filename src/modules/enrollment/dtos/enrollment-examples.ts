@@ -53,7 +53,11 @@ export const ENROLLMENT_REQUEST_EXAMPLES: Examples = {
   },
   encrypted: {
     summary: 'An encryption partner: encryptedUserData as a JWE compact string (ECDH-ES/A256GCM) to the service enc key of /.well-known/jwks.json',
-    value: { ...CONSUMER, requestId: 'req-20261121-0004', encryptedUserData: 'eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTI1NkdDTSIsImVwayI6ey4uLn19..iv.ciphertext.tag' },
+    value: {
+      ...CONSUMER,
+      requestId: 'req-20261121-0004',
+      encryptedUserData: 'eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTI1NkdDTSIsImVwayI6ey4uLn19..iv.ciphertext.tag',
+    },
   },
 };
 
@@ -69,7 +73,7 @@ export const ENROLLMENT_VALIDATION_ERRORS: readonly ErrorKey[] = [
   'SSN_REQUIRED',
   'INVALID_SSN',
   'INVALID_ONBOARDING_ID',
-  'DUPLICATE_ADDRESS_TYPE',
+  'DUPLICATE_TYPE',
   'MULTIPLE_DEFAULT_ADDRESSES',
   'HOME_ADDRESS_MISSING',
   'PHONE_MISSING',

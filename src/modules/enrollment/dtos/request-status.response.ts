@@ -24,7 +24,13 @@ export class EnrollmentRequestStatusResponse {
     nullable: true,
     additionalProperties: true,
     description: 'The stored answer body the identical retry replays (the enrollment answer), or null while none is stored',
-    example: { requestId: 'req-2026-11-23-0001', responseDetails: [{ code: 0, subCode: 0, description: 'Success' }], account: {}, user: {}, paymentInstruments: [] },
+    example: {
+      requestId: 'req-2026-11-23-0001',
+      responseDetails: [{ code: 0, subCode: 0, description: 'Success' }],
+      account: {},
+      user: {},
+      paymentInstruments: [],
+    },
   })
   answer: object | null;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBase64, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
-import { IsIsoCountry } from '../../user/dtos/address.dto';
+import { IsIsoCountry } from '../../../common/validation/codes';
 
 export const SCAN_ID_TYPES = ['matricula'] as const;
 

@@ -1,7 +1,9 @@
-import type { UserDataPlain } from '../../user/services/user-records.service';
+import type { UserDataPlain } from '../../user/repositories/user.repository';
 
 /** Outcome of KYC and OFAC screening (CONTRACT.md section 10 names the sandbox triggers). */
-export type KycOutcome = 'pass' | 'refer' | 'ofacHold';
+import type { KycOutcome } from '../../lifecycle/account-lifecycle';
+
+export type { KycOutcome };
 
 export interface KycSubject {
   programCode: string;

@@ -1,21 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import { DomainError } from '../../../common/errors/domain-error';
-import { Account } from '../../accounts/entities/account.entity';
+import type { Account } from '../../accounts/account.types';
 import { AccountLimitsService, LimitBreach } from '../../accounts/services/account-limits.service';
-import { AccountPatch, AccountRecordsService } from '../../accounts/services/account-records.service';
+import { AccountRepository } from '../../accounts/repositories/account.repository';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
-import { OutboxService } from '../../events/outbox.service';
-import { TransactionRunner } from '../../locking/transaction-runner';
-import { UserRecordsService } from '../../user/services/user-records.service';
+import * as lifecycle from '../../lifecycle/account-lifecycle';
+import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
+import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
+import { UserRepository } from '../../user/repositories/user.repository';
 import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
-import { Clock } from './clock';
+import { Clock } from '../../../infrastructure/time/clock';
 import { EnrollmentPoint, isAhead } from './enrollment-points';
 import { CareAuditService } from '../../audit/care-audit.service';
-import { accountUpdated, activatedStatus, cardIssued, cycleDayOf, enrollmentCard, KYC_PATCH, OFAC_REVIEW, ofacHoldAudit } from './enrollment-state';
+import { ofacHoldAudit } from './enrollment-state';
 
 /**
  * Where a continued enrollment stopped: done, held for OFAC review, short of its bill cycle, or
@@ -33,13 +35,13 @@ export type CompletionOutcome = 'completed' | 'held' | 'incomplete' | { declined
 export class EnrollmentCompletionService {
   constructor(
     private readonly tx: TransactionRunner,
-    private readonly accounts: AccountRecordsService,
+    private readonly accounts: AccountRepository,
     private readonly limits: AccountLimitsService,
-    private readonly users: UserRecordsService,
+    private readonly users: UserRepository,
     private readonly instruments: PaymentInstrumentService,
     private readonly businessProfiles: BusinessProfileService,
     private readonly progress: EnrollmentProgressRepository,
-    private readonly outbox: OutboxService,
+    private readonly writer: LifecycleWriter,
     private readonly audit: CareAuditService,
     private readonly faults: SandboxFaults,
     private readonly clock: Clock,
@@ -51,7 +53,7 @@ export class EnrollmentCompletionService {
     if (isAhead('kycDecided', point)) await this.decideKyc(accountId);
     const account = await this.tx.read((manager) => this.accounts.findById(manager, accountId));
     if (!account) throw new DomainError('ACCOUNT_NOT_FOUND');
-    if (account.statusReason === OFAC_REVIEW) return 'held';
+    if (account.statusReason === lifecycle.STATUS_REASON.ofacReview) return 'held';
     if (isAhead('billCycleAssigned', point) && this.faults.has('billCycle')) return 'incomplete';
     if (account.activatedAt === null) {
       // Not counted while pending: counted now, under the keys' locks, before it activates.
@@ -60,7 +62,7 @@ export class EnrollmentCompletionService {
     }
     if (isAhead('billCycleAssigned', point)) {
       await this.phase(accountId, 'billCycleAssigned', async (manager, current) => {
-        if (current.accountCycleDay === null) await this.change(manager, current, { accountCycleDay: cycleDayOf(this.clock.now()) }, 'billCycleAssigned');
+        await this.apply(manager, current, lifecycle.assignCycleDay(current, this.clock.now()));
       });
     }
     if (isAhead('instrumentIssued', point)) {
@@ -68,9 +70,7 @@ export class EnrollmentCompletionService {
     }
     if (isAhead('finished', point)) {
       await this.phase(accountId, 'finished', async (manager, current) => {
-        if (current.activatedAt !== null) return;
-        const patch: AccountPatch = { activatedAt: this.clock.now(), ...(activatedStatus(current) === 'normal' ? { status: 'normal' as const } : {}) };
-        await this.change(manager, current, patch, 'enrollmentCompleted');
+        await this.apply(manager, current, lifecycle.activate(current, this.clock.now()));
       });
     }
     return 'completed';
@@ -87,8 +87,7 @@ export class EnrollmentCompletionService {
       // The limit keys before the account row, in the order an enrollment takes them (no deadlock with its retry).
       await this.limits.lockKeysOf(manager, found);
       const account = await this.accounts.lockForUpdate(manager, accountId);
-      if (account.status !== 'pending' || account.statusReason !== OFAC_REVIEW) throw new DomainError('CARE_NOT_APPLICABLE');
-      await this.change(manager, account, { statusReason: null }, 'ofacCleared');
+      await this.apply(manager, account, lifecycle.clearOfac(account));
       await this.progress.advance(manager, accountId, 'kycDecided');
     });
     return this.continueFrom(accountId, 'kycDecided');
@@ -98,7 +97,7 @@ export class EnrollmentCompletionService {
   private async decline(accountId: string, breach: LimitBreach): Promise<CompletionOutcome> {
     await this.tx.run(async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, accountId);
-      await this.change(manager, account, { status: 'closed', statusReason: 'limitExceeded', closedAt: this.clock.now() }, 'enrollmentDeclined');
+      await this.apply(manager, account, lifecycle.declineForLimit(account, this.clock.now()));
       await this.progress.advance(manager, accountId, 'finished');
     });
     return { declined: breach };
@@ -114,20 +113,19 @@ export class EnrollmentCompletionService {
     });
     const { outcome, ofacHit } = await this.kyc.screen(subject);
     await this.phase(accountId, 'kycDecided', async (manager, current) => {
-      const patch = KYC_PATCH[outcome];
-      if (Object.keys(patch).length === 0) return;
-      const after = await this.change(manager, current, patch, `kyc.${outcome}`);
+      const after = await this.apply(manager, current, lifecycle.decideKyc(current, outcome));
       if (ofacHit) await this.audit.record(manager, ofacHoldAudit(after, current, ofacHit));
     });
   }
 
   private async issueCard(manager: EntityManager, account: Account): Promise<void> {
-    if ((await this.instruments.listFor(manager, account.id)).length > 0) return;
+    const cards = await this.instruments.listFor(manager, account.id);
+    if (cards.length > 0) return;
     const user = await this.users.primaryOf(manager, account.id);
     if (!user) throw new Error(`account ${account.id} has no primary user`);
     const businessName = account.accountType === 'business' ? await this.businessProfiles.businessNameOf(manager, account.id) : null;
-    const card = await this.instruments.issue(manager, enrollmentCard(account, user.id, this.users.namesOf(user), businessName), this.clock.now());
-    await this.outbox.emit(manager, cardIssued(account, card));
+    const holder = { userId: user.id, ...this.users.namesOf(user) };
+    await this.writer.apply(manager, account, lifecycle.issueCard(account, cards, holder, businessName, randomUUID()));
   }
 
   /** One phase: lock the account, do the work, record the recovery point, then honour a sandbox interruption. */
@@ -139,11 +137,8 @@ export class EnrollmentCompletionService {
     this.faults.interruptAfter(point);
   }
 
-  /** Applies a state change and, when a published field changed, emits accountUpdated in the same transaction. */
-  private async change(manager: EntityManager, before: Account, patch: AccountPatch, reason: string): Promise<Account> {
-    const after = await this.accounts.update(manager, before, patch);
-    const event = accountUpdated(after, before, reason);
-    if (event) await this.outbox.emit(manager, event);
-    return after;
+  /** Applies a lifecycle transition (its events in the same transaction); returns the account as written. */
+  private async apply(manager: EntityManager, account: Account, change: lifecycle.Transition): Promise<Account> {
+    return (await this.writer.apply(manager, account, change)).account;
   }
 }

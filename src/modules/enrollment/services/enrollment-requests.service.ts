@@ -5,7 +5,7 @@ import type { Principal } from '../../../common/context/request-context';
 import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { IdempotencyKey, IdempotencyStore } from '../../idempotency/idempotency.store';
-import { LockNames, LockService } from '../../locking/lock.service';
+import { LockNames, LockService } from '../../../infrastructure/database/lock.service';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import { ENROLLMENT_OPERATION } from './enrollment-points';
 

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { ProgramConfig } from '../../../config/service-config';
-import type { AccountType, IdentityKind } from '../../accounts/entities/account.entity';
+import type { AccountType, IdentityKind } from '../../accounts/account.types';
 import type { LimitKeyValue } from '../../accounts/services/account-limits.service';
 import type { BusinessDataDto } from '../../business-profile/dtos/business-data.dto';
 import type { AddressDto } from '../../user/dtos/address.dto';
 import type { PhoneDto } from '../../user/dtos/phone.dto';
-import type { AddressPlain, IdentityPlain, PhonePlain, UserDataPlain } from '../../user/services/user-records.service';
+import type { AddressPlain, IdentityPlain, PhonePlain, UserDataPlain } from '../../user/repositories/user.repository';
 import type { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
-import { Clock } from './clock';
+import { Clock } from '../../../infrastructure/time/clock';
 import { AppConfig } from '../../../config/app-config';
 import type { CrossFieldRules } from '../../../common/validation/valid-body';
 
@@ -129,7 +129,7 @@ export class EnrollmentRulesService implements CrossFieldRules<CreateEnrollmentD
   private addresses(addresses: AddressDto[]): AddressPlain[] {
     const seen = new Set<string>();
     addresses.forEach((address, index) => {
-      if (seen.has(address.type)) throw new DomainError('DUPLICATE_ADDRESS_TYPE', { field: `${USER}.addresses[${index}].type` });
+      if (seen.has(address.type)) throw new DomainError('DUPLICATE_TYPE', { field: `${USER}.addresses[${index}].type` });
       seen.add(address.type);
     });
     const defaults = addresses.filter((address) => address.isDefault === true);
@@ -155,7 +155,7 @@ export class EnrollmentRulesService implements CrossFieldRules<CreateEnrollmentD
     if (program.kycRequired && phones.length === 0) throw new DomainError('PHONE_MISSING', { field: `${USER}.phoneNumbers` });
     const seen = new Set<string>();
     phones.forEach((phone, index) => {
-      if (seen.has(phone.phoneType)) throw new DomainError('DUPLICATE_ADDRESS_TYPE', { field: `${USER}.phoneNumbers[${index}].phoneType` });
+      if (seen.has(phone.phoneType)) throw new DomainError('DUPLICATE_TYPE', { field: `${USER}.phoneNumbers[${index}].phoneType` });
       seen.add(phone.phoneType);
     });
     const marked = phones.filter((phone) => phone.isDefault === true);

@@ -1,23 +1,25 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { PartnerConfig } from '../../../config/service-config';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import type { LimitKeyValue } from '../../accounts/services/account-limits.service';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
-import { AccountRecordsService, AccountState } from '../../accounts/services/account-records.service';
+import { AccountRepository, AccountState } from '../../accounts/repositories/account.repository';
 import type { NewAccountView } from '../../accounts/services/account-view.service';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
 import type { OutboundEvent } from '../../events/event-types';
 import { OutboxService } from '../../events/outbox.service';
-import type { UserDataPlain } from '../../user/services/user-records.service';
-import { UserRecordsService } from '../../user/services/user-records.service';
+import type { UserDataPlain } from '../../user/repositories/user.repository';
+import { UserRepository } from '../../user/repositories/user.repository';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import type { EnrollmentPoint } from './enrollment-points';
 import type { EnrollmentPlan } from './enrollment-rules.service';
 import { CareAuditService } from '../../audit/care-audit.service';
 import type { OfacHit } from '../kyc/kyc-provider';
-import { accountUpdated, cardIssued, enrollmentCard, ofacHoldAudit, PENDING_STATE } from './enrollment-state';
+import { accountUpdated, issueCard, PENDING_STATE } from '../../lifecycle/account-lifecycle';
+import { ofacHoldAudit } from './enrollment-state';
 import { ScanCaptureService } from './scan-capture.service';
 
 export interface NewEnrollment {
@@ -46,8 +48,8 @@ export interface NewEnrollment {
 @Injectable()
 export class EnrollmentWriter {
   constructor(
-    private readonly accounts: AccountRecordsService,
-    private readonly users: UserRecordsService,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
     private readonly limits: AccountLimitsService,
     private readonly instruments: PaymentInstrumentService,
     private readonly businessProfiles: BusinessProfileService,
@@ -80,13 +82,14 @@ export class EnrollmentWriter {
     this.limits.stage(batch, account, e.limitKeys);
     if (plan.businessData) this.businessProfiles.stageForEnrollment(batch, account.id, plan.businessData);
     if (e.scanId) this.scans.stageUsed(batch, e.scanId, account.id);
-    const cards = e.issueCard
-      ? [this.instruments.build(enrollmentCard(account, userRows.user.id, e.userData, plan.businessData?.businessName ?? null), e.now)]
-      : [];
-    for (const card of cards) this.instruments.stage(batch, card);
+    const card = e.issueCard
+      ? issueCard(account, [], { userId: userRows.user.id, ...e.userData }, plan.businessData?.businessName ?? null, randomUUID())
+      : null;
+    const cards = (card?.issue ?? []).map((input) => this.instruments.build(input, e.now));
+    for (const built of cards) this.instruments.stage(batch, built);
     this.progress.stage(batch, account.id, plan.program.programCode, e.point, e.now);
     const changed = accountUpdated(account, PENDING_STATE, e.reason);
-    const events: OutboundEvent[] = [...(changed ? [changed] : []), ...cards.map((card) => cardIssued(account, card))];
+    const events: OutboundEvent[] = [...(changed ? [changed] : []), ...(card?.events ?? [])];
     this.outbox.stage(batch, events);
     if (e.ofacHit) this.audit.stage(batch, ofacHoldAudit(account, PENDING_STATE, e.ofacHit));
     if (!into) await batch.execute(manager);

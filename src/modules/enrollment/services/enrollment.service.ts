@@ -8,22 +8,22 @@ import type { PartnerConfig } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { AccountLimitsService, LimitBreach, LimitKeyValue } from '../../accounts/services/account-limits.service';
-import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import { AccountRepository } from '../../accounts/repositories/account.repository';
 import { AccountView, AccountViewService } from '../../accounts/services/account-view.service';
 import type { IdempotencyKey } from '../../idempotency/idempotency.store';
-import type { CallConnection } from '../../locking/call-connection';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { CallOutcome, Outcome } from '../../locking/call-outcome';
 import { CallRunner } from '../../locking/call-runner';
-import { LockNames } from '../../locking/lock.service';
-import { TransactionRunner } from '../../locking/transaction-runner';
-import { UserRecordsService } from '../../user/services/user-records.service';
+import { LockNames } from '../../../infrastructure/database/lock.service';
+import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
+import { UserRepository } from '../../user/repositories/user.repository';
 import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
-import { Clock } from './clock';
+import { Clock } from '../../../infrastructure/time/clock';
 import { CompletionOutcome, EnrollmentCompletionService } from './enrollment-completion.service';
 import { ENROLLMENT_OPERATION, EnrollmentPoint } from './enrollment-points';
 import { EnrollmentPlan, EnrollmentRulesService } from './enrollment-rules.service';
-import { decide, PENDING_STATE } from './enrollment-state';
+import { decide, PENDING_STATE } from '../../lifecycle/account-lifecycle';
 import { EnrollmentWriter } from './enrollment-writer';
 import { ScanCaptureService } from './scan-capture.service';
 
@@ -42,8 +42,8 @@ export class EnrollmentService {
     private readonly rules: EnrollmentRulesService,
     private readonly writer: EnrollmentWriter,
     private readonly progress: EnrollmentProgressRepository,
-    private readonly accounts: AccountRecordsService,
-    private readonly users: UserRecordsService,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
     private readonly limits: AccountLimitsService,
     private readonly scans: ScanCaptureService,
     private readonly completion: EnrollmentCompletionService,
@@ -97,18 +97,37 @@ export class EnrollmentService {
     return this.views.render(accountIdentifier, principal.partner, undefined, { partnerId: principal.partner.partnerId, programCode });
   }
 
-  private async firstAttempt(connection: CallConnection, batch: WriteBatch, partner: PartnerConfig, plan: EnrollmentPlan, limitKeys: LimitKeyValue[]): Promise<CallOutcome<AccountView>> {
+  private async firstAttempt(
+    connection: CallConnection,
+    batch: WriteBatch,
+    partner: PartnerConfig,
+    plan: EnrollmentPlan,
+    limitKeys: LimitKeyValue[],
+  ): Promise<CallOutcome<AccountView>> {
     const manager = connection.manager;
     const programCode = plan.program.programCode;
-    const claimed = plan.onboardingID ? await this.scans.claim(manager, partner.partnerId, programCode, plan.onboardingID, plan.user.identifyingData.matriculaId) : null;
+    const claimed = plan.onboardingID
+      ? await this.scans.claim(manager, partner.partnerId, programCode, plan.onboardingID, plan.user.identifyingData.matriculaId)
+      : null;
     const userData = claimed ? { ...plan.user, identifyingData: { ...plan.user.identifyingData, matriculaId: claimed.idNumber } } : plan.user;
-    const breach = await this.limits.check(manager, { programCode, accountType: plan.accountType, limits: plan.program.limits[plan.accountType], keys: limitKeys });
+    const breach = await this.limits.check(manager, {
+      programCode,
+      accountType: plan.accountType,
+      limits: plan.program.limits[plan.accountType],
+      keys: limitKeys,
+    });
     if (breach) return this.decline(manager, partner, plan, breach);
 
     const now = this.clock.now();
     const enrollment = { partner, plan, userData, limitKeys, scanId: claimed?.scan.id ?? null, now };
     if (!this.kyc.local || this.faults.interrupts()) {
-      const { account } = await this.writer.write(manager, { ...enrollment, state: PENDING_STATE, issueCard: false, point: 'accountWritten', reason: 'enrollmentStarted' });
+      const { account } = await this.writer.write(manager, {
+        ...enrollment,
+        state: PENDING_STATE,
+        issueCard: false,
+        point: 'accountWritten',
+        reason: 'enrollmentStarted',
+      });
       await connection.commitKeepingLocks();
       this.faults.interruptAfter('accountWritten');
       return this.continue(connection, partner, plan, account.id, 'accountWritten');
@@ -132,7 +151,13 @@ export class EnrollmentService {
   }
 
   /** The phased path: every phase after `point`, each committed on the call's connection. */
-  private async continue(connection: CallConnection, partner: PartnerConfig, plan: EnrollmentPlan, accountId: string, point: EnrollmentPoint): Promise<CallOutcome<AccountView>> {
+  private async continue(
+    connection: CallConnection,
+    partner: PartnerConfig,
+    plan: EnrollmentPlan,
+    accountId: string,
+    point: EnrollmentPoint,
+  ): Promise<CallOutcome<AccountView>> {
     await connection.commitKeepingLocks();
     const outcome = await this.completion.continueFrom(accountId, point);
     if (typeof outcome === 'object') return this.tx.read((manager) => this.decline(manager, partner, plan, outcome.declined));

@@ -7,9 +7,9 @@ import type { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AppConfig } from '../../../config/app-config';
 import { BlindIndex, FieldCipher } from '../../../infrastructure/crypto/field-cipher';
-import { ScanCapture } from '../../accounts/entities/scan-capture.entity';
+import { ScanCapture } from '../entities/scan-capture.entity';
 import type { ScanCaptureDto } from '../dtos/scan-capture.dto';
-import { Clock } from './clock';
+import { Clock } from '../../../infrastructure/time/clock';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ID_NUMBER_CONTEXT = 'scan_captures.id_number';
@@ -64,10 +64,14 @@ export class ScanCaptureService {
    * program's, completed and unused, and (when given) of the same number (its window was checked
    * before the locks). Returns the scanned number. Every failure is the same 400/660/0.
    */
-  async claim(manager: EntityManager, partnerId: string, programCode: string, onboardingID: string, matriculaId?: string): Promise<{ scan: ScanCapture; idNumber: string }> {
-    const scan = UUID.test(onboardingID)
-      ? await manager.findOne(ScanCapture, { where: { id: onboardingID }, lock: { mode: 'pessimistic_write' } })
-      : null;
+  async claim(
+    manager: EntityManager,
+    partnerId: string,
+    programCode: string,
+    onboardingID: string,
+    matriculaId?: string,
+  ): Promise<{ scan: ScanCapture; idNumber: string }> {
+    const scan = UUID.test(onboardingID) ? await manager.findOne(ScanCapture, { where: { id: onboardingID }, lock: { mode: 'pessimistic_write' } }) : null;
     const valid =
       scan !== null &&
       scan.partnerId === partnerId &&

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
-import { AccountRecordsService } from '../../accounts/services/account-records.service';
+import { AccountRepository } from '../../accounts/repositories/account.repository';
 import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
 import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
-import { LockNames } from '../../locking/lock.service';
-import { TransactionRunner } from '../../locking/transaction-runner';
+import { LockNames } from '../../../infrastructure/database/lock.service';
+import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
-import { UserRecordsService } from '../../user/services/user-records.service';
+import { UserRepository } from '../../user/repositories/user.repository';
 
 /**
  * Adds an ITIN to a user of a Matricula-based enrollment. The ITIN is then a limit key of the
@@ -20,8 +20,8 @@ export class IdentityService {
   constructor(
     private readonly calls: CallRunner,
     private readonly transactions: TransactionRunner,
-    private readonly accounts: AccountRecordsService,
-    private readonly users: UserRecordsService,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
     private readonly limits: AccountLimitsService,
     private readonly outbox: OutboxService,
     private readonly views: AccountViewService,
@@ -40,7 +40,12 @@ export class IdentityService {
   private addItinLocked(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       // No programCode in the path: the account must belong to one of the partner's programs.
-      const { account, user, contact } = await this.accounts.lockWithUser(manager, { partnerId: principal.partner.partnerId, programCode: null }, accountId, userId);
+      const { account, user, contact } = await this.accounts.lockWithUser(
+        manager,
+        { partnerId: principal.partner.partnerId, programCode: null },
+        accountId,
+        userId,
+      );
       if (!principal.partner.programs.includes(account.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
       if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
       if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');

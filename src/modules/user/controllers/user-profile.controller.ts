@@ -50,7 +50,24 @@ export class UserProfileController {
   )
   @ApiErrors(
     {
-      400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_FIELD', 'DUPLICATE_ADDRESS_TYPE', 'MULTIPLE_DEFAULT_ADDRESSES', 'CITY_LENGTH', 'ADDRESS_LINE1_LENGTH', 'ADDRESS_LINE2_LENGTH', 'CITY_CHARACTERS', 'ADDRESS_LINE1_CHARACTERS', 'ADDRESS_LINE2_CHARACTERS', 'INVALID_PHONE', 'INVALID_EMAIL', 'INVALID_STATE', 'INVALID_ZIP'],
+      400: [
+        'MALFORMED_JSON',
+        'UNKNOWN_PROPERTY',
+        'REQUIRED_FIELD_MISSING',
+        'INVALID_FIELD',
+        'DUPLICATE_TYPE',
+        'MULTIPLE_DEFAULT_ADDRESSES',
+        'CITY_LENGTH',
+        'ADDRESS_LINE1_LENGTH',
+        'ADDRESS_LINE2_LENGTH',
+        'CITY_CHARACTERS',
+        'ADDRESS_LINE1_CHARACTERS',
+        'ADDRESS_LINE2_CHARACTERS',
+        'INVALID_PHONE',
+        'INVALID_EMAIL',
+        'INVALID_STATE',
+        'INVALID_ZIP',
+      ],
       404: ['ACCOUNT_NOT_FOUND'],
     },
     { 400: 'Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350', 404: NOT_FOUND },
@@ -62,8 +79,16 @@ export class UserProfileController {
     @Param('userIdentifier') userIdentifier: string,
     @ValidateOnly() validateOnly: boolean,
     @ValidBody(UpdateUserRequestDto, undefined, {
-      address: { summary: 'Replace the home address', value: { encryptedUserData: { address: { type: 'home', addressLine1: '200 Oak Ave', city: 'Austin', state: 'TX', zipCode: '78702', countryCode: 'US' } } } },
-      phoneAndEmail: { summary: 'Update the mobile phone and the email', value: { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: '5125550111' }, email: { emailAddress: 'jose.n@example.com' } } } },
+      address: {
+        summary: 'Replace the home address',
+        value: {
+          encryptedUserData: { address: { type: 'home', addressLine1: '200 Oak Ave', city: 'Austin', state: 'TX', zipCode: '78702', countryCode: 'US' } },
+        },
+      },
+      phoneAndEmail: {
+        summary: 'Update the mobile phone and the email',
+        value: { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: '5125550111' }, email: { emailAddress: 'jose.n@example.com' } } },
+      },
     })
     body: UpdateUserRequestDto,
   ): Promise<{ user: UserView } | ValidatedOnly> {

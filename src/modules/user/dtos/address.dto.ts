@@ -1,20 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
-import * as countries from 'i18n-iso-countries';
-import { ADDRESS_PATTERN, USPS_STATE_CODES, ZIP_CODE_PATTERN } from '../../../common/validation/characters';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { ADDRESS_PATTERN, ZIP_CODE_PATTERN } from '../../../common/validation/characters';
+import { IsIsoCountry, IsUspsState } from '../../../common/validation/codes';
 import { fails } from '../../../common/validation/validation';
 
 export const ADDRESS_TYPES = ['home', 'business', 'mailing'] as const;
-
-/** ISO 3166-1 alpha-2 or alpha-3, from the maintained i18n-iso-countries data. */
-export function isIsoCountry(value: unknown): boolean {
-  return typeof value === 'string' && /^[A-Z]{2,3}$/.test(value) && countries.isValid(value);
-}
-
-const isUspsState = (value: unknown): boolean => typeof value === 'string' && USPS_STATE_CODES.has(value);
-
-export const IsIsoCountry = (options?: ValidationOptions) =>
-  ValidateBy({ name: 'isIsoCountry', validator: { validate: isIsoCountry, defaultMessage: () => 'countryCode must be ISO 3166-1 alpha-2 or alpha-3' } }, options);
 
 /**
  * One postal address of a user (enrollment `addresses[]`, user update `address`). Length rows use
@@ -50,7 +40,7 @@ export class AddressDto {
   city: string;
 
   @ApiProperty({ description: 'USPS two-letter state code', example: 'TX' })
-  @ValidateBy({ name: 'isUspsState', validator: { validate: isUspsState, defaultMessage: () => 'state must be a USPS code' } }, fails('INVALID_STATE'))
+  @IsUspsState(fails('INVALID_STATE'))
   state: string;
 
   @ApiProperty({ description: '12345 or 12345-6789', example: '78701' })

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../../common/errors/domain-error';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
-import type { LockedContactRows } from '../../accounts/services/account-records.service';
+import type { LockedContactRows } from '../../accounts/repositories/account.repository';
 import { AddressDto } from '../dtos/address.dto';
 import { PhoneDto } from '../dtos/phone.dto';
-import { UserRecordsService } from './user-records.service';
+import { UserRepository } from '../repositories/user.repository';
 
 /** The default phone before and after a phone update: the phone limits count only the default. */
 export interface DefaultPhoneChange {
@@ -21,7 +21,7 @@ export interface DefaultPhoneChange {
  */
 @Injectable()
 export class UserContactUpdater {
-  constructor(private readonly users: UserRecordsService) {}
+  constructor(private readonly users: UserRepository) {}
 
   /** The address rule that needs no stored data: cards ship to the default address, which may only be a home or business one. */
   checkAddress(input: AddressDto): void {
@@ -54,8 +54,15 @@ export class UserContactUpdater {
       );
     } else {
       target = { id: rowId, type: input.type, isDefault: becomesDefault, addressEnc };
-      batch.write(`insert into user_addresses (id, user_id, type, is_default, address_enc) values ($1, $2, $3, $4, $5)`, [target.id, userId, target.type, becomesDefault, addressEnc]);
-      if (becomesDefault) batch.write(`update user_addresses set is_default = false, updated_at = now() where user_id = $1 and id <> $2::uuid`, [userId, target.id]);
+      batch.write(`insert into user_addresses (id, user_id, type, is_default, address_enc) values ($1, $2, $3, $4, $5)`, [
+        target.id,
+        userId,
+        target.type,
+        becomesDefault,
+        addressEnc,
+      ]);
+      if (becomesDefault)
+        batch.write(`update user_addresses set is_default = false, updated_at = now() where user_id = $1 and id <> $2::uuid`, [userId, target.id]);
       rows.push(target);
     }
     if (becomesDefault) for (const row of rows) row.isDefault = row === target;
@@ -91,11 +98,16 @@ export class UserContactUpdater {
       );
     } else {
       target = { id: rowId, phoneType: input.phoneType, isDefault: becomesDefault, numberEnc };
-      batch.write(
-        `insert into user_phones (id, user_id, phone_type, is_default, number_enc, number_bidx) values ($1, $2, $3, $4, $5, $6)`,
-        [target.id, userId, input.phoneType, becomesDefault, numberEnc, numberBidx],
-      );
-      if (becomesDefault) batch.write(`update user_phones set is_default = false, updated_at = now() where user_id = $1 and id <> $2::uuid`, [userId, target.id]);
+      batch.write(`insert into user_phones (id, user_id, phone_type, is_default, number_enc, number_bidx) values ($1, $2, $3, $4, $5, $6)`, [
+        target.id,
+        userId,
+        input.phoneType,
+        becomesDefault,
+        numberEnc,
+        numberBidx,
+      ]);
+      if (becomesDefault)
+        batch.write(`update user_phones set is_default = false, updated_at = now() where user_id = $1 and id <> $2::uuid`, [userId, target.id]);
       phones.push(target);
     }
     if (becomesDefault) for (const row of phones) row.isDefault = row === target;

@@ -3,17 +3,17 @@ import { EntityManager } from 'typeorm';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
-import { AccountRecordsService } from '../../accounts/services/account-records.service';
-import { Account } from '../../accounts/entities/account.entity';
+import { AccountRepository } from '../../accounts/repositories/account.repository';
+import type { Account } from '../../accounts/account.types';
 import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
 import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
-import { LockNames } from '../../locking/lock.service';
-import { TransactionRunner } from '../../locking/transaction-runner';
+import { LockNames } from '../../../infrastructure/database/lock.service';
+import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
 import { UpdateUserDataDto } from '../dtos/update-user.dto';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { UserContactUpdater } from './user-contact-updater';
-import { UserRecordsService } from './user-records.service';
+import { UserRepository } from '../repositories/user.repository';
 
 /** User profile use cases: partial update of contact data (SERVICE.md rules 1-6) and the list of users. */
 @Injectable()
@@ -21,8 +21,8 @@ export class UserProfileService {
   constructor(
     private readonly calls: CallRunner,
     private readonly transactions: TransactionRunner,
-    private readonly accounts: AccountRecordsService,
-    private readonly users: UserRecordsService,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
     private readonly contact: UserContactUpdater,
     private readonly limits: AccountLimitsService,
     private readonly outbox: OutboxService,
@@ -97,5 +97,4 @@ export class UserProfileService {
   private async recordDefaultPhone(manager: EntityManager, batch: WriteBatch, account: Account, number: string): Promise<void> {
     await this.limits.claimForAccount(manager, account, { kind: 'phone', value: number }, batch);
   }
-
 }

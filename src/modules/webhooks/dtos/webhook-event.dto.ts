@@ -27,7 +27,8 @@ export class WebhookEventListItemDto {
 
   @ApiProperty({
     enum: DELIVERY_STATUSES,
-    description: 'pending (due or retrying), delivered (a 2xx answered), failed (retries exhausted), notDeliverable (no webhook configured when it was written)',
+    description:
+      'pending (due or retrying), delivered (a 2xx answered), failed (retries exhausted), notDeliverable (no webhook configured when it was written)',
     example: 'delivered',
   })
   deliveryStatus: string;

@@ -81,7 +81,7 @@ export interface ContactRows {
  * their columns. Callers pass the EntityManager of their transaction.
  */
 @Injectable()
-export class UserRecordsService {
+export class UserRepository {
   constructor(
     private readonly cipher: FieldCipher,
     private readonly blindIndex: BlindIndex,
@@ -134,8 +134,48 @@ export class UserRecordsService {
   stage(batch: WriteBatch, { user: u, addresses, phones }: NewUserRows): void {
     batch.insert(
       'users',
-      ['id', 'account_id', 'is_primary', 'status', 'first_name_enc', 'middle_name_enc', 'last_name_enc', 'date_of_birth_enc', 'ssn_enc', 'ssn_suffix_enc', 'itin_enc', 'matricula_enc', 'email_enc', 'ssn_bidx', 'itin_bidx', 'matricula_bidx', 'created_at', 'updated_at'],
-      [[u.id, u.accountId, u.isPrimary, u.status, u.firstNameEnc, u.middleNameEnc, u.lastNameEnc, u.dateOfBirthEnc, u.ssnEnc, u.ssnSuffixEnc, u.itinEnc, u.matriculaEnc, u.emailEnc, u.ssnBidx, u.itinBidx, u.matriculaBidx, u.createdAt, u.updatedAt]],
+      [
+        'id',
+        'account_id',
+        'is_primary',
+        'status',
+        'first_name_enc',
+        'middle_name_enc',
+        'last_name_enc',
+        'date_of_birth_enc',
+        'ssn_enc',
+        'ssn_suffix_enc',
+        'itin_enc',
+        'matricula_enc',
+        'email_enc',
+        'ssn_bidx',
+        'itin_bidx',
+        'matricula_bidx',
+        'created_at',
+        'updated_at',
+      ],
+      [
+        [
+          u.id,
+          u.accountId,
+          u.isPrimary,
+          u.status,
+          u.firstNameEnc,
+          u.middleNameEnc,
+          u.lastNameEnc,
+          u.dateOfBirthEnc,
+          u.ssnEnc,
+          u.ssnSuffixEnc,
+          u.itinEnc,
+          u.matriculaEnc,
+          u.emailEnc,
+          u.ssnBidx,
+          u.itinBidx,
+          u.matriculaBidx,
+          u.createdAt,
+          u.updatedAt,
+        ],
+      ],
     );
     batch.insert('user_addresses', ['id', 'user_id', 'type', 'is_default', 'address_enc', 'created_at', 'updated_at'], addresses);
     batch.insert('user_phones', ['id', 'user_id', 'phone_type', 'is_default', 'number_enc', 'number_bidx', 'created_at', 'updated_at'], phones);
@@ -159,7 +199,6 @@ export class UserRecordsService {
     return columns;
   }
 
-
   /** The address columns other than type/default, as one encrypted JSON value. */
   encryptAddress(addressId: string, address: AddressPlain | StoredAddress): string {
     const { addressLine1, addressLine2, city, state, zipCode, countryCode } = address;
@@ -178,7 +217,6 @@ export class UserRecordsService {
     return manager.findOne(User, { where: { accountId, isPrimary: true } });
   }
 
-
   /** Every user of an account, primary first (the care console's account page). */
   usersOf(manager: EntityManager, accountId: string): Promise<User[]> {
     return manager.find(User, { where: { accountId }, order: { isPrimary: 'DESC', createdAt: 'ASC' } });
@@ -191,7 +229,9 @@ export class UserRecordsService {
   async accountIdsByIdentity(manager: EntityManager, kind: 'ssn' | 'phone', value: string): Promise<string[]> {
     const rows = (await (kind === 'ssn'
       ? manager.query(`select distinct account_id from users where ssn_bidx = $1 or itin_bidx = $2`, [this.blindIndex.of('ssn', value), this.itinIndex(value)])
-      : manager.query(`select distinct u.account_id from users u join user_phones p on p.user_id = u.id where p.number_bidx = $1`, [this.phoneIndex(value)]))) as Array<{ account_id: string }>;
+      : manager.query(`select distinct u.account_id from users u join user_phones p on p.user_id = u.id where p.number_bidx = $1`, [
+          this.phoneIndex(value),
+        ]))) as Array<{ account_id: string }>;
     return rows.map((row) => row.account_id);
   }
 

@@ -6,7 +6,7 @@ import { FieldCipher } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { Account, AccountType, IdentityKind } from '../entities/account.entity';
 import { Purse } from '../entities/purse.entity';
-import type { User } from '../../user/entities/user.entity';
+import type { User } from '../../user/user.types';
 import { AccountReadRepository, LockedContactRows, LockScope } from '../repositories/account-read.repository';
 
 export type { LockedContactRows };
@@ -46,7 +46,21 @@ export interface NewAccountRows {
   accountData: StoredAccountData;
 }
 
-export type AccountPatch = Partial<Pick<Account, 'status' | 'statusReason' | 'kycPendingGate' | 'accountCycleDay' | 'activatedAt' | 'closedAt'>>;
+export type AccountPatch = Partial<
+  Pick<
+    Account,
+    | 'status'
+    | 'statusReason'
+    | 'kycPendingGate'
+    | 'accountCycleDay'
+    | 'activatedAt'
+    | 'closedAt'
+    | 'restoreStatus'
+    | 'restoreStatusReason'
+    | 'unblockRunId'
+    | 'unblockAttempt'
+  >
+>;
 
 /** Whether an account identifier can be looked up at all (the column is a uuid). */
 export function isAccountId(accountId: string): boolean {
@@ -55,7 +69,7 @@ export function isAccountId(accountId: string): boolean {
 
 /** Account persistence: look-ups scoped to the partner (tenancy), row locks, creation with the primary purse. */
 @Injectable()
-export class AccountRecordsService {
+export class AccountRepository {
   constructor(
     private readonly cipher: FieldCipher,
     private readonly reads: AccountReadRepository,
@@ -114,6 +128,10 @@ export class AccountRecordsService {
       createdAt: now,
       closedAt: null,
       updatedAt: now,
+      restoreStatus: null,
+      restoreStatusReason: null,
+      unblockRunId: null,
+      unblockAttempt: 0,
       version: 1,
     });
     const purse: Purse = Object.assign(new Purse(), {
@@ -132,8 +150,42 @@ export class AccountRecordsService {
   stage(batch: WriteBatch, { account: a, purse: p }: NewAccountRows): void {
     batch.insert(
       'accounts',
-      ['id', 'partner_id', 'program_code', 'account_type', 'status', 'status_reason', 'kyc_pending_gate', 'account_cycle_day', 'currency', 'identity_kind', 'encrypted_account_data_enc', 'request_id', 'created_at', 'activated_at', 'updated_at'],
-      [[a.id, a.partnerId, a.programCode, a.accountType, a.status, a.statusReason, a.kycPendingGate, a.accountCycleDay, a.currency, a.identityKind, a.encryptedAccountDataEnc, a.requestId, a.createdAt, a.activatedAt, a.updatedAt]],
+      [
+        'id',
+        'partner_id',
+        'program_code',
+        'account_type',
+        'status',
+        'status_reason',
+        'kyc_pending_gate',
+        'account_cycle_day',
+        'currency',
+        'identity_kind',
+        'encrypted_account_data_enc',
+        'request_id',
+        'created_at',
+        'activated_at',
+        'updated_at',
+      ],
+      [
+        [
+          a.id,
+          a.partnerId,
+          a.programCode,
+          a.accountType,
+          a.status,
+          a.statusReason,
+          a.kycPendingGate,
+          a.accountCycleDay,
+          a.currency,
+          a.identityKind,
+          a.encryptedAccountDataEnc,
+          a.requestId,
+          a.createdAt,
+          a.activatedAt,
+          a.updatedAt,
+        ],
+      ],
     );
     batch.insert('purses', ['id', 'account_id', 'purse_type', 'currency', 'created_at'], [[p.id, p.accountId, p.purseType, p.currency, p.createdAt]]);
   }
@@ -144,6 +196,13 @@ export class AccountRecordsService {
     return manager.findOneOrFail(Account, { where: { id: account.id } });
   }
 
+  /** The patch as a part of the caller's batch (version bumped, updated_at now); the caller knows the result. */
+  stageUpdate(batch: WriteBatch, accountId: string, patch: AccountPatch): void {
+    const entries = Object.entries(patch);
+    const params: unknown[] = [accountId];
+    const sets = entries.map(([field, value]) => `${field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} = $${params.push(value)}`);
+    batch.write(`update accounts set ${[...sets, 'version = version + 1', 'updated_at = now()'].join(', ')} where id = $1`, params);
+  }
 
   accountData(account: Account): StoredAccountData | null {
     return account.encryptedAccountDataEnc ? this.cipher.decryptJson<StoredAccountData>(account.encryptedAccountDataEnc, ACCOUNT_DATA_CONTEXT) : null;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-/** The time source of enrollment rules (terms window, cycle day, expiry), injectable so tests can pin it. */
+/** The time source of every rule (terms window, cycle day, card expiry, closing), injectable so tests can pin it. */
 @Injectable()
 export class Clock {
   now(): Date {

@@ -1,0 +1,54 @@
+/**
+ * The dependency rules of ARCHITECTURE.md, checked by `npm run lint` (depcruise). A module's
+ * entities are its own: other modules call its services. `common/` (pipes, guards, errors shared
+ * by every module) never reaches into `infrastructure/` (database, crypto, queue).
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-foreign-entities',
+      severity: 'error',
+      comment: "A module imports another module's entities/: call that module's service instead.",
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/([^/]+)/entities/', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'common-not-infrastructure',
+      severity: 'error',
+      comment: 'common/ is shared by every module and stays free of infrastructure (database, crypto, queue).',
+      from: { path: '^src/common/' },
+      to: { path: '^src/infrastructure/' },
+    },
+    {
+      name: 'infrastructure-not-modules',
+      severity: 'error',
+      comment: 'Infrastructure knows nothing of the resource modules.',
+      from: { path: '^src/infrastructure/' },
+      to: { path: '^src/modules/' },
+    },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Module files form no import cycle (type-only imports included).',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-test-code-in-src',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^(test|bench)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^dist/|\\.spec\\.ts$)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    reporterOptions: {
+      archi: { collapsePattern: '^src/(modules|infrastructure|common|config)/[^/]+' },
+      text: { highlightFocused: true },
+    },
+  },
+};

@@ -1,0 +1,28 @@
+import { ValidateBy, type ValidationOptions } from 'class-validator';
+import * as countries from 'i18n-iso-countries';
+import { USPS_STATE_CODES } from './characters';
+
+/**
+ * The one validator of each code a partner sends (user addresses, business profiles, scan
+ * captures). Codes are upper case, as ISO 3166 and USPS publish them: `tx` or `us` is refused,
+ * not silently normalised, so what is stored is what was sent.
+ */
+
+/** ISO 3166-1 alpha-2 or alpha-3 (numeric codes are not accepted), from the maintained i18n-iso-countries data. */
+export function isIsoCountry(value: unknown): boolean {
+  return typeof value === 'string' && /^[A-Z]{2,3}$/.test(value) && countries.isValid(value);
+}
+
+/** A USPS two-letter code: states, DC, territories and military post offices. */
+export function isUspsState(value: unknown): boolean {
+  return typeof value === 'string' && USPS_STATE_CODES.has(value);
+}
+
+export const IsIsoCountry = (options?: ValidationOptions) =>
+  ValidateBy(
+    { name: 'isIsoCountry', validator: { validate: isIsoCountry, defaultMessage: () => 'must be ISO 3166-1 alpha-2 or alpha-3, upper case' } },
+    options,
+  );
+
+export const IsUspsState = (options?: ValidationOptions) =>
+  ValidateBy({ name: 'isUspsState', validator: { validate: isUspsState, defaultMessage: () => 'must be a USPS state code, upper case' } }, options);

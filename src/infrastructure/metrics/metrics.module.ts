@@ -1,0 +1,11 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { Metrics } from './metrics';
+
+/** Global: the process's one Prometheus registry, created before the app (main.ts installs its hook on Fastify). */
+@Global()
+@Module({})
+export class MetricsModule {
+  static forRoot(metrics: Metrics): DynamicModule {
+    return { module: MetricsModule, providers: [{ provide: Metrics, useValue: metrics }], exports: [Metrics] };
+  }
+}

@@ -1,0 +1,276 @@
+import type { AccountStatus } from '../accounts/account.types';
+import * as sut from './account-lifecycle';
+import type { LifecycleAccount, LifecycleCard } from './account-lifecycle';
+
+const NOW = new Date('2026-03-30T10:00:00Z');
+const ACTIVATED = new Date('2026-01-05T10:00:00Z');
+
+function account(overrides: Partial<LifecycleAccount> = {}): LifecycleAccount {
+  return {
+    id: 'acc-1',
+    partnerId: 'acme',
+    programCode: 'sandbox',
+    status: 'normal',
+    statusReason: null,
+    kycPendingGate: 'none',
+    accountCycleDay: 5,
+    activatedAt: ACTIVATED,
+    closedAt: null,
+    restoreStatus: null,
+    restoreStatusReason: null,
+    unblockRunId: null,
+    unblockAttempt: 0,
+    ...overrides,
+  };
+}
+
+const card = (id: string, status: LifecycleCard['status']): LifecycleCard => ({ id, status });
+const holder = { userId: 'user-1', firstName: 'José', lastName: "O'Brien" };
+const refused = { key: 'CARE_NOT_APPLICABLE' };
+const after = (a: LifecycleAccount, t: sut.Transition) => ({ ...a, ...t.patch });
+const eventTypes = (t: sut.Transition) => t.events.map((e) => `${e.eventType}:${String(e.data.reason)}`);
+
+describe('account lifecycle', () => {
+  describe('status rules', () => {
+    it('normal needs a bill cycle day and no KYC gate', () => {
+      expect(sut.activatedStatus({ kycPendingGate: 'none', accountCycleDay: 3 })).toBe('normal');
+      expect(sut.activatedStatus({ kycPendingGate: 'none', accountCycleDay: null })).toBe('pending');
+      expect(sut.activatedStatus({ kycPendingGate: 'manual', accountCycleDay: 3 })).toBe('pending');
+    });
+
+    it('the cycle day is the UTC day of completion, capped at 28', () => {
+      expect(sut.cycleDayOf(new Date('2026-03-05T23:59:00Z'))).toBe(5);
+      expect(sut.cycleDayOf(new Date('2026-03-30T00:00:00Z'))).toBe(28);
+    });
+
+    it.each<[AccountStatus, string | null, boolean]>([
+      ['normal', null, true],
+      ['pending', null, true],
+      ['pending', 'underReview', true],
+      ['pending', 'ofacReview', false],
+      ['locked', 'careLock', false],
+      ['closed', null, false],
+    ])('status %s / %s lockable: %s', (status, statusReason, expected) => {
+      expect(sut.isLockable({ status, statusReason })).toBe(expected);
+    });
+  });
+
+  describe('a new enrollment decided at once', () => {
+    it('pass: normal, cycle day, activated, card', () => {
+      expect(sut.decide('pass', false, NOW)).toEqual({
+        state: { status: 'normal', statusReason: null, kycPendingGate: 'none', accountCycleDay: 28, activatedAt: NOW },
+        issueCard: true,
+        answer: 'completed',
+        reason: 'enrollmentCompleted',
+      });
+    });
+
+    it('refer: activated yet pending behind the manual gate, under review, card issued (inactive)', () => {
+      const d = sut.decide('refer', false, NOW);
+      expect(d.state).toEqual({ status: 'pending', statusReason: 'underReview', kycPendingGate: 'manual', accountCycleDay: 28, activatedAt: NOW });
+      expect(d.issueCard).toBe(true);
+    });
+
+    it('OFAC hold: pending ofacReview, no cycle day, no card, held', () => {
+      expect(sut.decide('ofacHold', false, NOW)).toEqual({
+        state: { ...sut.PENDING_STATE, statusReason: 'ofacReview' },
+        issueCard: false,
+        answer: 'held',
+        reason: 'kyc.ofacHold',
+      });
+    });
+
+    it('no bill cycle date: pending, no card, incomplete (the identical retry completes it)', () => {
+      expect(sut.decide('pass', true, NOW)).toEqual({ state: sut.PENDING_STATE, issueCard: false, answer: 'incomplete', reason: 'kyc.pass' });
+    });
+  });
+
+  describe('phased enrollment', () => {
+    const pending = account({ status: 'pending', accountCycleDay: null, activatedAt: null });
+
+    it('KYC pass changes nothing; refer opens the gate; hold sets ofacReview; each with accountUpdated when it changes', () => {
+      expect(sut.decideKyc(pending, 'pass')).toMatchObject({ patch: {}, events: [] });
+      expect(sut.decideKyc(pending, 'refer')).toMatchObject({ patch: { kycPendingGate: 'manual', statusReason: 'underReview' } });
+      expect(eventTypes(sut.decideKyc(pending, 'ofacHold'))).toEqual(['accountUpdated:kyc.ofacHold']);
+    });
+
+    it('the cycle day is assigned once', () => {
+      expect(sut.assignCycleDay(pending, NOW).patch).toEqual({ accountCycleDay: 28 });
+      expect(sut.assignCycleDay(account({ accountCycleDay: 3 }), NOW)).toMatchObject({ patch: {}, events: [] });
+    });
+
+    it('activation: normal with a cycle day and no gate; pending behind a gate; once only', () => {
+      expect(sut.activate({ ...pending, accountCycleDay: 9 }, NOW).patch).toEqual({ activatedAt: NOW, status: 'normal' });
+      expect(sut.activate({ ...pending, accountCycleDay: 9, kycPendingGate: 'manual' }, NOW).patch).toEqual({ activatedAt: NOW });
+      expect(sut.activate(account(), NOW).patch).toEqual({});
+    });
+
+    it('the enrollment card: active, inactive behind a gate, never twice, never on a closed account', () => {
+      const issued = sut.issueCard(pending, [], holder, null, 'card-1');
+      expect(issued.issue).toEqual([
+        { id: 'card-1', accountId: 'acc-1', userId: 'user-1', status: 'active', embossedName: "JOSE O'BRIEN", embossedBusinessName: null },
+      ]);
+      expect(issued.events.map((e) => e.data)).toEqual([{ paymentIdentifier: 'card-1', status: 'active', previousStatus: null, reason: 'issued' }]);
+      expect(sut.issueCard({ ...pending, kycPendingGate: 'manual' }, [], holder, 'Acme Ltd', 'card-2').issue[0]).toMatchObject({
+        status: 'inactive',
+        embossedBusinessName: 'ACME LTD',
+      });
+      expect(sut.issueCard(pending, [card('c', 'active')], holder, null, 'x').issue).toEqual([]);
+      expect(sut.issueCard({ ...pending, status: 'closed' }, [], holder, null, 'x').issue).toEqual([]);
+    });
+
+    it('OFAC clearance lifts the hold only from a held account', () => {
+      expect(sut.clearOfac(account({ status: 'pending', statusReason: 'ofacReview' })).patch).toEqual({ statusReason: null });
+      expect(() => sut.clearOfac(account())).toThrow(expect.objectContaining(refused));
+      expect(() => sut.clearOfac(account({ status: 'locked', statusReason: 'ofacReview' }))).toThrow(expect.objectContaining(refused));
+    });
+
+    it('a limit filled while pending: closed, limitExceeded', () => {
+      expect(sut.declineForLimit(pending, NOW).patch).toEqual({ status: 'closed', statusReason: 'limitExceeded', closedAt: NOW });
+    });
+  });
+
+  describe('care lock and unlock', () => {
+    it('lock keeps the state it found; unlock restores it', () => {
+      const referred = account({ status: 'pending', statusReason: 'underReview', kycPendingGate: 'manual' });
+      const locked = after(referred, sut.lock(referred));
+      expect(locked).toMatchObject({ status: 'locked', statusReason: 'careLock', restoreStatus: 'pending', restoreStatusReason: 'underReview' });
+      const unlocked = sut.unlock(locked);
+      expect(unlocked.patch).toEqual({ status: 'pending', statusReason: 'underReview', restoreStatus: null, restoreStatusReason: null });
+      expect(eventTypes(unlocked)).toEqual(['accountUpdated:care.unlock']);
+    });
+
+    it('a lock with nothing kept unlocks to the resting state', () => {
+      expect(sut.unlock(account({ status: 'locked', statusReason: 'careLock' })).patch).toMatchObject({ status: 'normal', statusReason: null });
+      expect(sut.unlock(account({ status: 'locked', statusReason: 'careLock', activatedAt: null })).patch).toMatchObject({ status: 'pending' });
+    });
+
+    it.each([
+      ['closed', account({ status: 'closed' })],
+      ['already locked', account({ status: 'locked', statusReason: 'careLock' })],
+      ['held for OFAC review', account({ status: 'pending', statusReason: 'ofacReview' })],
+    ])('lock refuses an account %s', (_label, a) => {
+      expect(() => sut.lock(a)).toThrow(expect.objectContaining(refused));
+    });
+
+    it.each([
+      ['normal', account()],
+      ['fraud-blocked', account({ status: 'locked', statusReason: 'fraudBlock' })],
+    ])('unlock refuses an account %s', (_label, a) => {
+      expect(() => sut.unlock(a)).toThrow(expect.objectContaining(refused));
+    });
+  });
+
+  describe('close', () => {
+    it('closes the account and every card not already replaced or closed', () => {
+      const cards = [card('a', 'active'), card('b', 'blocked'), card('c', 'replaced'), card('d', 'closed'), card('e', 'inactive')];
+      const t = sut.close(account(), cards, NOW);
+      expect(t.patch).toEqual({ status: 'closed', statusReason: null, closedAt: NOW });
+      expect(t.cardMoves).toEqual([
+        { id: 'a', from: 'active', to: 'closed' },
+        { id: 'b', from: 'blocked', to: 'closed' },
+        { id: 'e', from: 'inactive', to: 'closed' },
+      ]);
+      expect(eventTypes(t)).toEqual(['accountUpdated:care.close', 'cardUpdated:care.close', 'cardUpdated:care.close', 'cardUpdated:care.close']);
+    });
+
+    it('refuses a closed account', () => {
+      expect(() => sut.close(account({ status: 'closed' }), [], NOW)).toThrow(expect.objectContaining(refused));
+    });
+  });
+
+  describe('fraud block, its removal, and the unblock run', () => {
+    const cards = [card('a', 'active'), card('i', 'inactive'), card('r', 'replaced')];
+
+    it('fraud block locks the account and blocks usable cards', () => {
+      const t = sut.fraudBlock(account(), cards);
+      expect(t.patch).toMatchObject({ status: 'locked', statusReason: 'fraudBlock', unblockRunId: null });
+      expect(t.cardMoves.map((m) => [m.id, m.to])).toEqual([
+        ['a', 'blocked'],
+        ['i', 'blocked'],
+      ]);
+      expect(() => sut.fraudBlock(account({ status: 'locked', statusReason: 'careLock' }), cards)).toThrow(expect.objectContaining(refused));
+    });
+
+    it('removal: healthy and normal whatever it was before (pending without a cycle day), cards still blocked, run started', () => {
+      const blocked = account({ status: 'locked', statusReason: 'fraudBlock', kycPendingGate: 'manual' });
+      const t = sut.removeFraudBlock(blocked, 'run-1');
+      expect(t.patch).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none', unblockRunId: 'run-1', unblockAttempt: 0 });
+      expect(t.cardMoves).toEqual([]);
+      expect(sut.removeFraudBlock({ ...blocked, accountCycleDay: null }, 'run-2').patch).toMatchObject({ status: 'pending' });
+      expect(() => sut.removeFraudBlock(account({ status: 'locked', statusReason: 'careLock' }), 'x')).toThrow(expect.objectContaining(refused));
+    });
+
+    it('an attempt applies only to the latest run, once, while the account is not blocked or closed again', () => {
+      const live = account({ unblockRunId: 'run-1', unblockAttempt: 1 });
+      expect(sut.unblockApplies(live, 'run-1', 2)).toBe(true);
+      expect(sut.unblockApplies(live, 'run-1', 1)).toBe(false);
+      expect(sut.unblockApplies(live, 'run-0', 2)).toBe(false);
+      expect(sut.unblockApplies({ ...live, status: 'locked' }, 'run-1', 2)).toBe(false);
+      expect(sut.unblockApplies({ ...live, status: 'closed' }, 'run-1', 2)).toBe(false);
+    });
+
+    it('success: blocked cards active (inactive behind a gate); failure recorded; the last failure opens the manual gate', () => {
+      const live = account({ unblockRunId: 'run-1' });
+      expect(sut.unblockCards(live, [card('a', 'blocked')], 1).cardMoves).toEqual([{ id: 'a', from: 'blocked', to: 'active' }]);
+      expect(sut.unblockCards({ ...live, kycPendingGate: 'manual' }, [card('a', 'blocked')], 1).cardMoves[0]?.to).toBe('inactive');
+      expect(sut.unblockFailed(live, 2)).toMatchObject({ patch: { unblockAttempt: 2 }, events: [] });
+      const exhausted = sut.unblockExhausted(live, 3);
+      expect(exhausted.patch).toEqual({ unblockAttempt: 3, kycPendingGate: 'manual', statusReason: 'underReview' });
+      expect(eventTypes(exhausted)).toEqual(['accountUpdated:care.unblockFailed']);
+    });
+  });
+
+  describe('KYC gate clearance', () => {
+    it('gate none, normal, inactive and blocked cards active', () => {
+      const gated = account({ status: 'pending', statusReason: 'underReview', kycPendingGate: 'manual' });
+      const t = sut.clearKycGate(gated, [card('i', 'inactive'), card('b', 'blocked'), card('r', 'replaced')]);
+      expect(t.patch).toEqual({ kycPendingGate: 'none', statusReason: null, status: 'normal' });
+      expect(t.cardMoves.map((m) => m.id)).toEqual(['i', 'b']);
+    });
+
+    it('an enrollment that never completed stays pending and its cards untouched', () => {
+      const t = sut.clearKycGate(account({ status: 'pending', kycPendingGate: 'manual', activatedAt: null, accountCycleDay: null }), [card('i', 'inactive')]);
+      expect(t.patch.status).toBe('pending');
+      expect(t.cardMoves).toEqual([]);
+    });
+
+    it.each([
+      ['no gate', account()],
+      ['locked', account({ status: 'locked', statusReason: 'careLock', kycPendingGate: 'manual' })],
+      ['closed', account({ status: 'closed', kycPendingGate: 'manual' })],
+    ])('refuses an account with %s', (_label, a) => {
+      expect(() => sut.clearKycGate(a, [])).toThrow(expect.objectContaining(refused));
+    });
+  });
+
+  describe('card replacement', () => {
+    it('the old card replaced (pointing at the new), the new one issued with the current names', () => {
+      const t = sut.replaceCard(account(), card('old', 'active'), holder, null, 'new');
+      expect(t.cardMoves).toEqual([{ id: 'old', from: 'active', to: 'replaced', replacedBy: 'new' }]);
+      expect(t.issue).toEqual([
+        { id: 'new', accountId: 'acc-1', userId: 'user-1', status: 'active', embossedName: "JOSE O'BRIEN", embossedBusinessName: null },
+      ]);
+      expect(t.events.map((e) => e.data)).toEqual([
+        { paymentIdentifier: 'old', status: 'replaced', previousStatus: 'active', reason: 'care.replace', replacedBy: 'new' },
+        { paymentIdentifier: 'new', status: 'active', previousStatus: null, reason: 'care.replace', replaces: 'old' },
+      ]);
+    });
+
+    it('the new card is blocked under a fraud block, inactive behind a gate or when the old one was', () => {
+      expect(sut.replaceCard(account({ status: 'locked', statusReason: 'fraudBlock' }), card('o', 'blocked'), holder, null, 'n').issue[0]?.status).toBe(
+        'blocked',
+      );
+      expect(sut.replaceCard(account({ kycPendingGate: 'manual' }), card('o', 'active'), holder, null, 'n').issue[0]?.status).toBe('inactive');
+      expect(sut.replaceCard(account(), card('o', 'inactive'), holder, null, 'n').issue[0]?.status).toBe('inactive');
+    });
+
+    it.each([
+      ['a closed account', account({ status: 'closed' }), card('o', 'active')],
+      ['a replaced card', account(), card('o', 'replaced')],
+      ['a closed card', account(), card('o', 'closed')],
+    ])('refuses %s', (_label, a, old) => {
+      expect(() => sut.replaceCard(a, old, holder, null, 'n')).toThrow(expect.objectContaining(refused));
+    });
+  });
+});

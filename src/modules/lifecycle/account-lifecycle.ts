@@ -1,0 +1,369 @@
+import { DomainError } from '../../common/errors/domain-error';
+import { embossName } from '../../common/validation/characters';
+import type { Account, AccountStatus } from '../accounts/account.types';
+import type { PaymentInstrumentStatus } from '../accounts/account.types';
+import type { AccountPatch, AccountState } from '../accounts/repositories/account.repository';
+import type { NewPaymentInstrument } from '../accounts/services/payment-instrument.service';
+import type { OutboundEvent } from '../events/event-types';
+
+/**
+ * SERVICE.md's state rules for accounts and their cards, in one place. Every transition is a pure
+ * function: it takes the current state and returns the columns that change, the card moves, the
+ * cards to issue and the events to emit, or refuses with the catalogue's error. `LifecycleWriter`
+ * applies a transition in the caller's transaction; enrollment, care and the unblock job all go
+ * through here.
+ */
+
+/** statusReason values (SERVICE.md names underReview; CONTRACT leaves the others to us). */
+export const STATUS_REASON = {
+  careLock: 'careLock',
+  fraudBlock: 'fraudBlock',
+  ofacReview: 'ofacReview',
+  underReview: 'underReview',
+  limitExceeded: 'limitExceeded',
+} as const;
+
+/** What a KYC/OFAC decision says about a new customer. */
+export type KycOutcome = 'pass' | 'refer' | 'ofacHold';
+
+/** The account fields the rules read. */
+export type LifecycleAccount = Pick<Account, 'id' | 'partnerId' | 'programCode' | keyof AccountPatch>;
+
+export interface LifecycleCard {
+  id: string;
+  status: PaymentInstrumentStatus;
+}
+
+export interface CardMove {
+  id: string;
+  from: PaymentInstrumentStatus;
+  to: PaymentInstrumentStatus;
+  replacedBy?: string;
+}
+
+/** A card to issue; `id` is chosen by the caller so that the events can name it. */
+export interface CardToIssue extends NewPaymentInstrument {
+  id: string;
+}
+
+/** The holder a card is embossed for. */
+export interface CardHolder {
+  userId: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface Transition {
+  /** Account columns that change (empty when none). */
+  patch: AccountPatch;
+  cardMoves: CardMove[];
+  issue: CardToIssue[];
+  events: OutboundEvent[];
+}
+
+type Published = Pick<Account, 'status' | 'statusReason' | 'kycPendingGate' | 'accountCycleDay'>;
+
+/** The state fields partners see in accountUpdated. */
+export function publishedState(account: Published) {
+  return { status: account.status, statusReason: account.statusReason, kycPendingGate: account.kycPendingGate, accountCycleDay: account.accountCycleDay };
+}
+
+/** A new account before any decision: pending, no cycle day, never activated. */
+export const PENDING_STATE: AccountState = { status: 'pending', statusReason: null, kycPendingGate: 'none', accountCycleDay: null, activatedAt: null };
+
+/** The first day of the statement cycle: the UTC day of completion, capped at 28 (SERVICE.md: 1 to 28). */
+export function cycleDayOf(now: Date): number {
+  return Math.min(now.getUTCDate(), 28);
+}
+
+/** SERVICE.md: status normal needs a bill cycle date; a KYC gate keeps the account pending (yet active). */
+export function activatedStatus(account: Pick<Account, 'kycPendingGate' | 'accountCycleDay'>): AccountStatus {
+  return account.kycPendingGate === 'none' && account.accountCycleDay !== null ? 'normal' : 'pending';
+}
+
+/** Where an account rests once nothing holds it: normal needs a cycle day and a completed enrollment. */
+export function restingStatus(account: Pick<Account, 'accountCycleDay' | 'activatedAt'>): AccountStatus {
+  return account.accountCycleDay !== null && account.activatedAt !== null ? 'normal' : 'pending';
+}
+
+/** Accounts care may lock or block: live ones, not those still held for OFAC review. */
+export function isLockable(account: Pick<Account, 'status' | 'statusReason'>): boolean {
+  return (account.status === 'normal' || account.status === 'pending') && account.statusReason !== STATUS_REASON.ofacReview;
+}
+
+/** accountUpdated when a published field changed, else null. */
+export function accountUpdated(after: LifecycleAccount, before: Published, reason: string): OutboundEvent | null {
+  const now = publishedState(after);
+  const previous = publishedState(before);
+  if (JSON.stringify(now) === JSON.stringify(previous)) return null;
+  return { partnerId: after.partnerId, programCode: after.programCode, accountId: after.id, eventType: 'accountUpdated', data: { ...now, previous, reason } };
+}
+
+function cardUpdated(account: LifecycleAccount, data: Record<string, unknown>): OutboundEvent {
+  return { partnerId: account.partnerId, programCode: account.programCode, accountId: account.id, eventType: 'cardUpdated', data };
+}
+
+/** Builds a transition: the patch applied in memory, then the events of every change, account first. */
+function transition(
+  account: LifecycleAccount,
+  patch: AccountPatch,
+  reason: string,
+  cardMoves: CardMove[] = [],
+  issue: Array<CardToIssue & { replaces?: string }> = [],
+): Transition {
+  const after = { ...account, ...patch };
+  const changed = accountUpdated(after, account, reason);
+  const events: OutboundEvent[] = changed ? [changed] : [];
+  for (const move of cardMoves) {
+    events.push(
+      cardUpdated(account, {
+        paymentIdentifier: move.id,
+        status: move.to,
+        previousStatus: move.from,
+        reason,
+        ...(move.replacedBy ? { replacedBy: move.replacedBy } : {}),
+      }),
+    );
+  }
+  for (const { replaces, ...card } of issue) {
+    events.push(
+      cardUpdated(account, {
+        paymentIdentifier: card.id,
+        status: card.status,
+        previousStatus: null,
+        reason: replaces ? reason : 'issued',
+        ...(replaces ? { replaces } : {}),
+      }),
+    );
+  }
+  return { patch, cardMoves, issue: issue.map(({ replaces: _replaces, ...card }) => card), events };
+}
+
+function moves(cards: readonly LifecycleCard[], from: readonly PaymentInstrumentStatus[], to: PaymentInstrumentStatus): CardMove[] {
+  return cards.filter((card) => from.includes(card.status) && card.status !== to).map((card) => ({ id: card.id, from: card.status, to }));
+}
+
+function refuseUnless(condition: boolean): void {
+  if (!condition) throw new DomainError('CARE_NOT_APPLICABLE');
+}
+
+// ---- Enrollment ----
+
+/** KYC referral: the manual gate, under review. */
+export function refer(account: LifecycleAccount): Transition {
+  return transition(account, { kycPendingGate: 'manual', statusReason: STATUS_REASON.underReview }, 'kyc.refer');
+}
+
+/** OFAC hold: pending, held for review; no card, no activation until care clears it. */
+export function hold(account: LifecycleAccount): Transition {
+  return transition(account, { statusReason: STATUS_REASON.ofacReview }, 'kyc.ofacHold');
+}
+
+/** The KYC decision applied to a pending account. */
+export function decideKyc(account: LifecycleAccount, outcome: KycOutcome): Transition {
+  if (outcome === 'refer') return refer(account);
+  if (outcome === 'ofacHold') return hold(account);
+  return transition(account, {}, 'kyc.pass');
+}
+
+/** Care's OFAC clearance: the hold lifted; the enrollment then continues as requested. */
+export function clearOfac(account: LifecycleAccount): Transition {
+  refuseUnless(account.status === 'pending' && account.statusReason === STATUS_REASON.ofacReview);
+  return transition(account, { statusReason: null }, 'ofacCleared');
+}
+
+/** The bill cycle date (once). */
+export function assignCycleDay(account: LifecycleAccount, now: Date): Transition {
+  return transition(account, account.accountCycleDay === null ? { accountCycleDay: cycleDayOf(now) } : {}, 'billCycleAssigned');
+}
+
+/** Completion of the enrollment: activated, normal when it has a cycle day and no gate (once). */
+export function activate(account: LifecycleAccount, now: Date): Transition {
+  if (account.activatedAt !== null) return transition(account, {}, 'enrollmentCompleted');
+  const status = activatedStatus(account);
+  return transition(account, { activatedAt: now, ...(status === 'normal' ? { status } : {}) }, 'enrollmentCompleted');
+}
+
+/** A limit that filled up while the enrollment was pending: the never-activated account is closed. */
+export function declineForLimit(account: LifecycleAccount, now: Date): Transition {
+  return transition(account, { status: 'closed', statusReason: STATUS_REASON.limitExceeded, closedAt: now }, 'enrollmentDeclined');
+}
+
+/** The enrollment's card, once: embossed with the holder's names, not usable while a KYC gate is open. */
+export function issueCard(
+  account: LifecycleAccount,
+  cards: readonly LifecycleCard[],
+  holder: CardHolder,
+  businessName: string | null,
+  cardId: string,
+): Transition {
+  if (cards.length > 0 || account.status === 'closed') return transition(account, {}, 'issued');
+  return transition(account, {}, 'issued', [], [newCard(account, holder, businessName, cardId, account.kycPendingGate === 'none' ? 'active' : 'inactive')]);
+}
+
+function newCard(account: LifecycleAccount, holder: CardHolder, businessName: string | null, id: string, status: PaymentInstrumentStatus): CardToIssue {
+  return {
+    id,
+    accountId: account.id,
+    userId: holder.userId,
+    status,
+    embossedName: embossName(`${holder.firstName} ${holder.lastName}`),
+    embossedBusinessName: businessName ? embossName(businessName) : null,
+  };
+}
+
+/** Where a new enrollment decided at once ends, and what the partner is answered. */
+export interface Decision {
+  state: AccountState;
+  issueCard: boolean;
+  answer: 'completed' | 'held' | 'incomplete';
+  /** Why the state moved from PENDING_STATE (the accountUpdated reason). */
+  reason: string;
+}
+
+/** A new enrollment decided in one transaction: the same transitions as the phased path, composed in memory. */
+export function decide(kyc: KycOutcome, billCycleFails: boolean, now: Date): Decision {
+  const decided = { ...PENDING_STATE, ...decideKyc(blank(), kyc).patch };
+  if (kyc === 'ofacHold') return { state: decided, issueCard: false, answer: 'held', reason: 'kyc.ofacHold' };
+  if (billCycleFails) return { state: decided, issueCard: false, answer: 'incomplete', reason: `kyc.${kyc}` };
+  const withCycle = { ...blank(), ...decided, ...assignCycleDay({ ...blank(), ...decided }, now).patch };
+  const active = { ...withCycle, ...activate(withCycle, now).patch };
+  const state: AccountState = {
+    status: active.status,
+    statusReason: active.statusReason,
+    kycPendingGate: active.kycPendingGate,
+    accountCycleDay: active.accountCycleDay,
+    activatedAt: active.activatedAt,
+  };
+  return { state, issueCard: true, answer: 'completed', reason: 'enrollmentCompleted' };
+}
+
+function blank(): LifecycleAccount {
+  return {
+    id: '',
+    partnerId: '',
+    programCode: '',
+    ...PENDING_STATE,
+    closedAt: null,
+    restoreStatus: null,
+    restoreStatusReason: null,
+    unblockRunId: null,
+    unblockAttempt: 0,
+  };
+}
+
+// ---- Care ----
+
+/** Care lock: the state before it kept on the account, for unlock to restore. */
+export function lock(account: LifecycleAccount): Transition {
+  refuseUnless(isLockable(account));
+  return transition(
+    account,
+    { status: 'locked', statusReason: STATUS_REASON.careLock, restoreStatus: account.status, restoreStatusReason: account.statusReason },
+    'care.lock',
+  );
+}
+
+/** Unlock restores what the lock kept (or, for a lock without it, the account's resting state). */
+export function unlock(account: LifecycleAccount): Transition {
+  refuseUnless(account.status === 'locked' && account.statusReason === STATUS_REASON.careLock);
+  const restored: AccountPatch =
+    account.restoreStatus !== null
+      ? { status: account.restoreStatus, statusReason: account.restoreStatusReason }
+      : {
+          status: account.activatedAt !== null && account.accountCycleDay !== null && account.kycPendingGate === 'none' ? 'normal' : 'pending',
+          statusReason: account.kycPendingGate === 'manual' ? STATUS_REASON.underReview : null,
+        };
+  return transition(account, { ...restored, restoreStatus: null, restoreStatusReason: null }, 'care.unlock');
+}
+
+/** Closing ends the account and every card still usable. */
+export function close(account: LifecycleAccount, cards: readonly LifecycleCard[], now: Date): Transition {
+  refuseUnless(account.status !== 'closed');
+  return transition(account, { status: 'closed', statusReason: null, closedAt: now }, 'care.close', moves(cards, ['active', 'inactive', 'blocked'], 'closed'));
+}
+
+/** Fraud block: account locked, usable cards blocked; a running unblock stops applying. */
+export function fraudBlock(account: LifecycleAccount, cards: readonly LifecycleCard[]): Transition {
+  refuseUnless(isLockable(account));
+  return transition(
+    account,
+    { status: 'locked', statusReason: STATUS_REASON.fraudBlock, restoreStatus: account.status, restoreStatusReason: account.statusReason, unblockRunId: null },
+    'care.fraudBlock',
+    blockCards(cards),
+  );
+}
+
+/** Cards that block: the usable ones. */
+export function blockCards(cards: readonly LifecycleCard[]): CardMove[] {
+  return moves(cards, ['active', 'inactive'], 'blocked');
+}
+
+/**
+ * SERVICE.md: the account is set "healthy and normal" whatever it was before (pending when it never
+ * had a cycle day); the cards stay blocked for the unblock run `runId` to retry.
+ */
+export function removeFraudBlock(account: LifecycleAccount, runId: string): Transition {
+  refuseUnless(account.status === 'locked' && account.statusReason === STATUS_REASON.fraudBlock);
+  return transition(
+    account,
+    {
+      status: restingStatus(account),
+      statusReason: null,
+      kycPendingGate: 'none',
+      restoreStatus: null,
+      restoreStatusReason: null,
+      unblockRunId: runId,
+      unblockAttempt: 0,
+    },
+    'care.fraudBlockRemoved',
+  );
+}
+
+/** Whether attempt `attempt` of unblock run `runId` still applies: the latest run, not done, account not blocked or closed again. */
+export function unblockApplies(account: LifecycleAccount, runId: string, attempt: number): boolean {
+  return account.status !== 'locked' && account.status !== 'closed' && account.unblockRunId === runId && account.unblockAttempt < attempt;
+}
+
+/** A successful unblock: the blocked cards usable again (inactive under a KYC gate). */
+export function unblockCards(account: LifecycleAccount, cards: readonly LifecycleCard[], attempt: number): Transition {
+  return transition(account, { unblockAttempt: attempt }, 'care.unblock', moves(cards, ['blocked'], account.kycPendingGate === 'none' ? 'active' : 'inactive'));
+}
+
+/** A failed unblock attempt with retries left: only recorded. */
+export function unblockFailed(account: LifecycleAccount, attempt: number): Transition {
+  return transition(account, { unblockAttempt: attempt }, 'care.unblockFailed');
+}
+
+/** The last unblock retry failed: the manual gate, under review, for care to finish by hand. */
+export function unblockExhausted(account: LifecycleAccount, attempt: number): Transition {
+  return transition(account, { unblockAttempt: attempt, kycPendingGate: 'manual', statusReason: STATUS_REASON.underReview }, 'care.unblockFailed');
+}
+
+/** Care clears the KYC gate: gate none, resting status; when normal, inactive or blocked cards become active. */
+export function clearKycGate(account: LifecycleAccount, cards: readonly LifecycleCard[]): Transition {
+  refuseUnless(account.kycPendingGate === 'manual' && isLockable(account));
+  const status = restingStatus(account);
+  return transition(
+    account,
+    { kycPendingGate: 'none', statusReason: null, status },
+    'care.kycGateClear',
+    status === 'normal' ? moves(cards, ['inactive', 'blocked'], 'active') : [],
+  );
+}
+
+const REPLACEABLE: PaymentInstrumentStatus[] = ['active', 'inactive', 'blocked'];
+
+/** A new card with the holder's current names; the old one becomes replaced. The new one is as usable as the account allows. */
+export function replaceCard(account: LifecycleAccount, old: LifecycleCard, holder: CardHolder, businessName: string | null, newCardId: string): Transition {
+  refuseUnless(account.status !== 'closed' && REPLACEABLE.includes(old.status));
+  const status: PaymentInstrumentStatus =
+    account.statusReason === STATUS_REASON.fraudBlock ? 'blocked' : account.kycPendingGate === 'manual' || old.status === 'inactive' ? 'inactive' : 'active';
+  return transition(
+    account,
+    {},
+    'care.replace',
+    [{ id: old.id, from: old.status, to: 'replaced', replacedBy: newCardId }],
+    [{ ...newCard(account, holder, businessName, newCardId, status), replaces: old.id }],
+  );
+}
