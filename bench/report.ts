@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { LoadFigures, round } from './load';
 import { describePlan } from './sql-plan';
+import type { WebhookFigures } from './webhook-delivery';
 
 export interface ScenarioResult {
   name: string;
@@ -37,16 +38,7 @@ export interface ScenarioResult {
   };
   ratioHandwritten?: number;
   /** The webhooks scenario (webhook-delivery.ts): `service` is its enrollment load. */
-  webhooks?: {
-    deliveredDuringLoad: number;
-    deliveredPerSecondDuringLoad: number;
-    lagP50Ms: number;
-    lagP99Ms: number;
-    lagMaxMs: number;
-    backlogAtEnd: number;
-    drainMs: number;
-    burst: { events: number; seconds: number; perSecond: number };
-  };
+  webhooks?: WebhookFigures;
 }
 
 export interface BenchRun {

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import * as fs from 'node:fs';
 import { plainToInstance, Type } from 'class-transformer';
 import {
@@ -67,25 +68,17 @@ class WebhookDto {
 /** Two at once: the old and the new credential while a partner rotates (CONTRACT section 4). */
 const MAX_CLIENT_CREDENTIALS = 2;
 
+/** Two secrets (or hashes) per client at most, for rotation without downtime: a non-empty list of non-empty strings. */
+const CredentialList = () =>
+  applyDecorators(IsOptional(), IsArray(), ArrayNotEmpty(), ArrayMaxSize(MAX_CLIENT_CREDENTIALS), IsString({ each: true }), MinLength(1, { each: true }));
+
 class PartnerDto {
   @IsString() @Matches(/^[A-Za-z0-9._-]{1,64}$/) partnerId: string;
   @IsString() @Matches(/^[A-Za-z0-9._-]{1,128}$/) clientId: string;
   @IsOptional() @IsString() clientSecret?: string;
   @IsOptional() @IsString() clientSecretHash?: string;
-  @IsOptional()
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(MAX_CLIENT_CREDENTIALS)
-  @IsString({ each: true })
-  @MinLength(1, { each: true })
-  clientSecrets?: string[];
-  @IsOptional()
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(MAX_CLIENT_CREDENTIALS)
-  @IsString({ each: true })
-  @MinLength(1, { each: true })
-  clientSecretHashes?: string[];
+  @CredentialList() clientSecrets?: string[];
+  @CredentialList() clientSecretHashes?: string[];
   @IsArray() @IsString({ each: true }) programs: string[];
   @IsArray() @IsIn(SCOPES, { each: true }) scopes: Scope[];
   @IsOptional() @ValidateNested() @Type(() => EncryptionDto) encryption?: EncryptionDto | null;

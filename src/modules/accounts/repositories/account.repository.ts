@@ -190,12 +190,6 @@ export class AccountRepository {
     batch.insert('purses', ['id', 'account_id', 'purse_type', 'currency', 'created_at'], [[p.id, p.accountId, p.purseType, p.currency, p.createdAt]]);
   }
 
-  /** Applies the patch, bumps version and updated_at; returns the account as stored. */
-  async update(manager: EntityManager, account: Account, patch: AccountPatch): Promise<Account> {
-    await manager.update(Account, { id: account.id }, { ...patch, version: () => 'version + 1', updatedAt: () => 'now()' });
-    return manager.findOneOrFail(Account, { where: { id: account.id } });
-  }
-
   /** The patch as a part of the caller's batch (version bumped, updated_at now); the caller knows the result. */
   stageUpdate(batch: WriteBatch, accountId: string, patch: AccountPatch): void {
     const entries = Object.entries(patch);
