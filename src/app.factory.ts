@@ -1,18 +1,21 @@
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { ClsServiceManager } from 'nestjs-cls';
 import { AppModule } from './app.module';
 import { bodyDepthHook } from './common/http/body-depth';
 import { nfcBodyHook } from './common/http/nfc-body';
 import { sendError } from './common/http/exception.filter';
 import { installRequestTimeout } from './common/http/request-timeout';
 import { unavailableFaultHook } from './common/context/sandbox-faults';
+import { installRequestContext } from './common/context/request-scope';
+import { ApiFastifyAdapter } from './common/http/api-fastify-adapter';
 import { generateRequestId, RawWithRequestId, resolveRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';
 import { runMigrations } from './infrastructure/database/migrate';
+import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { installTokenRateLimit } from './modules/auth/token-rate-limit';
 import { setupOpenApi } from './openapi';
@@ -24,7 +27,7 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   if (!config.env.databaseUrl) throw new Error('DATABASE_URL must be resolved before createApp');
   await runMigrations(config.env.databaseUrl, config.env.dbSchema);
-  const adapter = new FastifyAdapter({
+  const adapter = new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (raw: RawWithRequestId) => generateRequestId(raw),
     logger: false,
@@ -36,24 +39,32 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
       sendError(error, request, reply, new NestLogger('Errors'), config.env.publicUrl),
   });
+  const rootLogger = createRootLogger(config.env.logLevel);
+  // First of all hooks: the request's context store, then (at the end) its log line.
+  installRequestContext(adapter.getInstance(), config.isSandbox);
+  installRequestLogging(adapter.getInstance(), rootLogger);
   const metrics = new Metrics();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics), adapter, {
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(nestLogger(rootLogger));
   app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();
   metrics.install(fastify);
   const errors = new NestLogger('Errors');
+  const requestContext = ClsServiceManager.getClsService();
   installRequestTimeout(fastify, config.env.requestTimeoutMs, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
   await installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
   // JSON only (and the token endpoint's form): any other body type is refused with 415.
   fastify.removeContentTypeParser('text/plain');
-  fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    void reply.header('x-request-id', resolveRequestId(request));
+  fastify.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const requestId = resolveRequestId(request);
+    void reply.header('x-request-id', requestId);
+    requestContext.set('requestId', requestId);
+    done();
   });
-  fastify.addHook('preHandler', unavailableFaultHook(config.isSandbox));
+  if (config.isSandbox) fastify.addHook('preHandler', unavailableFaultHook);
   fastify.addHook('preValidation', bodyDepthHook);
   fastify.addHook('preValidation', nfcBodyHook);
   app.useGlobalPipes(createValidationPipe());

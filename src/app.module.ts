@@ -1,16 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
-import { ClsModule } from 'nestjs-cls';
-import { LoggerModule } from 'nestjs-pino';
+import { APP_FILTER } from '@nestjs/core';
 import { RequestContextModule } from './common/context/request-context.module';
-import { parseSandboxFaults, SANDBOX_FAULT_HEADER, SANDBOX_FAULTS } from './common/context/sandbox-faults';
 import { GlobalExceptionFilter } from './common/http/exception.filter';
-import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { CryptoModule } from './infrastructure/crypto/crypto.module';
 import { DatabaseModule } from './infrastructure/database/database.module';
-import { loggerParams } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { MetricsModule } from './infrastructure/metrics/metrics.module';
 import { TimeModule } from './infrastructure/time/time.module';
@@ -53,17 +48,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        ClsModule.forRoot({
-          global: true,
-          middleware: {
-            mount: true,
-            setup: (cls, req: { requestId?: string; headers: Record<string, string | string[] | undefined> }) => {
-              cls.set('requestId', req.requestId);
-              cls.set(SANDBOX_FAULTS, parseSandboxFaults(req.headers[SANDBOX_FAULT_HEADER]));
-            },
-          },
-        }),
-        LoggerModule.forRoot(loggerParams(config.env.logLevel)),
         MetricsModule.forRoot(metrics),
         RequestContextModule,
         TimeModule,
@@ -73,11 +57,9 @@ export class AppModule {
         // Sandbox tools exist only in sandbox mode: in production their routes are unknown (404).
         ...(config.isSandbox ? [SandboxModule] : []),
       ],
-      providers: [
-        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
-        // The one global interceptor: every route answers the envelope. Locks and idempotency are the CallRunner's.
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-      ],
+      // No global interceptor and no Nest middleware: the request context and the request log line
+      // come from Fastify hooks, the envelope from ApiFastifyAdapter, locks and idempotency from the CallRunner.
+      providers: [{ provide: APP_FILTER, useClass: GlobalExceptionFilter }],
     };
   }
 }

@@ -12,6 +12,8 @@ export interface Principal {
 export interface RequestContextStore extends ClsStore {
   requestId: string;
   principal?: Principal;
+  /** The sandbox test controls of X-Sandbox-Fault (none outside the sandbox). */
+  'sandbox:faults'?: readonly string[];
 }
 
 /** Valid partner requestIds are echoed as the correlation id; anything else gets a generated one. */

@@ -50,9 +50,8 @@ export class SandboxFaults {
   }
 }
 
-/** `X-Sandbox-Fault: unavailable` answers 503/503/2 before anything else happens (sandbox only). */
-export function unavailableFaultHook(enabled: boolean) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    if (enabled && parseSandboxFaults(request.headers[SANDBOX_FAULT_HEADER]).includes('unavailable')) throw new DomainError('DEPENDENCY_UNAVAILABLE');
-  };
+/** `X-Sandbox-Fault: unavailable` answers 503/503/2 before anything else happens (a preHandler hook, sandbox only). */
+export async function unavailableFaultHook(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const header = request.headers[SANDBOX_FAULT_HEADER];
+  if (header !== undefined && parseSandboxFaults(header).includes('unavailable')) throw new DomainError('DEPENDENCY_UNAVAILABLE');
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { REQUEST_ID_PATTERN } from '../context/request-context';
 
-/** The raw request carries the id so that pino-http's log line (which sees only the raw request) has it. */
+/** The raw request carries the resolved id (the body's requestId or the generated one), read by the envelope and the error filter. */
 export interface RawWithRequestId extends IncomingMessage {
   requestId?: string;
 }

@@ -1,9 +1,7 @@
-import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
-import type { Params } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
-import type { Options } from 'pino-http';
-import type { RawWithRequestId } from '../../common/http/request-id';
+import { Logger, PinoLogger } from 'nestjs-pino';
+import { pino, type DestinationStream, type Logger as PinoRoot, type LoggerOptions } from 'pino';
 
 /** Every property that may hold plaintext of encrypted data or credentials, at any depth we log. */
 const SENSITIVE_KEYS = [
@@ -44,7 +42,7 @@ const SENSITIVE_KEYS = [
   'body',
 ];
 
-/** Credentials in headers; the req/res serializers below already keep method, url and status only. */
+/** Credentials in headers, should a header object ever be logged (the request line carries method, path and status only). */
 export const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
 
 const SENSITIVE = new Set(SENSITIVE_KEYS);
@@ -71,8 +69,6 @@ export function censorSensitive(value: unknown, depth = 0): unknown {
   }
   let copy: Record<string, unknown> | undefined;
   for (const [key, item] of Object.entries(value)) {
-    // pino-http's req/res are the raw Node objects; their serializers keep method, url and status only.
-    if (depth === 0 && (key === 'req' || key === 'res')) continue;
     const censored = SENSITIVE.has(key) ? CENSOR : censorSensitive(item, depth + 1);
     if (censored !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = censored;
   }
@@ -86,24 +82,48 @@ export function captureLogs(stream: DestinationStream | undefined): void {
   capture = stream;
 }
 
-export function loggerParams(level: string): Params {
-  const options: Options = {
+/** The service's one pino logger: JSON lines, the requestId of the current request on each, sensitive keys censored. */
+export function createRootLogger(level: string): PinoRoot {
+  const options: LoggerOptions = {
     level,
     redact: { paths: REDACT_PATHS, censor: CENSOR },
     formatters: { log: (object) => censorSensitive(object) as Record<string, unknown> },
-    genReqId: (req: IncomingMessage) => (req as RawWithRequestId).requestId ?? 'unknown',
-    quietReqLogger: true,
     mixin: () => {
       const cls = ClsServiceManager.getClsService();
       const requestId = cls.isActive() ? (cls.get('requestId') as string | undefined) : undefined;
       return requestId ? { requestId } : {};
     },
-    serializers: {
-      // Method, route and status only: never the body, never the query string.
-      req: (req: { method?: string; url?: string; id?: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
-      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
-    },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
   };
-  return { pinoHttp: capture ? [options, capture] : options };
+  return capture ? pino(options, capture) : pino(options);
+}
+
+/**
+ * Nest's LoggerService over the root logger. nestjs-pino's Logger maps Nest's (message, context)
+ * calls and its exception handlers' (message, stack) contract onto pino; it only calls the six
+ * level methods of the logger it is given, which a pino Logger has with the same signatures. Its
+ * LoggerModule is not used: that mounts pino-http as Nest middleware, with a child logger and an
+ * AsyncLocalStorage run per request.
+ */
+export function nestLogger(root: PinoRoot): Logger {
+  return new Logger(root as unknown as PinoLogger, {});
+}
+
+/**
+ * One line per answered request, from an onResponse hook: method, path without the query
+ * string, status and time; never a header or a body. Level error for 5xx, info otherwise.
+ */
+export function installRequestLogging(fastify: FastifyInstance, root: PinoRoot): void {
+  fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const statusCode = reply.statusCode;
+    const url = request.url;
+    const query = url.indexOf('?');
+    const line = {
+      req: { id: request.id, method: request.method, url: query < 0 ? url : url.slice(0, query) },
+      res: { statusCode },
+      responseTime: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (statusCode >= 500) root.error(line, 'request errored');
+    else root.info(line, 'request completed');
+    done();
+  });
 }

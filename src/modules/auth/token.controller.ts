@@ -4,7 +4,7 @@ import { errorExample } from '../../common/openapi/api-answers';
 import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRateLimitedDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
-import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
+import { rawResponse, RawResponse } from '../../common/http/answer';
 import { SCOPES } from '../../config/service-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
 import { basicCredentials } from './client-credentials';

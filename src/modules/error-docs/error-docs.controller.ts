@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, EXAMPLE_BASE_URL, successExample } from '../../common/openapi/api-answers';
 import { Public } from '../../common/auth/decorators';
 import { publicCatalogue, PublicError } from '../../common/errors/public-catalogue';
-import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
+import { rawResponse, RawResponse } from '../../common/http/answer';
 import { AppConfig } from '../../config/app-config';
 import { ErrorCatalogueResponse } from './error-docs.dto';
 import { ERROR_PAGE_CSP, renderErrorPage } from './error-page';

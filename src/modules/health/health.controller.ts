@@ -6,7 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../../common/auth/decorators';
 import { DomainError } from '../../common/errors/domain-error';
-import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
+import { rawResponse, RawResponse } from '../../common/http/answer';
 import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../../infrastructure/metrics/metrics';
 

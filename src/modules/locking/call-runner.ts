@@ -7,7 +7,7 @@ import { DomainError } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
-import { rawResponse, RawResponse } from '../../common/http/envelope.interceptor';
+import { rawResponse, RawResponse } from '../../common/http/answer';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
 import { CallConnection, CURRENT_CALL } from '../../infrastructure/database/call-connection';

@@ -5,7 +5,7 @@ import { BusinessProfileResponseDto } from '../dtos/business-data-view.dto';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
-import { validatedOnly, ValidatedOnly } from '../../../common/http/envelope.interceptor';
+import { validatedOnly, ValidatedOnly } from '../../../common/http/answer';
 import { ValidateOnly } from '../../../common/validation/validate-only';
 import { UpdateBusinessProfileRequestDto } from '../dtos/business-data-update.dto';
 import { BusinessDataView } from '../services/business-profile.codec';

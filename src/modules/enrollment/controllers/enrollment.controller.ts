@@ -10,7 +10,7 @@ import { Principal } from '../../../common/context/request-context';
 import { LIMIT_COUNTING_RULE } from '../../accounts/services/account-limits.service';
 import type { AccountView } from '../../accounts/services/account-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
-import { RawResponse, validatedOnly, ValidatedOnly } from '../../../common/http/envelope.interceptor';
+import { RawResponse, validatedOnly, ValidatedOnly } from '../../../common/http/answer';
 import { ValidateOnly } from '../../../common/validation/validate-only';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';

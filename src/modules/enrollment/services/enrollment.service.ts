@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import type { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
-import type { RawResponse } from '../../../common/http/envelope.interceptor';
+import type { RawResponse } from '../../../common/http/answer';
 import type { PartnerConfig } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';

@@ -9,7 +9,7 @@ import { Principal } from '../../../common/context/request-context';
 import { UserView } from '../../accounts/services/account-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
 import { ValidateOnly } from '../../../common/validation/validate-only';
-import { validatedOnly, ValidatedOnly } from '../../../common/http/envelope.interceptor';
+import { validatedOnly, ValidatedOnly } from '../../../common/http/answer';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { UpdateUserRequestDto } from '../dtos/update-user.dto';
 import { UserProfileService } from '../services/user-profile.service';

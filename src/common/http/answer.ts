@@ -1,0 +1,45 @@
+import type { FastifyReply } from 'fastify';
+import { successEnvelope, validEnvelope } from './envelope';
+import { currentRequestId } from './request-id';
+
+export const RAW_RESPONSE = Symbol('raw-response');
+
+/** Marks a handler result that is already a complete body (token endpoint, replays, metrics). */
+export interface RawResponse {
+  [RAW_RESPONSE]: true;
+  /** An object, or JSON text sent as it is (a stored answer replayed byte for byte). */
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export function rawResponse(body: unknown, headers?: Record<string, string>): RawResponse {
+  return { [RAW_RESPONSE]: true, body, ...(headers ? { headers } : {}) };
+}
+
+const VALIDATED = Symbol('validated');
+
+/** What a handler returns for a `?validateOnly=true` call that passed: answered `{ requestId, responseDetails: [Valid] }`. */
+export interface ValidatedOnly {
+  [VALIDATED]: true;
+}
+
+export function validatedOnly(): ValidatedOnly {
+  return { [VALIDATED]: true };
+}
+
+/**
+ * The body sent for a handler's result: resource data wrapped in the success envelope, a
+ * validate-only pass as the envelope alone, a RawResponse as it is (its headers set on the reply).
+ * Called once per answered route by ApiFastifyAdapter.reply.
+ */
+export function answerBody(reply: FastifyReply, data: unknown): unknown {
+  if (data && typeof data === 'object') {
+    if (RAW_RESPONSE in data) {
+      const raw = data as RawResponse;
+      if (raw.headers) void reply.headers(raw.headers);
+      return raw.body;
+    }
+    if (VALIDATED in data) return validEnvelope(currentRequestId(reply.request));
+  }
+  return successEnvelope(currentRequestId(reply.request), (data ?? {}) as object);
+}
