@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsObject, ValidateNested } from 'class-validator';
 import { DomainError } from '../errors/domain-error';
 import { ErrorKey } from '../errors/error-catalogue';
+import { cacheValidationMetadata } from './metadata-cache';
 
 /**
  * DTO decorators name their catalogue row through class-validator's `context`:
@@ -74,6 +75,7 @@ class BodyValidationPipe extends ValidationPipe {
 }
 
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new BodyValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, KeyObject, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { KeyStore } from './key-store';
 
@@ -15,7 +15,7 @@ export class FieldCipher {
 
   encrypt(plaintext: string, context = '', row?: string): string {
     const kid = this.keys.material.currentDataKeyId;
-    const key = this.keys.dataKeys.get(kid) as Buffer;
+    const key = this.keys.dataKeys.get(kid) as KeyObject;
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(aad(context, row));
@@ -90,7 +90,7 @@ export class BlindIndex {
   }
 
   /** The index of a value under a given key (the re-index computes old and new side by side). */
-  static under(key: Buffer, kind: BlindIndexKind, value: string): string {
+  static under(key: KeyObject, kind: BlindIndexKind, value: string): string {
     const normalized = value.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
     return createHmac('sha256', key).update(`${kind}:${normalized}`).digest('base64url');
   }

@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, KeyObject } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import canonicalize from 'canonicalize';
 import { KeyStore } from './key-store';
@@ -15,7 +15,7 @@ const KEYED = 'h1:';
 export class PayloadFingerprint {
   constructor(private readonly keys: KeyStore) {}
 
-  of(operation: string, payload: unknown, key: Buffer = this.keys.blindIndexKey): string {
+  of(operation: string, payload: unknown, key: KeyObject = this.keys.blindIndexKey): string {
     return `${KEYED}${createHmac('sha256', key)
       .update(`fingerprint\n${operation}\n${canonicalize(payload) ?? ''}`)
       .digest('base64url')}`;

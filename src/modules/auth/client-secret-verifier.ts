@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../config/app-config';
@@ -42,7 +42,7 @@ interface VerifiedSecret {
  */
 @Injectable()
 export class ClientSecretVerifier {
-  private readonly macKey = randomBytes(32);
+  private readonly macKey = createSecretKey(randomBytes(32));
   private readonly verified: LRUCache<string, VerifiedSecret[]>;
   private readonly scryptSlots: Semaphore;
   private readonly dummy: Credentials;
