@@ -9,13 +9,12 @@ import { AccountLimitsService } from './services/account-limits.service';
 import { AccountRepository } from './repositories/account.repository';
 import { AccountReadRepository } from './repositories/account-read.repository';
 import { AccountViewService } from './services/account-view.service';
-import { PartnerViewService } from './services/partner-view.service';
 import { PaymentInstrumentService } from './services/payment-instrument.service';
 
 /** Accounts, purses, cards and limit keys: their repositories, the limits, and the views partners read. */
 @Module({
   imports: [TypeOrmModule.forFeature([Account, Purse, PaymentInstrument, AccountLimitKey]), UserModule],
-  providers: [AccountReadRepository, AccountRepository, AccountLimitsService, AccountViewService, PartnerViewService, PaymentInstrumentService],
-  exports: [AccountRepository, AccountLimitsService, AccountViewService, PartnerViewService, PaymentInstrumentService],
+  providers: [AccountReadRepository, AccountRepository, AccountLimitsService, AccountViewService, PaymentInstrumentService],
+  exports: [AccountRepository, AccountLimitsService, AccountViewService, PaymentInstrumentService],
 })
 export class AccountsModule {}

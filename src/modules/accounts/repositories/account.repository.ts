@@ -7,7 +7,7 @@ import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { Account, AccountType, IdentityKind } from '../entities/account.entity';
 import { Purse } from '../entities/purse.entity';
 import type { User } from '../../user/user.types';
-import { AccountReadRepository, LockedContactRows, LockScope } from '../repositories/account-read.repository';
+import { AccountReadRepository, LockedContactRows, LockScope } from './account-read.repository';
 
 export type { LockedContactRows };
 

@@ -10,7 +10,7 @@ import { PaymentInstrument } from '../entities/payment-instrument.entity';
 import { Purse } from '../entities/purse.entity';
 import { AccountRead, AccountReadRepository, AccountScope, PurseRow, UserRead } from '../repositories/account-read.repository';
 import { AccountRepository, isAccountId, StoredAccountData } from '../repositories/account.repository';
-import { PartnerViewService } from './partner-view.service';
+import { PartnerViewService } from '../../../infrastructure/crypto/partner-view.service';
 import { PaymentInstrumentService, PaymentInstrumentView } from './payment-instrument.service';
 
 export type { PaymentInstrumentView };
