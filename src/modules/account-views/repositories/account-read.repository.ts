@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { Account, PaymentInstrument, Purse } from '../../accounts/account.types';
-import { ACCOUNT_COLUMNS, accountOf } from '../../accounts/repositories/account-columns';
+import type { Account } from '../../accounts/account.types';
+import { ACCOUNT_COLUMNS, accountOf, CARDS, CardRow, PURSES, PurseRow } from '../../accounts/repositories/account-columns';
 import { CONTACT_COLUMNS, contactOf, USER_COLUMNS, userOf } from '../../user/repositories/user-columns';
 import type { ContactRows } from '../../user/repositories/user.repository';
 import type { User } from '../../user/user.types';
@@ -11,12 +11,6 @@ export interface AccountScope {
   partnerId: string;
   programCode: string;
 }
-
-export type PurseRow = Pick<Purse, 'id' | 'purseType' | 'currency' | 'availableBalance' | 'ledgerBalance'>;
-export type CardRow = Pick<
-  PaymentInstrument,
-  'id' | 'type' | 'status' | 'last4' | 'expirationDate' | 'embossedName' | 'embossedBusinessName' | 'embossedNameEnc' | 'embossedBusinessNameEnc'
->;
 
 /** An account with its primary user, purses and cards; `contact` only when it was asked for. */
 export interface AccountRead {
@@ -31,17 +25,6 @@ export interface UserRead {
   user: User;
   contact: ContactRows | null;
 }
-
-// Balances as text: numeric(18,2) must not pass through a JSON number.
-const PURSES = `(select coalesce(json_agg(json_build_object('id', p.id, 'purseType', p.purse_type, 'currency', p.currency,
-                 'availableBalance', p.available_balance::text, 'ledgerBalance', p.ledger_balance::text) order by p.created_at), '[]')
-          from purses p where p.account_id = a.id) as purses`;
-
-const CARDS = `(select coalesce(json_agg(json_build_object('id', c.id, 'type', c.type, 'status', c.status, 'last4', c.last4,
-                 'expirationDate', c.expiration_date, 'embossedName', c.embossed_name, 'embossedBusinessName', c.embossed_business_name,
-                 'embossedNameEnc', c.embossed_name_enc, 'embossedBusinessNameEnc', c.embossed_business_name_enc)
-                 order by c.created_at, c.id), '[]')
-          from payment_instruments c where c.account_id = a.id) as cards`;
 
 const SCOPE = `and a.partner_id = $2 and a.program_code = $3`;
 

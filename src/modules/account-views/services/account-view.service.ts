@@ -5,12 +5,13 @@ import { DomainError } from '../../../common/errors/domain-error';
 import type { PartnerConfig } from '../../../config/service-config';
 import { PartnerViewService } from '../../../infrastructure/crypto/partner-view.service';
 import type { Account, PaymentInstrument, Purse } from '../../accounts/account.types';
+import type { PurseRow } from '../../accounts/repositories/account-columns';
 import { AccountRepository, isAccountId, StoredAccountData } from '../../accounts/repositories/account.repository';
 import { PaymentInstrumentService, PaymentInstrumentView } from '../../accounts/services/payment-instrument.service';
 import type { UserDataPlain } from '../../user/repositories/user.repository';
 import { UserView, UserViewService } from '../../user/services/user-view.service';
 import type { User } from '../../user/user.types';
-import { AccountRead, AccountReadRepository, AccountScope, PurseRow } from '../repositories/account-read.repository';
+import { AccountRead, AccountReadRepository, AccountScope } from '../repositories/account-read.repository';
 
 export type { PaymentInstrumentView };
 

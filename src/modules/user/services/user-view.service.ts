@@ -22,7 +22,7 @@ export class UserViewService {
 
   /**
    * The view from rows already in hand (a user update builds its answer from memory). `contact` is
-   * needed only for encryption partners: null is fine when `receivesEncryptedData` is false.
+   * needed only for encryption partners (null when `PartnerViewService.receivesEncryptedData` is false).
    */
   async viewOf(user: User, contact: ContactRows | null, partner: PartnerConfig): Promise<UserView> {
     const sealed = await this.partnerView.seal(partner, 'encryptedUserData', () => {
