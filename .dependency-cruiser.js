@@ -1,7 +1,8 @@
 /**
  * The dependency rules of ARCHITECTURE.md, checked by `npm run lint` (depcruise). A module's
  * entities are its own: other modules call its services. `common/` (pipes, guards, errors shared
- * by every module) never reaches into `infrastructure/` (database, crypto, queue).
+ * by every module) never reaches into `infrastructure/` (database, crypto, queue). Modules form no
+ * cycle, neither between files nor between module folders.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -33,6 +34,17 @@ module.exports = {
       comment: 'Module files form no import cycle (type-only imports included).',
       from: { path: '^src/' },
       to: { circular: true },
+    },
+    {
+      name: 'no-module-cycles',
+      severity: 'error',
+      comment:
+        'Module folders form no cycle (accounts → user → accounts was one): a module that another needs does not need it back; ' +
+        'what both need goes below them, what needs both goes in a module above them (account-views). Folder scope sees the ' +
+        'cycles between folders, every Nest module import among them; src/dependency-rules.spec.ts also checks the whole module graph.',
+      scope: 'folder',
+      from: { path: '^src/modules/([^/]+)' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/$1(/|$)', circular: true },
     },
     {
       name: 'no-test-code-in-src',

@@ -10,6 +10,7 @@ import { Metrics } from './infrastructure/metrics/metrics';
 import { MetricsModule } from './infrastructure/metrics/metrics.module';
 import { TimeModule } from './infrastructure/time/time.module';
 import { JobsModule } from './infrastructure/queue/jobs.module';
+import { AccountViewsModule } from './modules/account-views/account-views.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { BusinessProfileModule } from './modules/business-profile/business-profile.module';
@@ -21,7 +22,7 @@ import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdentityModule } from './modules/identity/identity.module';
-import { UserProfileModule } from './modules/user/user-profile.module';
+import { UserModule } from './modules/user/user.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Resource modules; each registers its own controllers and exports only its services. */
@@ -31,7 +32,8 @@ const FEATURE_MODULES = [
   AccountsModule,
   EnrollmentModule,
   BusinessProfileModule,
-  UserProfileModule,
+  UserModule,
+  AccountViewsModule,
   IdentityModule,
   JobsModule,
   EventsModule,

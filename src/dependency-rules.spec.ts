@@ -5,9 +5,19 @@ import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..');
 const DEPCRUISE = path.join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const CONFIG = path.join(ROOT, '.dependency-cruiser.js');
 
-/** Runs the project's dependency rules (the ones `npm run lint` applies) on a small tree written for the test. */
-function cruise(files: Record<string, string>): string {
+/** depcruise over `src` in `cwd` with the project's rules; its output, violations or not. */
+function depcruise(cwd: string, ...args: string[]): string {
+  try {
+    return execFileSync(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, ...args], { cwd, encoding: 'utf8', stdio: 'pipe', maxBuffer: 64 << 20 });
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? error);
+  }
+}
+
+/** Runs `check` in a small tree written for the test. */
+function inTree<T>(files: Record<string, string>, check: (dir: string) => T): T {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'depcruise-'));
   try {
     for (const [file, text] of Object.entries(files)) {
@@ -15,19 +25,53 @@ function cruise(files: Record<string, string>): string {
       fs.writeFileSync(path.join(dir, file), text);
     }
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'ES2022', strict: true } }));
-    try {
-      execFileSync(process.execPath, [DEPCRUISE, 'src', '--config', path.join(ROOT, '.dependency-cruiser.js'), '--output-type', 'err'], {
-        cwd: dir,
-        encoding: 'utf8',
-        stdio: 'pipe',
-      });
-      return '';
-    } catch (error) {
-      return String((error as { stdout?: string }).stdout ?? error);
-    }
+    return check(dir);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Runs the project's dependency rules (the ones `npm run lint` applies) on a small tree written for the test. */
+function cruise(files: Record<string, string>): string {
+  return inTree(files, (dir) => {
+    const out = depcruise(dir, '--output-type', 'err');
+    return out.includes('no dependency violations found') ? '' : out;
+  });
+}
+
+/**
+ * The first cycle of the module graph (src/modules/<name> → the modules its files import), e.g.
+ * `['a', 'b', 'a']`, or null. Exact where the folder-scoped rule is not: it also sees a cycle whose
+ * imports all land in other modules' subfolders.
+ */
+function moduleCycle(cwd: string): string[] | null {
+  const cruised = JSON.parse(depcruise(cwd, '--output-type', 'json', '--include-only', '^src/modules/')) as {
+    modules: Array<{ source: string; dependencies: Array<{ resolved: string }> }>;
+  };
+  const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
+  const graph = new Map<string, Set<string>>();
+  for (const { source, dependencies } of cruised.modules) {
+    const from = moduleOf(source);
+    for (const to of dependencies.map((dependency) => moduleOf(dependency.resolved))) {
+      if (from && to && to !== from) graph.set(from, (graph.get(from) ?? new Set()).add(to));
+    }
+  }
+  const acyclic = new Set<string>();
+  const visit = (node: string, trail: string[]): string[] | null => {
+    if (trail.includes(node)) return [...trail.slice(trail.indexOf(node)), node];
+    if (acyclic.has(node)) return null;
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next, [...trail, node]);
+      if (cycle) return cycle;
+    }
+    acyclic.add(node);
+    return null;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node, []);
+    if (cycle) return cycle;
+  }
+  return null;
 }
 
 describe('dependency rules (npm run lint)', () => {
@@ -60,4 +104,32 @@ describe('dependency rules (npm run lint)', () => {
     expect(out).toContain('infrastructure-not-modules: src/infrastructure/database/db.ts → src/modules/a/a.ts');
     expect(out).toMatch(/no-cycles: src\/modules\/(a\/a|b\/b)\.ts/);
   });
+
+  it('refuse a cycle between module folders even where no file cycle exists (accounts → user → accounts, as before account-views)', () => {
+    const out = cruise({
+      'src/modules/user/user.types.ts': 'export interface User { id: string; }\n',
+      'src/modules/user/user.module.ts': 'export class UserModule {}\n',
+      'src/modules/accounts/accounts.module.ts':
+        "import { UserModule } from '../user/user.module';\nexport class AccountsModule { static uses = UserModule; }\n",
+      'src/modules/accounts/services/account-view.service.ts': "import type { User } from '../../user/user.types';\nexport const view = (u: User) => u.id;\n",
+      'src/modules/user/user-profile.module.ts':
+        "import { AccountsModule } from '../accounts/accounts.module';\nexport class UserProfileModule { static uses = AccountsModule; }\n",
+    });
+    expect(out).not.toContain('no-cycles:');
+    expect(out).toMatch(/no-module-cycles: src\/modules\/accounts → \s*src\/modules\/user →\s*src\/modules\/accounts/);
+  });
+
+  it('find a module cycle that only the whole module graph shows (every import into a subfolder)', () => {
+    const files = {
+      'src/modules/a/services/a.service.ts': "import { b } from '../../b/repositories/b.repository';\nexport const a = b;\n",
+      'src/modules/a/repositories/a.repository.ts': 'export const ra = 1;\n',
+      'src/modules/b/services/b.service.ts': "import { ra } from '../../a/repositories/a.repository';\nexport const sb = ra;\n",
+      'src/modules/b/repositories/b.repository.ts': 'export const b = 2;\n',
+    };
+    expect(inTree(files, moduleCycle)).toEqual(['a', 'b', 'a']);
+  });
+
+  it('find no cycle in the module graph of src', () => {
+    expect(moduleCycle(ROOT)).toBeNull();
+  }, 60_000);
 });

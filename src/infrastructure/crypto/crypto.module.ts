@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { BlindIndex, FieldCipher } from './field-cipher';
 import { JweService } from './jwe.service';
 import { KeyStore } from './key-store';
+import { PartnerViewService } from './partner-view.service';
 import { PayloadFingerprint } from './payload-fingerprint';
 
 @Global()
@@ -14,8 +15,9 @@ import { PayloadFingerprint } from './payload-fingerprint';
     BlindIndex,
     JweService,
     PayloadFingerprint,
+    PartnerViewService,
     { provide: BODY_DECRYPTER, useExisting: JweService },
   ],
-  exports: [KeyStore, FieldCipher, BlindIndex, JweService, PayloadFingerprint, BODY_DECRYPTER],
+  exports: [KeyStore, FieldCipher, BlindIndex, JweService, PayloadFingerprint, PartnerViewService, BODY_DECRYPTER],
 })
 export class CryptoModule {}

@@ -1,3 +1,4 @@
+import { AccountViewsModule } from '../account-views/account-views.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { EventsModule } from '../events/events.module';
 import { LockingModule } from '../locking/locking.module';
@@ -28,6 +29,7 @@ const oidcStrategy: Provider = {
   imports: [
     PassportModule.register({ session: false }),
     AccountsModule,
+    AccountViewsModule,
     AuthModule,
     AuditModule,
     CareModule,

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import type { PartnerConfig } from '../../config/service-config';
-import { AccountView, AccountViewService } from '../accounts/services/account-view.service';
+import { AccountView, AccountViewService } from '../account-views/services/account-view.service';
 import { PaymentInstrumentService } from '../accounts/services/payment-instrument.service';
 import { AccountSnapshot, AuditView, CareAuditService } from '../audit/care-audit.service';
 import type { BusinessDataView } from '../business-profile/services/business-profile.codec';

@@ -1,15 +1,15 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, ApiErrors, successExample } from '../../common/openapi/api-answers';
-import { ACCOUNT_ANSWER_EXAMPLES, ACCOUNT_VIEW_EXAMPLE } from '../accounts/dtos/account-examples';
-import { AccountResponseDto } from '../accounts/dtos/account-view.dto';
+import { ACCOUNT_ANSWER_EXAMPLES, ACCOUNT_VIEW_EXAMPLE } from '../account-views/dtos/account-examples';
+import { AccountResponseDto } from '../account-views/dtos/account-view.dto';
 import { AuditTrailResponseDto } from '../audit/dtos/audit-response.dto';
 import type { FastifyRequest } from 'fastify';
 import { RequiresScopes } from '../../common/auth/decorators';
 import { CurrentPrincipal } from '../../common/auth/principal.decorator';
 import type { Principal } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
-import { AccountView, AccountViewService } from '../accounts/services/account-view.service';
+import { AccountView, AccountViewService } from '../account-views/services/account-view.service';
 import { CallRunner } from '../locking/call-runner';
 import { ApiLocked } from '../locking/lock-on.decorator';
 import { LockNames } from '../../infrastructure/database/lock.service';

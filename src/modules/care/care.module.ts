@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { AccountViewsModule } from '../account-views/account-views.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { BusinessProfileModule } from '../business-profile/business-profile.module';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
@@ -15,7 +16,7 @@ import { CareOperationsService } from './services/care-operations.service';
 
 /** Care operations of CONTRACT section 8 (scope care), their audit trail and the durable card-unblock retries. */
 @Module({
-  imports: [AccountsModule, AuditModule, EnrollmentModule, LifecycleModule, BusinessProfileModule, UserModule, LockingModule],
+  imports: [AccountsModule, AccountViewsModule, AuditModule, EnrollmentModule, LifecycleModule, BusinessProfileModule, UserModule, LockingModule],
   controllers: [CareController],
   providers: [CareActionRunner, CareOperationsService, CardUnblockService, CardReplacementService, { provide: CardProcessor, useClass: SandboxCardProcessor }],
   // The care console drives the same operations through these public methods.

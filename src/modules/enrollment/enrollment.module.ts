@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountViewsModule } from '../account-views/account-views.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuditModule } from '../audit/audit.module';
 import { EventsModule } from '../events/events.module';
@@ -32,8 +33,9 @@ import { ScanCaptureService } from './services/scan-capture.service';
     IdempotencyModule,
     LifecycleModule,
     LockingModule,
-    UserModule,
     BusinessProfileModule,
+    UserModule,
+    AccountViewsModule,
     ScreeningModule,
   ],
   controllers: [EnrollmentController, ScanCaptureController],

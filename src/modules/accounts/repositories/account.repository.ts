@@ -6,17 +6,6 @@ import { FieldCipher } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { Account, AccountType, IdentityKind } from '../entities/account.entity';
 import { Purse } from '../entities/purse.entity';
-import type { User } from '../../user/user.types';
-import { AccountReadRepository, LockedContactRows, LockScope } from '../repositories/account-read.repository';
-
-export type { LockedContactRows };
-
-/** A partner's account, locked, with one of its users and that user's contact rows. */
-export interface LockedUser {
-  account: Account;
-  user: User;
-  contact: LockedContactRows;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ACCOUNT_DATA_CONTEXT = 'accounts.encrypted_account_data';
@@ -70,21 +59,7 @@ export function isAccountId(accountId: string): boolean {
 /** Account persistence: look-ups scoped to the partner (tenancy), row locks, creation with the primary purse. */
 @Injectable()
 export class AccountRepository {
-  constructor(
-    private readonly cipher: FieldCipher,
-    private readonly reads: AccountReadRepository,
-  ) {}
-
-  /**
-   * The partner's account locked (`SELECT … FOR UPDATE`) with one of its users and that user's
-   * contact rows, in one statement: 404/10/0 (ACCOUNT_NOT_FOUND) for another partner's or program's
-   * account, a malformed id, or a user of another account.
-   */
-  async lockWithUser(manager: EntityManager, scope: LockScope, accountId: string, userId: string): Promise<LockedUser> {
-    const read = UUID.test(accountId) && UUID.test(userId) ? await this.reads.lockUser(manager, accountId, userId, scope) : null;
-    if (!read?.user) throw new DomainError('ACCOUNT_NOT_FOUND');
-    return { account: read.account, user: read.user, contact: read.contact };
-  }
+  constructor(private readonly cipher: FieldCipher) {}
 
   /** Another partner's or program's account, or a malformed id, is simply not found. */
   async findForPartner(manager: EntityManager, partnerId: string, programCode: string | null, accountId: string): Promise<Account | null> {

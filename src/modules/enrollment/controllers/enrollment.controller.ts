@@ -1,14 +1,14 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, ApiErrors, successExample } from '../../../common/openapi/api-answers';
-import { ACCOUNT_ANSWER_EXAMPLES, ACCOUNT_VIEW_EXAMPLE, ENROLLMENT_ANSWER_EXAMPLES } from '../../accounts/dtos/account-examples';
-import { AccountResponseDto } from '../../accounts/dtos/account-view.dto';
+import { ACCOUNT_ANSWER_EXAMPLES, ACCOUNT_VIEW_EXAMPLE, ENROLLMENT_ANSWER_EXAMPLES } from '../../account-views/dtos/account-examples';
+import { AccountResponseDto } from '../../account-views/dtos/account-view.dto';
 import { ENROLLMENT_REQUEST_EXAMPLES, ENROLLMENT_VALIDATION_ERRORS } from '../dtos/enrollment-examples';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
 import { LIMIT_COUNTING_RULE } from '../../accounts/services/account-limits.service';
-import type { AccountView } from '../../accounts/services/account-view.service';
+import type { AccountView } from '../../account-views/services/account-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
 import { RawResponse, validatedOnly, ValidatedOnly } from '../../../common/http/answer';
 import { ValidateOnly } from '../../../common/validation/validate-only';

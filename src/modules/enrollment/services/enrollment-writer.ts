@@ -6,7 +6,7 @@ import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import type { LimitKeyValue } from '../../accounts/services/account-limits.service';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
 import { AccountRepository, AccountState } from '../../accounts/repositories/account.repository';
-import type { NewAccountView } from '../../accounts/services/account-view.service';
+import type { NewAccountView } from '../../account-views/services/account-view.service';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
 import type { OutboundEvent } from '../../events/event-types';

@@ -9,7 +9,7 @@ import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { AccountLimitsService, LimitBreach, LimitKeyValue } from '../../accounts/services/account-limits.service';
 import { AccountRepository } from '../../accounts/repositories/account.repository';
-import { AccountView, AccountViewService } from '../../accounts/services/account-view.service';
+import { AccountView, AccountViewService } from '../../account-views/services/account-view.service';
 import type { IdempotencyKey } from '../../idempotency/idempotency.store';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { CallOutcome, Outcome } from '../../locking/call-outcome';

@@ -1,12 +1,12 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, ApiErrors, errorExample, successExample } from '../../../common/openapi/api-answers';
-import { USER_EXAMPLE } from '../../accounts/dtos/account-examples';
-import { UserResponseDto } from '../../accounts/dtos/account-view.dto';
+import { USER_EXAMPLE } from '../../user/dtos/user-examples';
+import { UserResponseDto } from '../../user/dtos/user-view.dto';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
-import { UserView } from '../../accounts/services/account-view.service';
+import { UserView } from '../../user/services/user-view.service';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { AddIdentityDto } from '../dtos/add-identity.dto';
 import { IdentityService } from '../services/identity.service';

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
-import { AccountRepository } from '../../accounts/repositories/account.repository';
-import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
 import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
+import { LockedUserRepository } from '../../user/repositories/locked-user.repository';
 import { UserRepository } from '../../user/repositories/user.repository';
+import { UserView, UserViewService } from '../../user/services/user-view.service';
 
 /**
  * Adds an ITIN to a user of a Matricula-based enrollment. The ITIN is then a limit key of the
@@ -20,11 +20,11 @@ export class IdentityService {
   constructor(
     private readonly calls: CallRunner,
     private readonly transactions: TransactionRunner,
-    private readonly accounts: AccountRepository,
+    private readonly locks: LockedUserRepository,
     private readonly users: UserRepository,
     private readonly limits: AccountLimitsService,
     private readonly outbox: OutboxService,
-    private readonly views: AccountViewService,
+    private readonly views: UserViewService,
   ) {}
 
   /** Returns the user's view, rendered on the call's locked connection (waiting callers may hold every pooled one). */
@@ -40,18 +40,13 @@ export class IdentityService {
   private addItinLocked(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       // No programCode in the path: the account must belong to one of the partner's programs.
-      const { account, user, contact } = await this.accounts.lockWithUser(
-        manager,
-        { partnerId: principal.partner.partnerId, programCode: null },
-        accountId,
-        userId,
-      );
+      const { account, user, contact } = await this.locks.lock(manager, { partnerId: principal.partner.partnerId, programCode: null }, accountId, userId);
       if (!principal.partner.programs.includes(account.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
       if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
       if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
 
       const itinBidx = this.users.itinIndex(itin);
-      if (user.itinBidx === itinBidx) return this.views.userViewOf(user, contact, principal.partner);
+      if (user.itinBidx === itinBidx) return this.views.viewOf(user, contact, principal.partner);
       if (user.itinBidx !== null) throw new DomainError('ITIN_ALREADY_ADDED');
 
       const batch = new WriteBatch();
@@ -67,7 +62,7 @@ export class IdentityService {
         },
       ]);
       await batch.execute(manager);
-      return this.views.userViewOf(user, contact, principal.partner);
+      return this.views.viewOf(user, contact, principal.partner);
     });
   }
 }

@@ -1,12 +1,12 @@
-import { Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
+import { Controller, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, ApiErrors, errorExample, successExample, VALID_ONLY_EXAMPLE } from '../../../common/openapi/api-answers';
-import { USER_EXAMPLE } from '../../accounts/dtos/account-examples';
-import { UserResponseDto, UsersResponseDto } from '../../accounts/dtos/account-view.dto';
+import { USER_EXAMPLE } from '../dtos/user-examples';
+import { UserResponseDto } from '../dtos/user-view.dto';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
-import { UserView } from '../../accounts/services/account-view.service';
+import { UserView } from '../services/user-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
 import { ValidateOnly } from '../../../common/validation/validate-only';
 import { validatedOnly, ValidatedOnly } from '../../../common/http/answer';
@@ -97,19 +97,5 @@ export class UserProfileController {
       return validatedOnly();
     }
     return { user: await this.profiles.update(principal, programCode, accountIdentifier, userIdentifier, body.encryptedUserData) };
-  }
-
-  @Get()
-  @ApiOperation({ operationId: 'listUsers', summary: 'Every user of the account, primary first' })
-  @ApiAnswer(UsersResponseDto, 'users: primary first (encryptedUserData per the partner configuration)', {
-    success: { summary: 'The users of the account', value: successExample({ users: [USER_EXAMPLE] }) },
-  })
-  @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND'] }, { 404: NOT_FOUND })
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Param('programCode') programCode: string,
-    @Param('accountIdentifier') accountIdentifier: string,
-  ): Promise<{ users: UserView[] }> {
-    return { users: await this.profiles.list(principal, programCode, accountIdentifier) };
   }
 }

@@ -1,8 +1,7 @@
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
-import type { LockedContactRows } from '../../accounts/repositories/account.repository';
 import type { AddressDto } from '../dtos/address.dto';
 import type { PhoneDto } from '../dtos/phone.dto';
-import type { UserRepository } from '../repositories/user.repository';
+import type { ContactRows, UserRepository } from '../repositories/user.repository';
 import { UserContactUpdater } from './user-contact-updater';
 
 /** Ciphertexts that show their plaintext and row, so a test reads what would be stored. */
@@ -19,16 +18,16 @@ const users = {
 
 const sut = new UserContactUpdater(users);
 
-function phones(...rows: Array<[id: string, phoneType: string, number: string, isDefault: boolean]>): LockedContactRows {
+function phones(...rows: Array<[id: string, phoneType: string, number: string, isDefault: boolean]>): ContactRows {
   return {
     addresses: [],
-    phones: rows.map(([id, phoneType, number, isDefault]) => ({ id, phoneType, isDefault, numberEnc: `enc(${id}:${number})` })) as LockedContactRows['phones'],
+    phones: rows.map(([id, phoneType, number, isDefault]) => ({ id, phoneType, isDefault, numberEnc: `enc(${id}:${number})` })) as ContactRows['phones'],
   };
 }
 
 const phone = (phoneType: string, number: string, isDefault?: boolean) =>
   ({ phoneType, number, ...(isDefault === undefined ? {} : { isDefault }) }) as PhoneDto;
-const view = (contact: LockedContactRows) => contact.phones.map((p) => [p.phoneType, users.decryptPhone(p as never).number, p.isDefault]);
+const view = (contact: ContactRows) => contact.phones.map((p) => [p.phoneType, users.decryptPhone(p as never).number, p.isDefault]);
 
 describe('user update: phone rules (SERVICE.md)', () => {
   it('one stored phone is updated in place, type included, and stays the default', () => {
@@ -86,9 +85,9 @@ describe('user update: phone rules (SERVICE.md)', () => {
 describe('user update: address rules (SERVICE.md)', () => {
   const address = (type: string, addressLine1: string, isDefault?: boolean) =>
     ({ type, addressLine1, city: 'Austin', state: 'TX', zipCode: '78701', ...(isDefault === undefined ? {} : { isDefault }) }) as AddressDto;
-  const stored = (...rows: Array<[id: string, type: string, isDefault: boolean]>): LockedContactRows => ({
+  const stored = (...rows: Array<[id: string, type: string, isDefault: boolean]>): ContactRows => ({
     phones: [],
-    addresses: rows.map(([id, type, isDefault]) => ({ id, type, isDefault, addressEnc: `enc(${id}:old)` })) as LockedContactRows['addresses'],
+    addresses: rows.map(([id, type, isDefault]) => ({ id, type, isDefault, addressEnc: `enc(${id}:old)` })) as ContactRows['addresses'],
   });
 
   it('the same type is replaced in place; a new type is added', () => {

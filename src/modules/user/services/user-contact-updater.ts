@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../../common/errors/domain-error';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
-import type { LockedContactRows } from '../../accounts/repositories/account.repository';
 import { AddressDto } from '../dtos/address.dto';
 import { PhoneDto } from '../dtos/phone.dto';
-import { UserRepository } from '../repositories/user.repository';
+import { ContactRows, UserRepository } from '../repositories/user.repository';
 
 /** The default phone before and after a phone update: the phone limits count only the default. */
 export interface DefaultPhoneChange {
@@ -31,7 +30,7 @@ export class UserContactUpdater {
   }
 
   /** Same type: replaced in place; new type: added. isDefault true moves the default to it. */
-  applyAddress(batch: WriteBatch, userId: string, contact: LockedContactRows, input: AddressDto): void {
+  applyAddress(batch: WriteBatch, userId: string, contact: ContactRows, input: AddressDto): void {
     this.checkAddress(input);
     const plain = { ...input, countryCode: input.countryCode ?? 'US', isDefault: input.isDefault === true };
     const rows = contact.addresses;
@@ -72,7 +71,7 @@ export class UserContactUpdater {
    * One stored phone: updated in place, type included. Several: the phone of the same type is
    * updated, a new type is added. Returns the default phone's number before and after.
    */
-  applyPhone(batch: WriteBatch, userId: string, contact: LockedContactRows, input: PhoneDto): DefaultPhoneChange {
+  applyPhone(batch: WriteBatch, userId: string, contact: ContactRows, input: PhoneDto): DefaultPhoneChange {
     const phones = contact.phones;
     const previousDefault = phones.find((row) => row.isDefault) ?? null;
     const before = previousDefault ? this.users.decryptPhone(previousDefault).number : null;

@@ -3,9 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
-import { AccountRepository } from '../../accounts/repositories/account.repository';
 import type { Account } from '../../accounts/account.types';
-import { AccountViewService, UserView } from '../../accounts/services/account-view.service';
 import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
@@ -13,20 +11,22 @@ import { TransactionRunner } from '../../../infrastructure/database/transaction-
 import { UpdateUserDataDto } from '../dtos/update-user.dto';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { UserContactUpdater } from './user-contact-updater';
+import { LockedUserRepository } from '../repositories/locked-user.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { UserView, UserViewService } from './user-view.service';
 
-/** User profile use cases: partial update of contact data (SERVICE.md rules 1-6) and the list of users. */
+/** User profile use case: partial update of contact data (SERVICE.md rules 1-6). */
 @Injectable()
 export class UserProfileService {
   constructor(
     private readonly calls: CallRunner,
     private readonly transactions: TransactionRunner,
-    private readonly accounts: AccountRepository,
+    private readonly locks: LockedUserRepository,
     private readonly users: UserRepository,
     private readonly contact: UserContactUpdater,
     private readonly limits: AccountLimitsService,
     private readonly outbox: OutboxService,
-    private readonly views: AccountViewService,
+    private readonly views: UserViewService,
   ) {}
 
   /**
@@ -51,7 +51,7 @@ export class UserProfileService {
   private updateLocked(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       const scope = { partnerId: principal.partner.partnerId, programCode };
-      const { account, user, contact } = await this.accounts.lockWithUser(manager, scope, accountId, userId);
+      const { account, user, contact } = await this.locks.lock(manager, scope, accountId, userId);
       if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
 
       const batch = new WriteBatch();
@@ -81,13 +81,8 @@ export class UserProfileService {
         ]);
       }
       await batch.execute(manager);
-      return this.views.userViewOf(user, contact, principal.partner);
+      return this.views.viewOf(user, contact, principal.partner);
     });
-  }
-
-  /** Every user of the account, primary first (one statement, tenancy check included). */
-  list(principal: Principal, programCode: string, accountId: string): Promise<UserView[]> {
-    return this.views.renderUsers(accountId, principal.partner, { partnerId: principal.partner.partnerId, programCode });
   }
 
   /**

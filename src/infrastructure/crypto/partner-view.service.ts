@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { PartnerConfig } from '../../../config/service-config';
-import { JweService } from '../../../infrastructure/crypto/jwe.service';
+import type { PartnerConfig } from '../../config/service-config';
+import { JweService } from './jwe.service';
 
 /**
  * The one place that decides how encrypted data leaves the service (CONTRACT.md section 5):
- * a JWE compact string (ECDH-ES/A256GCM) to the partner's key, or nothing at all.
+ * a JWE compact string (ECDH-ES/A256GCM) to the partner's key, or nothing at all. Here, beside the
+ * ciphers, because both the user module's user view and the account views seal with it.
  */
 @Injectable()
 export class PartnerViewService {

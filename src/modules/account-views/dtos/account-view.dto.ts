@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { EnvelopeDto } from '../../../common/openapi/envelope.dto';
+import { UserViewDto } from '../../user/dtos/user-view.dto';
 
 @ApiSchema({ name: 'Purse', description: 'A balance container; every account has one primary purse.' })
 export class PurseViewDto {
@@ -33,18 +34,6 @@ export class AccountDataViewDto {
   encryptedAccountData?: string;
 }
 
-@ApiSchema({ name: 'User' })
-export class UserViewDto {
-  @ApiProperty({ example: '16fd2706-8baf-433b-82eb-8c7fada847da' }) userIdentifier: string;
-  @ApiProperty({ example: true }) isPrimaryAccountHolder: boolean;
-  @ApiProperty({ example: 'active' }) status: string;
-  @ApiPropertyOptional({
-    description: 'JWE compact (ECDH-ES/A256GCM) of the user data; encryption partners only, omitted otherwise',
-    example: 'eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTI1NkdDTSJ9..',
-  })
-  encryptedUserData?: string;
-}
-
 @ApiSchema({ name: 'PaymentInstrument' })
 export class PaymentInstrumentViewDto {
   @ApiProperty({ example: '9b2f6c1e-3d0a-4a53-8d7e-2f1c0b6e4a11' }) paymentIdentifier: string;
@@ -71,14 +60,4 @@ export class AccountResponseDto extends EnvelopeDto {
     description: '[] while the account was never activated; absent only on a limit decline answered alone',
   })
   paymentInstruments?: PaymentInstrumentViewDto[];
-}
-
-@ApiSchema({ name: 'UserResponse', description: 'Success with the user, or a HTTP 200 decline (5/362 locked account, 2/6x limits, 5/380, 5/381) without it.' })
-export class UserResponseDto extends EnvelopeDto {
-  @ApiPropertyOptional({ type: UserViewDto, description: 'Absent on a decline' }) user?: UserViewDto;
-}
-
-@ApiSchema({ name: 'UsersResponse' })
-export class UsersResponseDto extends EnvelopeDto {
-  @ApiProperty({ type: [UserViewDto], description: 'Primary user first' }) users: UserViewDto[];
 }

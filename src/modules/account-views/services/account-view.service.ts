@@ -3,15 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { PartnerConfig } from '../../../config/service-config';
+import { PartnerViewService } from '../../../infrastructure/crypto/partner-view.service';
+import type { Account, PaymentInstrument, Purse } from '../../accounts/account.types';
+import type { PurseRow } from '../../accounts/repositories/account-columns';
+import { AccountRepository, isAccountId, StoredAccountData } from '../../accounts/repositories/account.repository';
+import { PaymentInstrumentService, PaymentInstrumentView } from '../../accounts/services/payment-instrument.service';
+import type { UserDataPlain } from '../../user/repositories/user.repository';
+import { UserView, UserViewService } from '../../user/services/user-view.service';
 import type { User } from '../../user/user.types';
-import { ContactRows, UserDataPlain, UserRepository } from '../../user/repositories/user.repository';
-import { Account } from '../entities/account.entity';
-import { PaymentInstrument } from '../entities/payment-instrument.entity';
-import { Purse } from '../entities/purse.entity';
-import { AccountRead, AccountReadRepository, AccountScope, PurseRow, UserRead } from '../repositories/account-read.repository';
-import { AccountRepository, isAccountId, StoredAccountData } from '../repositories/account.repository';
-import { PartnerViewService } from './partner-view.service';
-import { PaymentInstrumentService, PaymentInstrumentView } from './payment-instrument.service';
+import { AccountRead, AccountReadRepository, AccountScope } from '../repositories/account-read.repository';
 
 export type { PaymentInstrumentView };
 
@@ -37,13 +37,6 @@ export interface AccountDataView {
   closedDateTime: string | null;
   purses: PurseView[];
   encryptedAccountData?: string;
-}
-
-export interface UserView {
-  userIdentifier: string;
-  isPrimaryAccountHolder: boolean;
-  status: string;
-  encryptedUserData?: string;
 }
 
 /** The body of POST/GET enrollments (and of care operations) beside the envelope. */
@@ -89,7 +82,7 @@ export class AccountViewService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly accounts: AccountRepository,
-    private readonly users: UserRepository,
+    private readonly users: UserViewService,
     private readonly instruments: PaymentInstrumentService,
     private readonly partnerView: PartnerViewService,
     private readonly reads: AccountReadRepository,
@@ -117,7 +110,7 @@ export class AccountViewService {
       : null;
     if (!read) throw new DomainError('ACCOUNT_NOT_FOUND');
     const views: UserView[] = [];
-    for (const one of read) views.push(await this.readUserView(one, partner));
+    for (const { user, contact } of read) views.push(await this.users.viewOf(user, contact, partner));
     return views;
   }
 
@@ -129,17 +122,9 @@ export class AccountViewService {
     }));
     return {
       account: accountDataView(account, purses, sealed),
-      user: await this.readUserView({ user: holder, contact }, partner),
+      user: await this.users.viewOf(holder, contact, partner),
       paymentInstruments: cards.map((card) => this.instruments.view(card)),
     };
-  }
-
-  private async readUserView({ user, contact }: UserRead, partner: PartnerConfig): Promise<UserView> {
-    const sealed = await this.partnerView.seal(partner, 'encryptedUserData', () => {
-      if (!contact) throw new Error(`contact rows of user ${user.id} were not read`);
-      return this.users.decryptWith(user, contact);
-    });
-    return { userIdentifier: user.id, isPrimaryAccountHolder: user.isPrimary, status: user.status, ...sealed };
   }
 
   /**
@@ -152,22 +137,11 @@ export class AccountViewService {
       accountHolder: { firstName, ...(middleName !== undefined ? { middleName } : {}), lastName },
       ...rows.accountData,
     }));
-    const sealedUser = await this.partnerView.seal(partner, 'encryptedUserData', () => rows.userData);
     return {
       account: accountDataView(rows.account, [rows.purse], sealedAccount),
-      user: { userIdentifier: rows.user.id, isPrimaryAccountHolder: rows.user.isPrimary, status: rows.user.status, ...sealedUser },
+      user: await this.users.viewOfNew(rows.user, rows.userData, partner),
       paymentInstruments: rows.cards.map((card) => this.instruments.view(card)),
     };
-  }
-
-  /** A user's view from rows already in hand (a user update builds its answer from memory). */
-  userViewOf(user: User, contact: ContactRows, partner: PartnerConfig): Promise<UserView> {
-    return this.readUserView({ user, contact }, partner);
-  }
-
-  async userView(user: User, partner: PartnerConfig, manager: EntityManager = this.dataSource.manager): Promise<UserView> {
-    const sealed = await this.partnerView.seal(partner, 'encryptedUserData', () => this.users.decrypt(manager, user));
-    return { userIdentifier: user.id, isPrimaryAccountHolder: user.isPrimary, status: user.status, ...sealed };
   }
 }
 

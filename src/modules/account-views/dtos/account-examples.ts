@@ -1,4 +1,5 @@
 import { errorExample, Examples, successExample, VALID_ONLY_EXAMPLE } from '../../../common/openapi/api-answers';
+import { USER_EXAMPLE } from '../../user/dtos/user-examples';
 
 const ACCOUNT = {
   accountIdentifier: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
@@ -14,7 +15,6 @@ const ACCOUNT = {
   closedDateTime: null,
   purses: [{ purseIdentifier: '0f8fad5b-d9cb-469f-a165-70867728950e', purseType: 'primary', currency: 'USD', availableBalance: '0.00', ledgerBalance: '0.00' }],
 };
-export const USER_EXAMPLE = { userIdentifier: '16fd2706-8baf-433b-82eb-8c7fada847da', isPrimaryAccountHolder: true, status: 'active' };
 const CARD = {
   paymentIdentifier: '9b2f6c1e-3d0a-4a53-8d7e-2f1c0b6e4a11',
   type: 'virtual',

@@ -1,0 +1,35 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequiresScopes } from '../../../common/auth/decorators';
+import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
+import { Principal } from '../../../common/context/request-context';
+import { ApiAnswer, ApiErrors, successExample } from '../../../common/openapi/api-answers';
+import { USER_EXAMPLE } from '../../user/dtos/user-examples';
+import { UsersResponseDto } from '../../user/dtos/user-view.dto';
+import type { UserView } from '../../user/services/user-view.service';
+import { AccountViewService } from '../services/account-view.service';
+
+const NOT_FOUND = '404/10/0 "Account Not Found": unknown account or user, or one of another partner or program';
+
+/** GET users of an account: a read of the account views (PUT user is the user module's). */
+@ApiTags('users')
+@Controller('v1/programs/:programCode/accounts/:accountIdentifier/users')
+@RequiresScopes('users')
+export class AccountUsersController {
+  constructor(private readonly views: AccountViewService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listUsers', summary: 'Every user of the account, primary first' })
+  @ApiAnswer(UsersResponseDto, 'users: primary first (encryptedUserData per the partner configuration)', {
+    success: { summary: 'The users of the account', value: successExample({ users: [USER_EXAMPLE] }) },
+  })
+  @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND'] }, { 404: NOT_FOUND })
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Param('programCode') programCode: string,
+    @Param('accountIdentifier') accountIdentifier: string,
+  ): Promise<{ users: UserView[] }> {
+    const scope = { partnerId: principal.partner.partnerId, programCode };
+    return { users: await this.views.renderUsers(accountIdentifier, principal.partner, scope) };
+  }
+}

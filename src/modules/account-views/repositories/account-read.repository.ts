@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import type { Account } from '../../accounts/account.types';
+import { ACCOUNT_COLUMNS, accountOf, CARDS, CardRow, PURSES, PurseRow } from '../../accounts/repositories/account-columns';
+import { CONTACT_COLUMNS, contactOf, USER_COLUMNS, userOf } from '../../user/repositories/user-columns';
+import type { ContactRows } from '../../user/repositories/user.repository';
+import type { User } from '../../user/user.types';
+
+/** The tenancy of a partner call: another partner's or program's account is not found. */
+export interface AccountScope {
+  partnerId: string;
+  programCode: string;
+}
+
+/** An account with its primary user, purses and cards; `contact` only when it was asked for. */
+export interface AccountRead {
+  account: Account;
+  holder: User | null;
+  purses: PurseRow[];
+  cards: CardRow[];
+  contact: ContactRows | null;
+}
+
+export interface UserRead {
+  user: User;
+  contact: ContactRows | null;
+}
+
+const SCOPE = `and a.partner_id = $2 and a.program_code = $3`;
+
+function accountStatement(scoped: boolean, contact: boolean): string {
+  return `select ${ACCOUNT_COLUMNS},
+       ${USER_COLUMNS},
+       ${PURSES},
+       ${CARDS}${contact ? `,\n       ${CONTACT_COLUMNS}` : ''}
+  from accounts a
+  left join lateral (select * from users where account_id = a.id and is_primary limit 1) u on true
+ where a.id = $1 ${scoped ? SCOPE : ''}`;
+}
+
+function usersStatement(contact: boolean): string {
+  return `select a.id as account_id,
+       ${USER_COLUMNS}${contact ? `,\n       ${CONTACT_COLUMNS}` : ''}
+  from accounts a
+  left join users u on u.account_id = a.id
+ where a.id = $1 ${SCOPE}
+ order by u.is_primary desc, u.created_at, u.id`;
+}
+
+/** Built once: [scoped][contact]. */
+const ACCOUNT_SQL = [
+  [accountStatement(false, false), accountStatement(false, true)],
+  [accountStatement(true, false), accountStatement(true, true)],
+];
+const USERS_SQL = [usersStatement(false), usersStatement(true)];
+
+type Row = Record<string, unknown>;
+
+/**
+ * The reads behind GET account and GET users, one statement each: the account, its users, purses,
+ * cards and (for the partner view of encryption partners) the users' encrypted contact rows.
+ * Callers check the id is a uuid first: a malformed one never reaches the uuid column.
+ */
+@Injectable()
+export class AccountReadRepository {
+  async account(manager: EntityManager, accountId: string, scope: AccountScope | null, withContact: boolean): Promise<AccountRead | null> {
+    const params = scope ? [accountId, scope.partnerId, scope.programCode] : [accountId];
+    const rows = (await manager.query(ACCOUNT_SQL[scope ? 1 : 0][withContact ? 1 : 0], params)) as Row[];
+    const row = rows[0];
+    if (!row) return null;
+    const holder = row.u_id === null ? null : userOf(row);
+    return {
+      account: accountOf(row),
+      holder,
+      purses: row.purses as PurseRow[],
+      cards: row.cards as CardRow[],
+      contact: withContact && holder ? contactOf(row) : null,
+    };
+  }
+
+  /** Every user of the account in scope, primary first; null when the account is not found. */
+  async users(manager: EntityManager, accountId: string, scope: AccountScope, withContact: boolean): Promise<UserRead[] | null> {
+    const rows = (await manager.query(USERS_SQL[withContact ? 1 : 0], [accountId, scope.partnerId, scope.programCode])) as Row[];
+    if (rows.length === 0) return null;
+    return rows.filter((row) => row.u_id !== null).map((row) => ({ user: userOf(row), contact: withContact ? contactOf(row) : null }));
+  }
+}

@@ -1,0 +1,51 @@
+import type { User } from '../entities/user.entity';
+import type { ContactRows } from './user.repository';
+
+/**
+ * The user row (alias `u`, columns prefixed `u_`) and its contact rows as one-statement reads that
+ * join them with the account select them (the account views, the user update's lock). The user
+ * module owns these columns; `userOf` and `contactOf` map such a row back.
+ */
+export const USER_COLUMNS = `u.id as u_id, u.account_id as u_account_id, u.is_primary as u_is_primary, u.status as u_status,
+       u.first_name_enc as u_first_name_enc, u.middle_name_enc as u_middle_name_enc, u.last_name_enc as u_last_name_enc,
+       u.date_of_birth_enc as u_date_of_birth_enc, u.ssn_enc as u_ssn_enc, u.ssn_suffix_enc as u_ssn_suffix_enc,
+       u.itin_enc as u_itin_enc, u.matricula_enc as u_matricula_enc, u.email_enc as u_email_enc,
+       u.ssn_bidx as u_ssn_bidx, u.itin_bidx as u_itin_bidx, u.matricula_bidx as u_matricula_bidx,
+       u.created_at as u_created_at, u.updated_at as u_updated_at`;
+
+/** The user's addresses and phones as two JSON arrays (`addresses`, `phones`), oldest first. */
+export const CONTACT_COLUMNS = `(select coalesce(json_agg(json_build_object('id', ad.id, 'type', ad.type, 'isDefault', ad.is_default, 'addressEnc', ad.address_enc)
+                 order by ad.created_at, ad.id), '[]')
+          from user_addresses ad where ad.user_id = u.id) as addresses,
+       (select coalesce(json_agg(json_build_object('id', ph.id, 'phoneType', ph.phone_type, 'isDefault', ph.is_default, 'numberEnc', ph.number_enc)
+                 order by ph.created_at, ph.id), '[]')
+          from user_phones ph where ph.user_id = u.id) as phones`;
+
+type Row = Record<string, unknown>;
+
+export function userOf(row: Row): User {
+  return {
+    id: row.u_id,
+    accountId: row.u_account_id,
+    isPrimary: row.u_is_primary,
+    status: row.u_status,
+    firstNameEnc: row.u_first_name_enc,
+    middleNameEnc: row.u_middle_name_enc,
+    lastNameEnc: row.u_last_name_enc,
+    dateOfBirthEnc: row.u_date_of_birth_enc,
+    ssnEnc: row.u_ssn_enc,
+    ssnSuffixEnc: row.u_ssn_suffix_enc,
+    itinEnc: row.u_itin_enc,
+    matriculaEnc: row.u_matricula_enc,
+    emailEnc: row.u_email_enc,
+    ssnBidx: row.u_ssn_bidx,
+    itinBidx: row.u_itin_bidx,
+    matriculaBidx: row.u_matricula_bidx,
+    createdAt: row.u_created_at,
+    updatedAt: row.u_updated_at,
+  } as User;
+}
+
+export function contactOf(row: Row): ContactRows {
+  return { addresses: row.addresses as ContactRows['addresses'], phones: row.phones as ContactRows['phones'] };
+}
