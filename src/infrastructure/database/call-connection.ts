@@ -10,12 +10,18 @@ export const CURRENT_CALL = 'call:connection';
  */
 export class CallConnection {
   private sessionLocks = false;
+  private names: readonly string[] | undefined;
 
+  /** `lockNames` may be computed on first use: a replay answered before BEGIN never needs them (they cost HMACs). */
   constructor(
     private readonly runner: QueryRunner,
     private readonly locks: LockService,
-    private readonly lockNames: readonly string[],
+    private readonly lockNames: readonly string[] | (() => readonly string[]),
   ) {}
+
+  private get lockList(): readonly string[] {
+    return (this.names ??= typeof this.lockNames === 'function' ? this.lockNames() : this.lockNames);
+  }
 
   get manager(): EntityManager {
     return this.runner.manager;
@@ -33,7 +39,7 @@ export class CallConnection {
   async begin(): Promise<void> {
     this.setActive(true);
     try {
-      await this.locks.lockInTransaction(this.runner.manager, this.lockNames, 'begin');
+      await this.locks.lockInTransaction(this.runner.manager, this.lockList, 'begin');
     } catch (error) {
       await this.rollback().catch(() => undefined);
       throw error;
@@ -48,7 +54,7 @@ export class CallConnection {
   async commitKeepingLocks(): Promise<void> {
     if (!this.inTransaction) return;
     if (!this.sessionLocks) {
-      await this.locks.holdForSession(this.runner.manager, this.lockNames);
+      await this.locks.holdForSession(this.runner.manager, this.lockList);
       this.sessionLocks = true;
     }
     await this.commit();

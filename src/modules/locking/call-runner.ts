@@ -24,8 +24,8 @@ export interface IdempotentCall {
   operation: string;
   /** The validated, decrypted payload; its canonical form is the fingerprint. */
   payload: unknown;
-  /** Lock names (LockNames), taken sorted in one round trip. */
-  locks: readonly string[];
+  /** Lock names (LockNames), taken sorted in one round trip; computed only when the call gets that far (not for a replay). */
+  locks: () => readonly string[];
   /** Time-dependent checks, run only on a first attempt and before any lock (CONTRACT section 6), on the call's connection. */
   firstAttempt?: (manager: EntityManager) => Promise<void> | void;
   /**
@@ -88,7 +88,7 @@ export class CallRunner {
 
   /** The partner's call is admitted under its in-flight cap (else 503/503/3), then runs on its connection. */
   private async withConnection<T>(
-    lockNames: readonly string[],
+    lockNames: readonly string[] | (() => readonly string[]),
     beforeLocks: (manager: EntityManager) => Promise<T | null>,
     work: (connection: CallConnection) => Promise<T>,
   ): Promise<T> {
@@ -121,7 +121,7 @@ export class CallRunner {
    * BEGIN and the locks, the work, COMMIT.
    */
   private async onConnection<T>(
-    lockNames: readonly string[],
+    lockNames: readonly string[] | (() => readonly string[]),
     beforeLocks: (manager: EntityManager) => Promise<T | null>,
     work: (connection: CallConnection) => Promise<T>,
   ): Promise<T> {

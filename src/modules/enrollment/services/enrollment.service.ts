@@ -65,7 +65,7 @@ export class EnrollmentService {
       operation: ENROLLMENT_OPERATION,
       payload: plan.request,
       // SERVICE.md locks an enrollment on requestId and SSN; the limit keys are locked with them (one round trip).
-      locks: [
+      locks: () => [
         LockNames.requestId(key.partnerId, programCode, key.requestId),
         ...(ssn ? [LockNames.ssn(programCode, this.blindIndex.of('ssn', ssn))] : []),
         ...this.limits.lockNames(programCode, limitKeys),
