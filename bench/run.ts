@@ -2,7 +2,7 @@
  * `npm run bench`: the service from dist on the embedded PostgreSQL, five scenarios at 50
  * connections, each against two baselines measured in the same run, and the enrollment scenario
  * also against a hand-written enrollment in one transaction, baseline (c) (see report.ts METHOD_NOTE).
- * Settings (env): BENCH_DURATION (s, 10), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (50),
+ * Settings (env): BENCH_DURATION (s, 10), BENCH_WARMUP (s, 5: the first seconds of a fresh process measure V8 compiling the code, not the code), BENCH_CONNECTIONS (50),
  * BENCH_SCENARIOS (comma list), BENCH_BASELINES=0 (skip them), BENCH_CPU_PROF=1 (profile the
  * service), BENCH_OUT (results folder, bench/results), BENCH_KEEP=1 (keep the work folder).
  * BENCH_SCENARIOS=webhooks runs only the webhook delivery scenario (bench/webhook-delivery.ts).
@@ -23,7 +23,7 @@ import { BENCH_PARTNER, BENCH_PROGRAM, createWorkspace } from './workspace';
 
 const settings = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
-  warmupSeconds: Number(process.env.BENCH_WARMUP ?? 1),
+  warmupSeconds: Number(process.env.BENCH_WARMUP ?? 5),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
   scenarios: process.env.BENCH_SCENARIOS?.split(',')
     .map((s) => s.trim())

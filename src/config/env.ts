@@ -28,6 +28,8 @@ export interface Env {
   readonly dbStatementTimeoutMs: number;
   /** Client-side bound on every query's answer (pg `query_timeout`): a database that stalls without answering. */
   readonly dbQueryTimeoutMs: number;
+  /** Parameterised statements run as named prepared statements (planned once per connection). */
+  readonly dbPreparedStatements: boolean;
   readonly tokenTtlSeconds: number;
   readonly idempotencyRetentionDays: number;
   readonly unblockRetryDelaysMs: number[];
@@ -170,6 +172,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       jwksUri: source.OAUTH_JWKS_URI || undefined,
     },
     jobsEnabled: (source.JOBS_ENABLED ?? 'true') !== 'false',
+    dbPreparedStatements: (source.DB_PREPARED_STATEMENTS ?? 'true') !== 'false',
     ofac: {
       listDir: source.OFAC_LIST_DIR ? path.resolve(source.OFAC_LIST_DIR) : undefined,
       matchThreshold: fraction('OFAC_MATCH_THRESHOLD', source.OFAC_MATCH_THRESHOLD, 0.92),

@@ -6,6 +6,7 @@ import { AppConfig } from '../../config/app-config';
 import { BlindIndexVersionCheck } from './blind-index-version';
 import { dataSourceOptions } from './data-source-options';
 import { LockService } from './lock.service';
+import { prepareParameterisedStatements } from './prepared-statements';
 import { TransactionRunner } from './transaction-runner';
 
 interface PgPoolLike extends EventEmitter {
@@ -14,16 +15,21 @@ interface PgPoolLike extends EventEmitter {
 
 const logger = new Logger('Database');
 
+/** The pools' options, and whether their clients run parameterised statements as prepared ones (DB_PREPARED_STATEMENTS). */
+type PoolOptions = DataSourceOptions & { preparedStatements?: boolean };
+
 /**
  * A checked-out pg client that loses its server (restart, failover) can emit 'error' twice;
  * TypeORM listens only once, and an unheard 'error' would end the process. Every client of the
- * pool gets a permanent listener, so an outage costs the calls in flight (503), never the process.
+ * pool gets a permanent listener, so an outage costs the calls in flight (503), never the process;
+ * and, unless turned off, runs its parameterised statements as prepared ones (prepared-statements.ts).
  */
-function guardPoolClients(dataSource: DataSource): void {
+function guardPoolClients(dataSource: DataSource, prepared: boolean): void {
   const pool = (dataSource.driver as unknown as { master?: PgPoolLike }).master;
   if (!pool) return;
   const guard = (client: EventEmitter) => {
     client.on('error', (error: Error & { code?: string }) => logger.warn({ errorCode: error.code }, 'database connection lost'));
+    if (prepared) prepareParameterisedStatements(client as never);
   };
   pool._clients?.forEach(guard);
   pool.on('connect', guard);
@@ -50,6 +56,7 @@ const DELIVERY_POOL_SIZE = 2;
         ...dataSourceOptions(requireUrl(config), config.env.dbSchema, config.env.dbPoolSize, config.env.dbStatementTimeoutMs, config.env.dbQueryTimeoutMs),
         entities: undefined,
         autoLoadEntities: true,
+        preparedStatements: config.env.dbPreparedStatements,
         retryAttempts: 3,
         retryDelay: 500,
       }),
@@ -72,6 +79,7 @@ const DELIVERY_POOL_SIZE = 2;
           entities: [],
           migrations: [],
           extra: { ...options.extra, application_name: 'enrollment-service-delivery' },
+          preparedStatements: config.env.dbPreparedStatements,
           retryAttempts: 3,
           retryDelay: 500,
         };
@@ -84,10 +92,11 @@ const DELIVERY_POOL_SIZE = 2;
 })
 export class DatabaseModule {}
 
-/** Every pool of the process: initialised, its clients guarded. */
+/** Every pool of the process: initialised, its clients guarded (and preparing their statements). */
 async function initialize(options?: DataSourceOptions): Promise<DataSource> {
-  const dataSource = await new DataSource(options as DataSourceOptions).initialize();
-  guardPoolClients(dataSource);
+  const { preparedStatements = false, ...rest } = (options ?? {}) as PoolOptions;
+  const dataSource = await new DataSource(rest as DataSourceOptions).initialize();
+  guardPoolClients(dataSource, preparedStatements);
   return dataSource;
 }
 
