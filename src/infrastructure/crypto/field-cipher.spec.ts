@@ -1,3 +1,4 @@
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { BlindIndex, FieldCipher, UnreadableCiphertextError } from './field-cipher';
 import { generateKeyMaterial, KeyStore, KeyStoreError, rotateKeyMaterial } from './key-store';
 
@@ -58,5 +59,18 @@ describe(KeyStore.name, () => {
     await expect(KeyStore.from(JSON.stringify({ ...material, previousEncryption: [publicOnly] }), false, '/nonexistent')).rejects.toThrow(
       /previousEncryption\[0\]/,
     );
+  });
+
+  it('signs a compact ES256 JWS that jose verifies against the published keys, and one changed byte does not', async () => {
+    const keys = await KeyStore.from(JSON.stringify(await generateKeyMaterial()), false, '/nonexistent');
+    const now = Math.floor(Date.now() / 1000);
+    const token = keys.signJwt('at+jwt', { sub: 'acme', iat: now, exp: now + 60, scope: 'José' });
+    expect(decodeProtectedHeader(token)).toEqual({ alg: 'ES256', typ: 'at+jwt', kid: keys.signingKeyId });
+    const jwks = createLocalJWKSet(keys.publicJwks());
+    const { payload } = await jwtVerify(token, jwks, { algorithms: ['ES256'], typ: 'at+jwt' });
+    expect(payload).toEqual({ sub: 'acme', iat: now, exp: now + 60, scope: 'José' });
+    const [header, body, signature] = token.split('.');
+    const flipped = `${header}.${body}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'AB' : 'AA'}`;
+    await expect(jwtVerify(flipped, jwks, { algorithms: ['ES256'] })).rejects.toThrow();
   });
 });

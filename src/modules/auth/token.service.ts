@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { createLocalJWKSet, createRemoteJWKSet, JWTPayload, jwtVerify, JWTVerifyGetKey, SignJWT } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, JWTPayload, jwtVerify, JWTVerifyGetKey } from 'jose';
 import { AppConfig } from '../../config/app-config';
 import { PartnerConfig, Scope } from '../../config/service-config';
 import { Principal } from '../../common/context/request-context';
@@ -64,15 +64,17 @@ export class TokenService {
     const scopes = this.grantScopes(partner, requestedScope);
     const now = Math.floor(Date.now() / 1000);
     const ttl = this.config.env.tokenTtlSeconds;
-    const token = await new SignJWT({ client_id: partner.clientId, scope: scopes.join(' ') })
-      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: this.keys.signingKeyId })
-      .setIssuer(this.issuer)
-      .setSubject(partner.clientId)
-      .setAudience(this.audience)
-      .setIssuedAt(now)
-      .setExpirationTime(now + ttl)
-      .setJti(randomUUID())
-      .sign(this.keys.signingKey);
+    // RFC 9068 access token: typ at+jwt, with iss, sub, aud, iat, exp, jti and client_id.
+    const token = this.keys.signJwt('at+jwt', {
+      client_id: partner.clientId,
+      scope: scopes.join(' '),
+      iss: this.issuer,
+      sub: partner.clientId,
+      aud: this.audience,
+      iat: now,
+      exp: now + ttl,
+      jti: randomUUID(),
+    });
     return { access_token: token, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') };
   }
 
