@@ -5,6 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors/domain-error';
 import { EVENT_TYPES } from './event-types';
 import { EventListRow, ListCursor, OutboxRepository, OutboxRow } from './outbox.repository';
+import { isUuid } from '../../common/validation/identifiers';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'notDeliverable';
 
@@ -22,8 +23,6 @@ export interface EventView {
   deliveries: Array<{ attempt: number; url: string; statusCode: number | null; error: string | null; durationMs: number; attemptedDateTime: string }>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Read side of the outbox: an event's delivery state and its attempt log. */
 @Injectable()
 export class EventLogService {
@@ -35,7 +34,7 @@ export class EventLogService {
 
   /** The latest events of an account with their delivery state, newest first (the care console's account page). */
   async listForAccount(accountId: string, limit = 20): Promise<Array<Omit<EventView, 'deliveries'>>> {
-    if (!UUID.test(accountId)) return [];
+    if (!isUuid(accountId)) return [];
     const rows = await this.outbox.forAccount(this.dataSource.manager, accountId, limit);
     return rows.map((event) => ({
       eventId: event.id,
@@ -73,7 +72,7 @@ export class EventLogService {
 
   /** Makes the partner's event due for one more attempt now; null for an unknown event or another partner's. */
   async redeliver(partnerId: string, eventId: string): Promise<EventListItem | null> {
-    if (!UUID.test(eventId)) return null;
+    if (!isUuid(eventId)) return null;
     const deliverable = Boolean(this.config.service.partnerById(partnerId)?.webhook);
     const row = await this.outbox.redeliver(this.dataSource.manager, eventId, partnerId, deliverable);
     return row ? listItem(row) : null;
@@ -82,7 +81,7 @@ export class EventLogService {
   /** null when the event does not exist or (with `partnerId`) belongs to another partner. */
   /** One event, as its partner (`partnerId`) or care (`programs`: the care client's programs only) may see it. */
   async describe(eventId: string, scope: { partnerId: string } | { programs: readonly string[] }): Promise<EventView | null> {
-    if (!UUID.test(eventId)) return null;
+    if (!isUuid(eventId)) return null;
     const manager = this.dataSource.manager;
     const event = await this.outbox.find(manager, eventId);
     if (!event) return null;

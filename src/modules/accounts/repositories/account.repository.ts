@@ -6,8 +6,8 @@ import { FieldCipher } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { Account, AccountType, IdentityKind } from '../entities/account.entity';
 import { Purse } from '../entities/purse.entity';
+import { isUuid } from '../../../common/validation/identifiers';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ACCOUNT_DATA_CONTEXT = 'accounts.encrypted_account_data';
 /** Sandbox ABA routing number (valid check digit); a real issuer configures its own. */
 const ROUTING_NUMBER = '011000015';
@@ -53,7 +53,7 @@ export type AccountPatch = Partial<
 
 /** Whether an account identifier can be looked up at all (the column is a uuid). */
 export function isAccountId(accountId: string): boolean {
-  return UUID.test(accountId);
+  return isUuid(accountId);
 }
 
 /** Account persistence: look-ups scoped to the partner (tenancy), row locks, creation with the primary purse. */
@@ -63,7 +63,7 @@ export class AccountRepository {
 
   /** Another partner's or program's account, or a malformed id, is simply not found. */
   async findForPartner(manager: EntityManager, partnerId: string, programCode: string | null, accountId: string): Promise<Account | null> {
-    if (!UUID.test(accountId)) return null;
+    if (!isUuid(accountId)) return null;
     const account = await manager.findOne(Account, { where: { id: accountId, partnerId } });
     if (!account || (programCode !== null && account.programCode !== programCode)) return null;
     return account;
@@ -76,7 +76,7 @@ export class AccountRepository {
   }
 
   findById(manager: EntityManager, accountId: string): Promise<Account | null> {
-    return UUID.test(accountId) ? manager.findOne(Account, { where: { id: accountId } }) : Promise.resolve(null);
+    return isUuid(accountId) ? manager.findOne(Account, { where: { id: accountId } }) : Promise.resolve(null);
   }
 
   /** SELECT ... FOR UPDATE: serialises state changes of one account inside the caller's transaction. */

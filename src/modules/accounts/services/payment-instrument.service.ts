@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { FieldCipher } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { PaymentInstrument, PaymentInstrumentStatus } from '../entities/payment-instrument.entity';
+import { isUuid } from '../../../common/validation/identifiers';
 
 export interface NewPaymentInstrument {
   accountId: string;
@@ -86,7 +87,7 @@ export class PaymentInstrumentService {
 
   /** The account holding a card (the care console's search by paymentIdentifier); null for an unknown or malformed id. */
   async accountIdOf(manager: EntityManager, paymentIdentifier: string): Promise<string | null> {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(paymentIdentifier)) return null;
+    if (!isUuid(paymentIdentifier)) return null;
     const card = await manager.findOne(PaymentInstrument, { where: { id: paymentIdentifier }, select: { id: true, accountId: true } });
     return card?.accountId ?? null;
   }

@@ -10,8 +10,8 @@ import { BlindIndex, FieldCipher } from '../../../infrastructure/crypto/field-ci
 import { ScanCapture } from '../entities/scan-capture.entity';
 import type { ScanCaptureDto } from '../dtos/scan-capture.dto';
 import { Clock } from '../../../infrastructure/time/clock';
+import { isUuid } from '../../../common/validation/identifiers';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ID_NUMBER_CONTEXT = 'scan_captures.id_number';
 const VALIDITY_MS = 24 * 60 * 60 * 1000;
 
@@ -55,7 +55,7 @@ export class ScanCaptureService {
    * an identical retry days later still resumes. An unknown id fails here too; 400/660/0 either way.
    */
   async checkWindow(manager: EntityManager, onboardingID: string): Promise<void> {
-    const scan = UUID.test(onboardingID) ? await manager.findOne(ScanCapture, { where: { id: onboardingID }, select: { id: true, expiresAt: true } }) : null;
+    const scan = isUuid(onboardingID) ? await manager.findOne(ScanCapture, { where: { id: onboardingID }, select: { id: true, expiresAt: true } }) : null;
     if (!scan || scan.expiresAt.getTime() <= this.clock.now().getTime()) throw new DomainError('INVALID_ONBOARDING_ID', { field: 'onboardingID' });
   }
 
@@ -71,7 +71,7 @@ export class ScanCaptureService {
     onboardingID: string,
     matriculaId?: string,
   ): Promise<{ scan: ScanCapture; idNumber: string }> {
-    const scan = UUID.test(onboardingID) ? await manager.findOne(ScanCapture, { where: { id: onboardingID }, lock: { mode: 'pessimistic_write' } }) : null;
+    const scan = isUuid(onboardingID) ? await manager.findOne(ScanCapture, { where: { id: onboardingID }, lock: { mode: 'pessimistic_write' } }) : null;
     const valid =
       scan !== null &&
       scan.partnerId === partnerId &&

@@ -6,6 +6,7 @@ import { ACCOUNT_COLUMNS, accountOf } from '../../accounts/repositories/account-
 import type { User } from '../entities/user.entity';
 import { CONTACT_COLUMNS, contactOf, USER_COLUMNS, userOf } from './user-columns';
 import type { ContactRows } from './user.repository';
+import { isUuid } from '../../../common/validation/identifiers';
 
 /** A partner's account in one program, or (programCode null) in any program, checked by the caller. */
 export interface LockScope {
@@ -19,8 +20,6 @@ export interface LockedUser {
   user: User;
   contact: ContactRows;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Only the account row is locked: the call's advisory locks already serialise calls on the user.
 const LOCKED_USER_SQL = `select ${ACCOUNT_COLUMNS},
@@ -41,7 +40,7 @@ export class LockedUserRepository {
    */
   async lock(manager: EntityManager, scope: LockScope, accountId: string, userId: string): Promise<LockedUser> {
     const rows =
-      UUID.test(accountId) && UUID.test(userId)
+      isUuid(accountId) && isUuid(userId)
         ? ((await manager.query(LOCKED_USER_SQL, [accountId, scope.partnerId, scope.programCode, userId])) as Array<Record<string, unknown>>)
         : [];
     const row = rows[0];
