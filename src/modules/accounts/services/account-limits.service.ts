@@ -147,15 +147,19 @@ export class AccountLimitsService {
     if (hashed.length === 0) return null;
     const keys = [...hashed].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]);
     const rows = (await manager.query(
-      `select q.kind, q.bidx,
-              count(a.id) filter (where ${ACTIVE})::int as active,
-              count(a.id) filter (where ${EVER_ACTIVATED})::int as lifetime,
-              (array_agg(a.id order by a.created_at desc) filter (where ${ACTIVE}))[1] as recent
+      // One lateral look-up per key: its index scan takes the key from the outer row whatever the
+      // plan, so the statement's generic plan (it runs prepared) is as good as a custom one. A plain
+      // join left the key columns to a join filter over every key of the program once generic.
+      `select q.kind, q.bidx, c.active, c.lifetime, c.recent
          from unnest($3::text[], $4::text[]) as q(kind, bidx)
-         left join account_limit_keys k
-           on k.program_code = $1 and k.account_type = $2 and k.key_kind = q.kind and k.key_bidx = q.bidx and k.account_id <> $5
-         left join accounts a on a.id = k.account_id
-        group by q.kind, q.bidx`,
+         cross join lateral (
+           select count(a.id) filter (where ${ACTIVE})::int as active,
+                  count(a.id) filter (where ${EVER_ACTIVATED})::int as lifetime,
+                  (array_agg(a.id order by a.created_at desc) filter (where ${ACTIVE}))[1] as recent
+             from account_limit_keys k
+             join accounts a on a.id = k.account_id
+            where k.program_code = $1 and k.account_type = $2 and k.key_kind = q.kind and k.key_bidx = q.bidx and k.account_id <> $5
+         ) c`,
       [
         check.programCode,
         check.accountType,
