@@ -6,7 +6,7 @@ import { AppConfig } from '../../config/app-config';
 import { BlindIndexVersionCheck } from './blind-index-version';
 import { dataSourceOptions } from './data-source-options';
 import { LockService } from './lock.service';
-import { prepareParameterisedStatements } from './prepared-statements';
+import { prepareMarkedStatements } from './prepared-statements';
 import { TransactionRunner } from './transaction-runner';
 
 interface PgPoolLike extends EventEmitter {
@@ -15,21 +15,21 @@ interface PgPoolLike extends EventEmitter {
 
 const logger = new Logger('Database');
 
-/** The pools' options, and whether their clients run parameterised statements as prepared ones (DB_PREPARED_STATEMENTS). */
+/** The pools' options, and whether their clients run the marked statements as prepared ones (DB_PREPARED_STATEMENTS). */
 type PoolOptions = DataSourceOptions & { preparedStatements?: boolean };
 
 /**
  * A checked-out pg client that loses its server (restart, failover) can emit 'error' twice;
  * TypeORM listens only once, and an unheard 'error' would end the process. Every client of the
  * pool gets a permanent listener, so an outage costs the calls in flight (503), never the process;
- * and, unless turned off, runs its parameterised statements as prepared ones (prepared-statements.ts).
+ * and, unless turned off, runs the statements marked `prepared()` as prepared ones (prepared-statements.ts).
  */
 function guardPoolClients(dataSource: DataSource, prepared: boolean): void {
   const pool = (dataSource.driver as unknown as { master?: PgPoolLike }).master;
   if (!pool) return;
   const guard = (client: EventEmitter) => {
     client.on('error', (error: Error & { code?: string }) => logger.warn({ errorCode: error.code }, 'database connection lost'));
-    if (prepared) prepareParameterisedStatements(client as never);
+    if (prepared) prepareMarkedStatements(client as never);
   };
   pool._clients?.forEach(guard);
   pool.on('connect', guard);

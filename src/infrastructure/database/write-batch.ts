@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { prepared } from './prepared-statements';
 
 type Statement = { sql: string; params: unknown[] };
 type AfterWrite = (manager: EntityManager) => Promise<void>;
@@ -45,7 +46,8 @@ export class WriteBatch {
   async execute(manager: EntityManager): Promise<void> {
     if (this.statements.length > 0) {
       const { sql, params } = this.compose();
-      await manager.query(sql, params);
+      // Prepared: a batch is inserts and updates by key, whose generic plan is the custom one.
+      await manager.query(prepared(sql), params);
     }
     for (const work of this.afterWrites) await work(manager);
   }

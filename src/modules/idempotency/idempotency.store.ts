@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { FieldCipher } from '../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
+import { prepared } from '../../infrastructure/database/prepared-statements';
 
 export interface IdempotencyKey {
   partnerId: string;
@@ -20,6 +21,13 @@ export interface IdempotencyRecord {
 
 const KEY_MATCH = 'partner_id = $1 and program_code = $2 and request_id = $3';
 const RECORD_COLUMNS = 'fingerprint, response_status as "responseStatus", response_body as "responseBody"';
+/** The stored-answer look-up of every idempotent call (a replay is this one statement). */
+const FIND_SQL = prepared(`select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`);
+const CLAIM_SQL = prepared(`with created as (
+         insert into idempotency_keys (partner_id, program_code, request_id, operation, fingerprint, expires_at)
+         values ($1, $2, $3, $4, $5, now() + make_interval(days => $6::int))
+         on conflict (partner_id, program_code, request_id) do nothing)
+       select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`);
 
 /** A requestId as the request status endpoint shows it: the record, when it was first seen and last written. */
 export interface IdempotencyStatus extends IdempotencyRecord {
@@ -38,11 +46,7 @@ export class IdempotencyStore {
   ) {}
 
   async find(key: IdempotencyKey, manager: EntityManager = this.dataSource.manager): Promise<IdempotencyRecord | null> {
-    const rows = (await manager.query(`select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`, [
-      key.partnerId,
-      key.programCode,
-      key.requestId,
-    ])) as IdempotencyRecord[];
+    const rows = (await manager.query(FIND_SQL, [key.partnerId, key.programCode, key.requestId])) as IdempotencyRecord[];
     return this.opened(key, rows[0]);
   }
 
@@ -63,14 +67,14 @@ export class IdempotencyStore {
    * insert of its own CTE, so it finds a row only when the insert did nothing).
    */
   async claim(manager: EntityManager, key: IdempotencyKey, operation: string, fingerprint: string): Promise<IdempotencyRecord | null> {
-    const rows = (await manager.query(
-      `with created as (
-         insert into idempotency_keys (partner_id, program_code, request_id, operation, fingerprint, expires_at)
-         values ($1, $2, $3, $4, $5, now() + make_interval(days => $6::int))
-         on conflict (partner_id, program_code, request_id) do nothing)
-       select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`,
-      [key.partnerId, key.programCode, key.requestId, operation, fingerprint, this.config.env.idempotencyRetentionDays],
-    )) as IdempotencyRecord[];
+    const rows = (await manager.query(CLAIM_SQL, [
+      key.partnerId,
+      key.programCode,
+      key.requestId,
+      operation,
+      fingerprint,
+      this.config.env.idempotencyRetentionDays,
+    ])) as IdempotencyRecord[];
     return this.opened(key, rows[0]);
   }
 

@@ -5,6 +5,7 @@ import { ACCOUNT_COLUMNS, accountOf, CARDS, CardRow, PURSES, PurseRow } from '..
 import { CONTACT_COLUMNS, contactOf, USER_COLUMNS, userOf } from '../../user/repositories/user-columns';
 import type { ContactRows } from '../../user/repositories/user.repository';
 import type { User } from '../../user/user.types';
+import { prepared } from '../../../infrastructure/database/prepared-statements';
 
 /** The tenancy of a partner call: another partner's or program's account is not found. */
 export interface AccountScope {
@@ -49,10 +50,10 @@ function usersStatement(contact: boolean): string {
 
 /** Built once: [scoped][contact]. */
 const ACCOUNT_SQL = [
-  [accountStatement(false, false), accountStatement(false, true)],
-  [accountStatement(true, false), accountStatement(true, true)],
+  [prepared(accountStatement(false, false)), prepared(accountStatement(false, true))],
+  [prepared(accountStatement(true, false)), prepared(accountStatement(true, true))],
 ];
-const USERS_SQL = [usersStatement(false), usersStatement(true)];
+const USERS_SQL = [prepared(usersStatement(false)), prepared(usersStatement(true))];
 
 type Row = Record<string, unknown>;
 

@@ -9,6 +9,7 @@ import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { LockNames, LockService } from '../../../infrastructure/database/lock.service';
 import { Account, AccountType } from '../entities/account.entity';
 import { LimitKeyKind } from '../entities/account-limit-key.entity';
+import { prepared } from '../../../infrastructure/database/prepared-statements';
 
 /** A value the limits count, in plaintext; only its blind index is stored or compared. */
 export interface LimitKeyValue {
@@ -55,6 +56,23 @@ export const COUNTS = {
 };
 const ACTIVE = `a.activated_at is not null and (a.status = 'normal' or a.kyc_pending_gate <> 'none')`;
 const EVER_ACTIVATED = 'a.activated_at is not null';
+
+/**
+ * Every key's counts in one statement, one lateral look-up per key: its index scan takes the key
+ * from the outer row whatever the plan, so the generic plan of this prepared statement is as good
+ * as a custom one. (A plain join left the key columns to a join filter over every key of the
+ * program once the plan was generic: 15 ms at 6,000 accounts against 0.2.)
+ */
+const LIMIT_COUNT_SQL = prepared(`select q.kind, q.bidx, c.active, c.lifetime, c.recent
+   from unnest($3::text[], $4::text[]) as q(kind, bidx)
+   cross join lateral (
+     select count(a.id) filter (where ${ACTIVE})::int as active,
+            count(a.id) filter (where ${EVER_ACTIVATED})::int as lifetime,
+            (array_agg(a.id order by a.created_at desc) filter (where ${ACTIVE}))[1] as recent
+       from account_limit_keys k
+       join accounts a on a.id = k.account_id
+      where k.program_code = $1 and k.account_type = $2 and k.key_kind = q.kind and k.key_bidx = q.bidx and k.account_id <> $5
+   ) c`);
 
 /** Counts of one key: accounts counted as active, ever activated, and the most recent active one. */
 export interface KeyCounts {
@@ -146,28 +164,13 @@ export class AccountLimitsService {
   private async count(manager: EntityManager, check: LimitCheck, hashed: Array<{ kind: LimitKeyKind; bidx: string }>): Promise<LimitBreach | null> {
     if (hashed.length === 0) return null;
     const keys = [...hashed].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]);
-    const rows = (await manager.query(
-      // One lateral look-up per key: its index scan takes the key from the outer row whatever the
-      // plan, so the statement's generic plan (it runs prepared) is as good as a custom one. A plain
-      // join left the key columns to a join filter over every key of the program once generic.
-      `select q.kind, q.bidx, c.active, c.lifetime, c.recent
-         from unnest($3::text[], $4::text[]) as q(kind, bidx)
-         cross join lateral (
-           select count(a.id) filter (where ${ACTIVE})::int as active,
-                  count(a.id) filter (where ${EVER_ACTIVATED})::int as lifetime,
-                  (array_agg(a.id order by a.created_at desc) filter (where ${ACTIVE}))[1] as recent
-             from account_limit_keys k
-             join accounts a on a.id = k.account_id
-            where k.program_code = $1 and k.account_type = $2 and k.key_kind = q.kind and k.key_bidx = q.bidx and k.account_id <> $5
-         ) c`,
-      [
-        check.programCode,
-        check.accountType,
-        keys.map((k) => k.kind),
-        keys.map((k) => k.bidx),
-        check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000',
-      ],
-    )) as Array<{ kind: LimitKeyKind; bidx: string; active: number; lifetime: number; recent: string | null }>;
+    const rows = (await manager.query(LIMIT_COUNT_SQL, [
+      check.programCode,
+      check.accountType,
+      keys.map((k) => k.kind),
+      keys.map((k) => k.bidx),
+      check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000',
+    ])) as Array<{ kind: LimitKeyKind; bidx: string; active: number; lifetime: number; recent: string | null }>;
     const counted = keys.map((key) => ({
       kind: key.kind,
       counts: rows.find((row) => row.kind === key.kind && row.bidx === key.bidx) ?? { active: 0, lifetime: 0, recent: null },

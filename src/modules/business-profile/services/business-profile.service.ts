@@ -9,6 +9,7 @@ import { BusinessDataDto } from '../dtos/business-data.dto';
 import { BusinessDataUpdateDto } from '../dtos/business-data-update.dto';
 import { BusinessProfileEntity } from '../entities/business-profile.entity';
 import { BusinessDataView, BusinessProfileCodec } from './business-profile.codec';
+import { prepared } from '../../../infrastructure/database/prepared-statements';
 
 /** The business data of a business account: written at enrollment, read and updated by partners. */
 @Injectable()
@@ -62,9 +63,9 @@ export class BusinessProfileService {
       if (Object.keys(given).length === 0) return this.codec.view(profile);
       this.codec.write(profile, { ...this.codec.read(profile), ...given });
       await manager.query(
-        `update business_profiles
+        prepared(`update business_profiles
             set business_name = $2, business_type = $3, data = $4::jsonb, business_tax_id_enc = $5, business_tax_id_last4 = $6, updated_at = now()
-          where account_id = $1`,
+          where account_id = $1`),
         [
           profile.accountId,
           profile.businessName,
@@ -85,12 +86,12 @@ export class BusinessProfileService {
   private async lockProfile(manager: EntityManager, principal: Principal, programCode: string, accountId: string): Promise<BusinessProfileEntity> {
     const rows = isAccountId(accountId)
       ? ((await manager.query(
-          `select a.id as "foundId", bp.account_id as "accountId", bp.business_name as "businessName", bp.business_type as "businessType",
+          prepared(`select a.id as "foundId", bp.account_id as "accountId", bp.business_name as "businessName", bp.business_type as "businessType",
                   bp.data, bp.business_tax_id_enc as "businessTaxIdEnc", bp.business_tax_id_last4 as "businessTaxIdLast4",
                   bp.created_at as "createdAt", bp.updated_at as "updatedAt"
              from accounts a left join business_profiles bp on bp.account_id = a.id
             where a.id = $1 and a.partner_id = $2 and a.program_code = $3
-              for update of a`,
+              for update of a`),
           [accountId, principal.partner.partnerId, programCode],
         )) as Array<BusinessProfileEntity & { foundId: string }>)
       : [];

@@ -7,6 +7,7 @@ import type { User } from '../entities/user.entity';
 import { CONTACT_COLUMNS, contactOf, USER_COLUMNS, userOf } from './user-columns';
 import type { ContactRows } from './user.repository';
 import { isUuid } from '../../../common/validation/identifiers';
+import { prepared } from '../../../infrastructure/database/prepared-statements';
 
 /** A partner's account in one program, or (programCode null) in any program, checked by the caller. */
 export interface LockScope {
@@ -22,13 +23,13 @@ export interface LockedUser {
 }
 
 // Only the account row is locked: the call's advisory locks already serialise calls on the user.
-const LOCKED_USER_SQL = `select ${ACCOUNT_COLUMNS},
+const LOCKED_USER_SQL = prepared(`select ${ACCOUNT_COLUMNS},
        ${USER_COLUMNS},
        ${CONTACT_COLUMNS}
   from accounts a
   left join users u on u.account_id = a.id and u.id = $4
  where a.id = $1 and a.partner_id = $2 and ($3::text is null or a.program_code = $3)
-   for update of a`;
+   for update of a`);
 
 /** The read that starts a change of a user (user update, ITIN): the account locked with the user, in one statement. */
 @Injectable()

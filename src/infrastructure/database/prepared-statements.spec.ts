@@ -1,0 +1,44 @@
+import { EventEmitter } from 'node:events';
+import { prepared, prepareMarkedStatements } from './prepared-statements';
+
+describe('prepared statements', () => {
+  function fakeClient() {
+    const calls: unknown[][] = [];
+    const client = Object.assign(new EventEmitter(), { query: (...args: unknown[]) => (calls.push(args), Promise.resolve({ rows: [] })) });
+    prepareMarkedStatements(client);
+    return { client, calls };
+  }
+
+  it('runs a marked text as a named statement, the same name every time and on every client', async () => {
+    const text = prepared('select 1 from accounts where id = $1 /* spec a */');
+    const a = fakeClient();
+    const b = fakeClient();
+    await a.client.query(text, ['x']);
+    await a.client.query(text, ['y']);
+    await b.client.query(text, ['z']);
+    const configs = [...a.calls, ...b.calls].map(([config]) => config as { name: string; text: string; values: unknown[] });
+    expect(configs.map((c) => c.values)).toEqual([['x'], ['y'], ['z']]);
+    expect(configs.every((c) => c.text === text)).toBe(true);
+    expect(new Set(configs.map((c) => c.name)).size).toBe(1);
+    expect(configs[0].name).toMatch(/^s_[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('leaves an unmarked text, a query object and a callback call as they were', async () => {
+    const { client, calls } = fakeClient();
+    const callback = () => undefined;
+    await client.query('select 2 /* spec b */', [1]);
+    await client.query({ text: 'select 3' }, undefined);
+    client.query(prepared('select 4 /* spec c */'), [1], callback);
+    expect(calls[0]).toEqual(['select 2 /* spec b */', [1], undefined]);
+    expect(calls[1]).toEqual([{ text: 'select 3' }, undefined, undefined]);
+    expect(calls[2]).toEqual(['select 4 /* spec c */', [1], callback]);
+  });
+
+  it('two texts get two names', async () => {
+    const { client, calls } = fakeClient();
+    await client.query(prepared('select 5 /* spec d */'), []);
+    await client.query(prepared('select 6 /* spec d */'), []);
+    const [first, second] = calls.map(([config]) => (config as { name: string }).name);
+    expect(first).not.toBe(second);
+  });
+});
