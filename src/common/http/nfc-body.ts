@@ -4,12 +4,16 @@ type Container = Record<string, unknown> | unknown[];
 
 /** A UTF-16 half of a surrogate pair without its other half. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included, on purpose
+const ASCII = /^[\x00-\x7F]*$/;
 
 /**
  * NFC, with a lone surrogate (valid in a JSON escape, not in UTF-8) as U+FFFD: what storage would
  * make of it anyway, and a validator (`isEmail`'s encodeURI) would throw on the raw one (a 500).
  */
 function normalise(text: string): string {
+  // ASCII is already NFC and holds no surrogate: most strings of a body, returned as they are.
+  if (ASCII.test(text)) return text;
   return text.replace(LONE_SURROGATE, '\uFFFD').normalize('NFC');
 }
 
@@ -34,7 +38,8 @@ export function nfcStrings<T>(value: T): T {
         stack.push([child, copy as Container]);
       }
       // defineProperty: a key named __proto__ stays an own property, never a prototype.
-      Object.defineProperty(target, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      if (key === '__proto__') Object.defineProperty(target, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      else (target as Record<string, unknown>)[key] = copy;
     }
   }
   return root as T;
