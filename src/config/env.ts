@@ -28,7 +28,7 @@ export interface Env {
   readonly dbStatementTimeoutMs: number;
   /** Client-side bound on every query's answer (pg `query_timeout`): a database that stalls without answering. */
   readonly dbQueryTimeoutMs: number;
-  /** Parameterised statements run as named prepared statements (planned once per connection). */
+  /** The statements marked `prepared()` run as named prepared statements (planned once per connection). */
   readonly dbPreparedStatements: boolean;
   readonly tokenTtlSeconds: number;
   readonly idempotencyRetentionDays: number;

@@ -1,4 +1,5 @@
 import { ClsStore } from 'nestjs-cls';
+import { SANDBOX_FAULTS } from './sandbox-faults';
 import type { PartnerConfig, Scope } from '../../config/service-config';
 
 /** Who is calling: resolved from the bearer token by the auth guard. */
@@ -13,7 +14,7 @@ export interface RequestContextStore extends ClsStore {
   requestId: string;
   principal?: Principal;
   /** The sandbox test controls of X-Sandbox-Fault (none outside the sandbox). */
-  'sandbox:faults'?: readonly string[];
+  [SANDBOX_FAULTS]?: readonly string[];
 }
 
 /** Valid partner requestIds are echoed as the correlation id; anything else gets a generated one. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ClsService } from 'nestjs-cls';
+import { ClsService, ClsServiceManager } from 'nestjs-cls';
 import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../errors/domain-error';
 
@@ -39,9 +39,9 @@ export class SandboxFaults {
   }
 
   /** This request's faults; none outside the sandbox or outside a request. */
-  private faults(): string[] {
-    if (!this.config.isSandbox || !this.cls.isActive()) return [];
-    return (this.cls.get(SANDBOX_FAULTS) as string[] | undefined) ?? [];
+  private faults(): readonly string[] {
+    if (!this.config.isSandbox) return [];
+    return requestFaults(this.cls);
   }
 
   /** Call right after a recovery point's transaction committed. */
@@ -50,8 +50,12 @@ export class SandboxFaults {
   }
 }
 
+/** The faults the request-scope hook parsed into this request's store; none outside a request. */
+function requestFaults(cls: ClsService): readonly string[] {
+  return (cls.isActive() ? cls.get<readonly string[] | undefined>(SANDBOX_FAULTS) : undefined) ?? [];
+}
+
 /** `X-Sandbox-Fault: unavailable` answers 503/503/2 before anything else happens (a preHandler hook, sandbox only). */
-export async function unavailableFaultHook(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  const header = request.headers[SANDBOX_FAULT_HEADER];
-  if (header !== undefined && parseSandboxFaults(header).includes('unavailable')) throw new DomainError('DEPENDENCY_UNAVAILABLE');
+export async function unavailableFaultHook(_request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (requestFaults(ClsServiceManager.getClsService()).includes('unavailable')) throw new DomainError('DEPENDENCY_UNAVAILABLE');
 }
