@@ -8,6 +8,7 @@
 import Fastify from 'fastify';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Pool } from 'pg';
 import { AppConfig } from '../src/config/app-config';
 import { createApp } from '../src/app.factory';
 import { captureLogs } from '../src/infrastructure/logging/logging';
@@ -53,7 +54,23 @@ async function main(): Promise<void> {
   floor.post('/*', async () => ({ ok: true }));
   floor.get('/*', async () => ({ ok: true }));
   floor.put('/*', async () => ({ ok: true }));
+  // Baseline (a)'s work in-process: the same route with one select by primary key through a pg pool.
+  const pool = new Pool({ connectionString: env.DATABASE_URL, max: 20, options: `-c search_path=${env.DB_SCHEMA}` });
+  pool.on('error', () => undefined); // an idle connection ended by the database's shutdown at the end
+  await pool.query('create table if not exists cpu_floor_rows (id int primary key, payload text not null, updated_at timestamptz not null default now())');
+  await pool.query('insert into cpu_floor_rows (id, payload) select g, md5(g::text) from generate_series(1, 1000) g on conflict do nothing');
+  const pgFloor = Fastify();
+  pgFloor.get('/*', async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('select id, payload, updated_at from cpu_floor_rows where id = $1', [1 + Math.floor(Math.random() * 1000)]);
+    } finally {
+      client.release();
+    }
+    return { ok: true };
+  });
   await floor.ready();
+  await pgFloor.ready();
   const injectFloor: Inject = (r) => floor.inject({ method: r.method, url: r.path, headers: r.headers, payload: r.body }) as never;
   try {
     const basic = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
@@ -77,6 +94,20 @@ async function main(): Promise<void> {
       REQUESTS,
     );
     process.stdout.write(`floor (bare Fastify inject): ${floorFigures.cpuUsPerRequest} µs CPU/request\n`);
+    const injectPg: Inject = (r) => pgFloor.inject({ method: 'GET', url: r.path }) as never;
+    await measure(
+      injectPg,
+      () => ({ method: 'GET', path: '/x', headers: {} }),
+      () => true,
+      300,
+    );
+    const pgFigures = await measure(
+      injectPg,
+      () => ({ method: 'GET', path: '/x', headers: {} }),
+      () => true,
+      REQUESTS,
+    );
+    process.stdout.write(`pg floor (bare Fastify inject, one select by key through pg): ${pgFigures.cpuUsPerRequest} µs CPU/request\n`);
     for (const scenario of buildScenarios(context)) {
       if (only && !only.includes(scenario.name)) continue;
       if (scenario.blocked()) continue;
@@ -97,6 +128,8 @@ async function main(): Promise<void> {
       );
     }
   } finally {
+    await pgFloor.close();
+    await pool.end();
     await app.close();
     await floor.close();
     await workspace.dispose();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
+import { Query as PgQuery } from 'pg';
 
 /** How many distinct statement texts may be prepared by this process; texts beyond run unnamed, as before. */
 const MAX_PREPARED_TEXTS = 256;
@@ -25,11 +26,21 @@ export function prepared(text: string): string {
 
 type Query = (config: unknown, values?: unknown, callback?: unknown) => unknown;
 
-/** This pg client runs the statements marked by `prepared()` as named prepared statements; any other text as before. */
+/**
+ * This pg client runs the statements marked by `prepared()` as named prepared statements; any other
+ * text as before. The named query is built from the text (then named) rather than from a config
+ * object: node-postgres copies a config object through its property descriptors, ~12 µs a statement.
+ */
 export function prepareMarkedStatements(client: EventEmitter & { query: Query }): void {
   const query = client.query.bind(client) as Query;
   client.query = (config: unknown, values?: unknown, callback?: unknown) => {
     const name = typeof config === 'string' && typeof callback !== 'function' ? names.get(config) : undefined;
-    return name ? query({ name, text: config, values }) : query(config, values, callback);
+    if (!name) return query(config, values, callback);
+    return new Promise((resolve, reject) => {
+      const named = new PgQuery(config as string, values as unknown[]) as PgQuery & { name: string; callback: (error: Error | null, result: unknown) => void };
+      named.name = name;
+      named.callback = (error, result) => (error ? reject(error) : resolve(result));
+      query(named);
+    });
   };
 }
