@@ -1,5 +1,5 @@
 /**
- * Two projects: `unit` (src and client specs: no database, no HTTP, milliseconds each) and `e2e`
+ * Two projects: `unit` (src, client and bench specs: no database, no HTTP, milliseconds each) and `e2e`
  * (test/: one embedded PostgreSQL for the whole run, started by its globalSetup; each file works in
  * its own schema). `npm run test:unit` selects the first.
  */
@@ -19,7 +19,7 @@ module.exports = {
   maxWorkers: 1,
   verbose: false,
   projects: [
-    { ...shared, displayName: 'unit', testRegex: ['(src|client)/.*\\.spec\\.ts$'] },
+    { ...shared, displayName: 'unit', testRegex: ['(src|client|bench)/.*\\.spec\\.ts$'] },
     {
       ...shared,
       displayName: 'e2e',

@@ -1,5 +1,6 @@
 /** Drives one target with autocannon and reduces the result to the figures the report shows. */
 import autocannon from 'autocannon';
+import { CpuSplit, snapshot, split } from './cpu-split';
 import { BenchRequest } from './scenarios';
 
 export interface LoadFigures {
@@ -18,6 +19,8 @@ export interface LoadFigures {
   /** Sent but neither answered nor failed when the run ended (a stalled server shows here). */
   unfinished: number;
   statusCodes: Record<string, number>;
+  /** CPU µs per request by process during the run (cpu-split.ts), when the server's pid is known. */
+  cpu?: CpuSplit;
 }
 
 export interface LoadOptions {
@@ -28,6 +31,8 @@ export interface LoadOptions {
   /** Path to send instead of the scenario's (the baselines). */
   pathOverride?: string;
   accept?: (status: number, text: string, request: BenchRequest) => boolean;
+  /** The server's process, for the CPU split. */
+  serverPid?: number;
 }
 
 interface Context {
@@ -37,6 +42,7 @@ interface Context {
 export async function drive(options: LoadOptions): Promise<LoadFigures> {
   let rejected = 0;
   const first = options.next();
+  const cpuBefore = snapshot(options.serverPid);
   const result = await autocannon({
     url: options.baseUrl,
     connections: options.connections,
@@ -58,6 +64,7 @@ export async function drive(options: LoadOptions): Promise<LoadFigures> {
       },
     ],
   });
+  const cpuAfter = snapshot(options.serverPid);
   const statusCodes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(stat.count ?? 0);
   const completed = Object.values(statusCodes).reduce((a, b) => a + b, 0);
@@ -76,6 +83,7 @@ export async function drive(options: LoadOptions): Promise<LoadFigures> {
     rejected,
     unfinished,
     statusCodes,
+    cpu: split(cpuBefore, cpuAfter, completed),
   };
 }
 

@@ -143,6 +143,7 @@ function askChild<T>(child: ChildProcess, message: object, answer: string): Prom
 
 export interface BaselineProcess {
   readonly baseUrl: string;
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -160,6 +161,7 @@ export async function startBaseline(env: Record<string, string>, logFile: string
   });
   return {
     baseUrl: `http://127.0.0.1:${ready.port}`,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
       await exited(child);

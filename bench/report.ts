@@ -89,6 +89,25 @@ export function markdownTable(run: BenchRun): string {
   return [header, ...rows].join('\n');
 }
 
+function cpuCell(figures: LoadFigures | undefined): string {
+  const cpu = figures?.cpu;
+  return cpu ? `${cpu.server} / ${cpu.database} / ${cpu.loadGenerator} = ${cpu.server + cpu.database + cpu.loadGenerator} (${cpu.machineBusyPercent}%)` : '-';
+}
+
+/**
+ * CPU µs per request by process (server / PostgreSQL / load generator = sum, and how busy the
+ * machine was): with the machine saturated, a throughput ratio is the inverse ratio of the sums.
+ */
+export function cpuTable(run: BenchRun): string {
+  const measured = run.scenarios.filter((s) => s.status === 'measured' && s.service?.cpu);
+  if (!measured.length) return '';
+  const header = '| scenario | service | (a) pg-only | (b) constant | (c) hand-written |\n' + '|---|---:|---:|---:|---:|';
+  const rows = measured.map(
+    (s) => `| ${s.name} | ${cpuCell(s.service)} | ${cpuCell(s.baselinePg)} | ${cpuCell(s.baselineConstant)} | ${cpuCell(s.handwritten?.figures)} |`,
+  );
+  return [header, ...rows].join('\n');
+}
+
 export function markdownReport(run: BenchRun): string {
   const plans = run.scenarios
     .filter((s) => s.sql)
@@ -122,6 +141,14 @@ export function markdownReport(run: BenchRun): string {
     '',
     'Errors = non-2xx + connection errors/timeouts + 2xx answers that were not a success (code 0).',
     '',
+    ...(cpuTable(run)
+      ? [
+          "CPU µs per request by process during each measured run (bench/cpu-split.ts): server / PostgreSQL / load generator = sum (machine busy, % of all cores). The three share the machine's cores, so where the machine is saturated a ratio of two servers' req/s is the inverse ratio of these sums.",
+          '',
+          cpuTable(run),
+          '',
+        ]
+      : []),
     'SQL per request (dominant sequence during calibration; B begin, C commit, S select, I insert, U update, D delete, O other):',
     ...plans,
     '',

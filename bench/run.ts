@@ -4,7 +4,7 @@
  * also against a hand-written enrollment in one transaction, baseline (c) (see report.ts METHOD_NOTE).
  * Settings (env): BENCH_DURATION (s, 10), BENCH_WARMUP (s, 5: the first seconds of a fresh process measure V8 compiling the code, not the code), BENCH_CONNECTIONS (50),
  * BENCH_SCENARIOS (comma list), BENCH_BASELINES=0 (skip them), BENCH_CPU_PROF=1 (profile the
- * service), BENCH_OUT (results folder, bench/results), BENCH_KEEP=1 (keep the work folder).
+ * service), BENCH_OUT (results folder, bench/results), BENCH_KEEP=1 (keep the work folder, and the schema on a DATABASE_URL).
  * BENCH_SCENARIOS=webhooks runs only the webhook delivery scenario (bench/webhook-delivery.ts).
  */
 import * as fs from 'node:fs';
@@ -104,8 +104,13 @@ async function calibrate(service: ServiceProcess, scenario: Scenario): Promise<S
  * Drives the scenario's requests at baseUrl (to pathOverride when given). Answers are judged by the
  * scenario itself against the service, by `accept` when given, and not at all for (a) and (b).
  */
-async function measure(baseUrl: string, scenario: Scenario, pathOverride?: string, accept?: LoadOptions['accept']): Promise<LoadFigures> {
-  const common = { baseUrl, connections: settings.connections, next: () => scenario.next(), pathOverride };
+async function measure(
+  target: { baseUrl: string; pid: number | undefined },
+  scenario: Scenario,
+  pathOverride?: string,
+  accept?: LoadOptions['accept'],
+): Promise<LoadFigures> {
+  const common = { baseUrl: target.baseUrl, serverPid: target.pid, connections: settings.connections, next: () => scenario.next(), pathOverride };
   if (settings.warmupSeconds > 0) await drive({ ...common, durationSeconds: settings.warmupSeconds });
   return drive({ ...common, durationSeconds: settings.durationSeconds, accept: accept ?? (pathOverride ? undefined : (s, t, r) => scenario.accept(s, t, r)) });
 }
@@ -123,7 +128,7 @@ async function handwrittenStats(baseline: BaselineProcess): Promise<HandwrittenS
 async function measureHandwritten(baseline: BaselineProcess, scenario: Scenario): Promise<NonNullable<ScenarioResult['handwritten']>> {
   const before = await handwrittenStats(baseline);
   const figures = await measure(
-    baseline.baseUrl,
+    baseline,
     scenario,
     `/handwritten/v1/programs/${BENCH_PROGRAM}/enrollments`,
     (status, text, request) => enrolledFrom(status, text, request.body ?? '') !== undefined,
@@ -176,14 +181,14 @@ async function runScenario(
   if (sql.calibrationFailures > 0)
     log(`  ${scenario.name}: ${sql.calibrationFailures} calibration answers were not a success, e.g. ${sample.status} ${sample.text.slice(0, 300)}`);
   log(`  ${scenario.name}: ${sql.statementsPerRequest} SQL statements on ${sql.connectionsPerRequest} connection(s) per request (${sql.plan || 'none'})`);
-  const serviceFigures = await measure(service.baseUrl, scenario);
+  const serviceFigures = await measure({ baseUrl: service.baseUrl, pid: service.child.pid }, scenario);
   log(
     `  ${scenario.name}: ${serviceFigures.requestsPerSecond} req/s, p50 ${serviceFigures.p50Ms} ms, p99 ${serviceFigures.p99Ms} ms, errors ${serviceFigures.errors} ${JSON.stringify(serviceFigures.statusCodes)}`,
   );
   const measured: ScenarioResult = { ...result, status: 'measured', service: serviceFigures, sql };
   if (!baseline) return measured;
-  const pg = await measure(baseline.baseUrl, scenario, `/sql/${sql.plan || '-'}`);
-  const constant = await measure(baseline.baseUrl, scenario, '/const');
+  const pg = await measure(baseline, scenario, `/sql/${sql.plan || '-'}`);
+  const constant = await measure(baseline, scenario, '/const');
   log(`  ${scenario.name}: baseline (a) ${pg.requestsPerSecond} req/s, (b) ${constant.requestsPerSecond} req/s`);
   const withBaselines: ScenarioResult = {
     ...measured,

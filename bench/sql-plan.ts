@@ -24,8 +24,9 @@ export function statementKind(sql: string): string {
     case 'rollback':
       return KIND_LETTERS.rollback;
     case 'select':
-    case 'with':
       return KIND_LETTERS.select;
+    case 'with':
+      return writingVerb(sql) ?? KIND_LETTERS.select;
     case 'insert':
       return KIND_LETTERS.insert;
     case 'update':
@@ -35,6 +36,16 @@ export function statementKind(sql: string): string {
     default:
       return KIND_LETTERS.other;
   }
+}
+
+/**
+ * A writable CTE (`WITH w AS (UPDATE …) INSERT …`) writes: it is classed by its first
+ * data-changing verb, so that baseline (a) writes (and flushes WAL at COMMIT) where the service
+ * does. A row lock (`FOR UPDATE`, `FOR NO KEY UPDATE`) is not a write.
+ */
+function writingVerb(sql: string): string | undefined {
+  const verb = /\b(insert|update|delete)\b/i.exec(sql.replace(/\bfor\s+(no\s+key\s+)?update\b/gi, ''))?.[1]?.toLowerCase();
+  return verb === 'insert' ? KIND_LETTERS.insert : verb === 'update' ? KIND_LETTERS.update : verb === 'delete' ? KIND_LETTERS.delete : undefined;
 }
 
 /** The most frequent plan among calibration requests (ties: the longer one). */

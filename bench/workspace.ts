@@ -97,7 +97,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
       await restart(downtimeMs);
     },
     async dispose() {
-      if (external) {
+      if (external && !options.keep) {
         const client = await connect();
         await client.query(`drop schema if exists "${schema}" cascade`).finally(() => client.end());
       }
