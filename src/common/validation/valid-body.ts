@@ -7,6 +7,7 @@ import { DomainError } from '../errors/domain-error';
 import { MAX_BODY_DEPTH, nestedDeeperThan } from '../http/body-depth';
 import { nfcStrings } from '../http/nfc-body';
 import { createValidationPipe } from './validation';
+import { ValidationMemo } from './validation-memo';
 
 /** Opens a partner's JWE compact string (implemented by the crypto module; common/ holds only the port). */
 export interface BodyDecrypter {
@@ -38,12 +39,15 @@ const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, conte
 /**
  * The body of a route that carries `encryptedUserData`, made ready in one place and in this order,
  * before the handler (so before any look-up or lock, CONTRACT section 6): the JWE of an
- * encryption partner opened (and NFC-normalised) → DTO validation (unknown properties, field rules) → the route's
+ * encryption partner opened (and NFC-normalised) → DTO validation (unknown properties, field rules;
+ * skipped for a body identical to one that passed lately, see ValidationMemo) → the route's
  * cross-field rules, whose result (e.g. the enrollment plan) is what the handler receives.
  */
 @Injectable()
 export class ValidBodyPipe implements PipeTransform<BodyParts> {
   private readonly validation = createValidationPipe();
+  private readonly alreadyValidated = createValidationPipe({ alreadyValidated: true });
+  private readonly memo = new ValidationMemo();
 
   constructor(
     private readonly moduleRef: ModuleRef,
@@ -53,7 +57,11 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
   async transform(parts: BodyParts, metadata: ArgumentMetadata): Promise<unknown> {
     const { dto, rules } = metadata.data as unknown as ValidBodyOptions;
     const body = await this.opened(parts);
-    const instance = (await this.validation.transform(body, { type: 'body', metatype: dto })) as never;
+    // The digest of the body as parsed, before the pipe strips prototype keys from it.
+    const key = this.memo.keyOf(dto, body);
+    const passed = this.memo.hasPassed(key);
+    const instance = (await (passed ? this.alreadyValidated : this.validation).transform(body, { type: 'body', metatype: dto })) as never;
+    if (!passed) this.memo.remember(key);
     if (!rules) return instance;
     return this.moduleRef.get(rules, { strict: false }).check({ programCode: parts.programCode }, instance);
   }

@@ -74,9 +74,21 @@ class BodyValidationPipe extends ValidationPipe {
   }
 }
 
-export function createValidationPipe(): ValidationPipe {
+/**
+ * The same pipe without the field rules: prototype keys stripped, the DTO instance built as the
+ * checking pipe builds it. Only for a body the validation memo has seen pass them (valid-body.ts).
+ */
+class AlreadyValidatedBodyPipe extends BodyValidationPipe {
+  protected override validate(): ValidationError[] {
+    return [];
+  }
+}
+
+/** The body pipe; with `alreadyValidated`, its twin that skips the field rules (see ValidationMemo). */
+export function createValidationPipe(options: { alreadyValidated?: boolean } = {}): ValidationPipe {
   cacheValidationMetadata();
-  return new BodyValidationPipe({
+  const Pipe = options.alreadyValidated ? AlreadyValidatedBodyPipe : BodyValidationPipe;
+  return new Pipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -1,0 +1,78 @@
+import type { ModuleRef } from '@nestjs/core';
+import { IsString, Matches } from 'class-validator';
+import { DomainError } from '../errors/domain-error';
+import { ValidBodyPipe } from './valid-body';
+import { ValidationMemo } from './validation-memo';
+
+class SampleDto {
+  @IsString()
+  @Matches(/^\d{9}$/)
+  ssn: string;
+}
+
+class OtherDto {
+  @IsString()
+  ssn: string;
+}
+
+function pipeWithSpy(): { pipe: ValidBodyPipe; fieldRuleRuns: () => number } {
+  const pipe = new ValidBodyPipe({} as ModuleRef, { decryptFromPartner: () => Promise.reject(new Error('unused')) });
+  const checking = (pipe as unknown as { validation: { validate: (...args: unknown[]) => unknown } }).validation;
+  const validate = jest.spyOn(checking, 'validate');
+  return { pipe, fieldRuleRuns: () => validate.mock.calls.length };
+}
+
+const parts = (body: unknown) => ({ body, programCode: undefined, principal: undefined });
+const asDto = (dto: unknown) => ({ type: 'custom' as const, data: { dto } as never });
+
+describe('ValidBodyPipe and its validation memo', () => {
+  it('runs the field rules of a new body, and not again for the identical body, which gets an equal DTO instance', async () => {
+    const { pipe, fieldRuleRuns } = pipeWithSpy();
+    const first = await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto));
+    const again = await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto));
+    expect(fieldRuleRuns()).toBe(1);
+    expect(first).toBeInstanceOf(SampleDto);
+    expect(again).toBeInstanceOf(SampleDto);
+    expect(again).toEqual(first);
+  });
+
+  it('validates every different body, and every failing one each time it comes (failures are not remembered)', async () => {
+    const { pipe, fieldRuleRuns } = pipeWithSpy();
+    await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto));
+    await expect(pipe.transform(parts({ ssn: '12345' }), asDto(SampleDto))).rejects.toBeInstanceOf(DomainError);
+    await expect(pipe.transform(parts({ ssn: '12345' }), asDto(SampleDto))).rejects.toBeInstanceOf(DomainError);
+    await expect(pipe.transform(parts({ ssn: '123456789', extra: 1 }), asDto(SampleDto))).rejects.toMatchObject({ key: 'UNKNOWN_PROPERTY' });
+    expect(fieldRuleRuns()).toBe(4);
+  });
+
+  it('remembers a body under its DTO: the same body for another DTO is validated by that DTO', async () => {
+    const { pipe, fieldRuleRuns } = pipeWithSpy();
+    await pipe.transform(parts({ ssn: '123456789' }), asDto(OtherDto));
+    await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto));
+    expect(fieldRuleRuns()).toBe(2);
+  });
+});
+
+describe('ValidationMemo', () => {
+  it('keys only JSON objects, by DTO and body, and holds no part of the body', () => {
+    const memo = new ValidationMemo();
+    expect(memo.keyOf(SampleDto, ['x'])).toBeUndefined();
+    expect(memo.keyOf(SampleDto, 'x')).toBeUndefined();
+    const key = memo.keyOf(SampleDto, { ssn: '123456789' });
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(key).not.toContain('123456789');
+    expect(memo.keyOf(SampleDto, { ssn: '123456789' })).toBe(key);
+    expect(memo.keyOf(OtherDto, { ssn: '123456789' })).not.toBe(key);
+    expect(memo.keyOf(SampleDto, { ssn: '123456780' })).not.toBe(key);
+    expect(new ValidationMemo().keyOf(SampleDto, { ssn: '123456789' })).not.toBe(key);
+  });
+
+  it('has passed only what it was told passed', () => {
+    const memo = new ValidationMemo();
+    const key = memo.keyOf(SampleDto, { ssn: '123456789' });
+    expect(memo.hasPassed(key)).toBe(false);
+    memo.remember(key);
+    expect(memo.hasPassed(key)).toBe(true);
+    expect(memo.hasPassed(undefined)).toBe(false);
+  });
+});
