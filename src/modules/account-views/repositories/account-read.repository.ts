@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { Account } from '../../accounts/account.types';
-import { ACCOUNT_COLUMNS, accountOf, CARDS, CardRow, PURSES, PurseRow } from '../../accounts/repositories/account-columns';
-import { CONTACT_COLUMNS, contactOf, USER_COLUMNS, userOf } from '../../user/repositories/user-columns';
+import { ACCOUNT_COLUMNS, ACCOUNT_PUBLIC_COLUMNS, accountOf, CARDS, CardRow, PURSES, PurseRow } from '../../accounts/repositories/account-columns';
+import { CONTACT_COLUMNS, contactOf, USER_COLUMNS, USER_PUBLIC_COLUMNS, userOf } from '../../user/repositories/user-columns';
 import type { ContactRows } from '../../user/repositories/user.repository';
 import type { User } from '../../user/user.types';
 import { prepared } from '../../../infrastructure/database/prepared-statements';
@@ -13,7 +13,11 @@ export interface AccountScope {
   programCode: string;
 }
 
-/** An account with its primary user, purses and cards; `contact` only when it was asked for. */
+/**
+ * An account with its primary user, purses and cards. Read for a view that seals data for the
+ * partner (`sealed`), it also carries the encrypted columns (account data, the user's names and
+ * identifiers) and the user's contact rows; otherwise those stay in the database.
+ */
 export interface AccountRead {
   account: Account;
   holder: User | null;
@@ -29,26 +33,26 @@ export interface UserRead {
 
 const SCOPE = `and a.partner_id = $2 and a.program_code = $3`;
 
-function accountStatement(scoped: boolean, contact: boolean): string {
-  return `select ${ACCOUNT_COLUMNS},
-       ${USER_COLUMNS},
+function accountStatement(scoped: boolean, sealed: boolean): string {
+  return `select ${sealed ? ACCOUNT_COLUMNS : ACCOUNT_PUBLIC_COLUMNS},
+       ${sealed ? `${USER_COLUMNS},\n       ${CONTACT_COLUMNS}` : USER_PUBLIC_COLUMNS},
        ${PURSES},
-       ${CARDS}${contact ? `,\n       ${CONTACT_COLUMNS}` : ''}
+       ${CARDS}
   from accounts a
   left join lateral (select * from users where account_id = a.id and is_primary limit 1) u on true
  where a.id = $1 ${scoped ? SCOPE : ''}`;
 }
 
-function usersStatement(contact: boolean): string {
+function usersStatement(sealed: boolean): string {
   return `select a.id as account_id,
-       ${USER_COLUMNS}${contact ? `,\n       ${CONTACT_COLUMNS}` : ''}
+       ${sealed ? `${USER_COLUMNS},\n       ${CONTACT_COLUMNS}` : USER_PUBLIC_COLUMNS}
   from accounts a
   left join users u on u.account_id = a.id
  where a.id = $1 ${SCOPE}
  order by u.is_primary desc, u.created_at, u.id`;
 }
 
-/** Built once: [scoped][contact]. */
+/** Built once: [scoped][sealed]. */
 const ACCOUNT_SQL = [
   [prepared(accountStatement(false, false)), prepared(accountStatement(false, true))],
   [prepared(accountStatement(true, false)), prepared(accountStatement(true, true))],
@@ -59,14 +63,14 @@ type Row = Record<string, unknown>;
 
 /**
  * The reads behind GET account and GET users, one statement each: the account, its users, purses,
- * cards and (for the partner view of encryption partners) the users' encrypted contact rows.
+ * cards and (for the partner view of encryption partners) the encrypted columns and contact rows.
  * Callers check the id is a uuid first: a malformed one never reaches the uuid column.
  */
 @Injectable()
 export class AccountReadRepository {
-  async account(manager: EntityManager, accountId: string, scope: AccountScope | null, withContact: boolean): Promise<AccountRead | null> {
+  async account(manager: EntityManager, accountId: string, scope: AccountScope | null, sealed: boolean): Promise<AccountRead | null> {
     const params = scope ? [accountId, scope.partnerId, scope.programCode] : [accountId];
-    const rows = (await manager.query(ACCOUNT_SQL[scope ? 1 : 0][withContact ? 1 : 0], params)) as Row[];
+    const rows = (await manager.query(ACCOUNT_SQL[scope ? 1 : 0][sealed ? 1 : 0], params)) as Row[];
     const row = rows[0];
     if (!row) return null;
     const holder = row.u_id === null ? null : userOf(row);
@@ -75,14 +79,14 @@ export class AccountReadRepository {
       holder,
       purses: row.purses as PurseRow[],
       cards: row.cards as CardRow[],
-      contact: withContact && holder ? contactOf(row) : null,
+      contact: sealed && holder ? contactOf(row) : null,
     };
   }
 
   /** Every user of the account in scope, primary first; null when the account is not found. */
-  async users(manager: EntityManager, accountId: string, scope: AccountScope, withContact: boolean): Promise<UserRead[] | null> {
-    const rows = (await manager.query(USERS_SQL[withContact ? 1 : 0], [accountId, scope.partnerId, scope.programCode])) as Row[];
+  async users(manager: EntityManager, accountId: string, scope: AccountScope, sealed: boolean): Promise<UserRead[] | null> {
+    const rows = (await manager.query(USERS_SQL[sealed ? 1 : 0], [accountId, scope.partnerId, scope.programCode])) as Row[];
     if (rows.length === 0) return null;
-    return rows.filter((row) => row.u_id !== null).map((row) => ({ user: userOf(row), contact: withContact ? contactOf(row) : null }));
+    return rows.filter((row) => row.u_id !== null).map((row) => ({ user: userOf(row), contact: sealed ? contactOf(row) : null }));
   }
 }

@@ -6,10 +6,11 @@ import type { Purse } from '../entities/purse.entity';
  * The account row as a one-statement read selects it (alias `a`), with its purses and cards, for
  * the reads that join the account with rows of other modules (the account views, the user update's
  * lock). The accounts module owns these columns; `accountOf` maps such a row back.
+ * `ACCOUNT_PUBLIC_COLUMNS` leaves out the encrypted account data, for a view that seals nothing.
  */
-export const ACCOUNT_COLUMNS = `a.id, a.partner_id, a.program_code, a.account_type, a.status, a.status_reason, a.kyc_pending_gate,
-       a.account_cycle_day, a.currency, a.identity_kind, a.encrypted_account_data_enc, a.request_id,
-       a.created_at, a.activated_at, a.closed_at, a.updated_at, a.version`;
+export const ACCOUNT_PUBLIC_COLUMNS = `a.id, a.partner_id, a.program_code, a.account_type, a.status, a.status_reason, a.kyc_pending_gate,
+       a.account_cycle_day, a.currency, a.identity_kind, a.request_id, a.created_at, a.activated_at, a.closed_at, a.updated_at, a.version`;
+export const ACCOUNT_COLUMNS = `${ACCOUNT_PUBLIC_COLUMNS}, a.encrypted_account_data_enc`;
 
 export function accountOf(row: Record<string, unknown>): Account {
   return Object.assign(new Account(), {

@@ -13,6 +13,14 @@ export const USER_COLUMNS = `u.id as u_id, u.account_id as u_account_id, u.is_pr
        u.ssn_bidx as u_ssn_bidx, u.itin_bidx as u_itin_bidx, u.matricula_bidx as u_matricula_bidx,
        u.created_at as u_created_at, u.updated_at as u_updated_at`;
 
+/**
+ * The user columns a view needs when nothing is sealed for the partner (a partner without
+ * encryption): no encrypted or blind-index column leaves the database for an answer that shows
+ * none of them. `userOf` leaves those fields undefined.
+ */
+export const USER_PUBLIC_COLUMNS = `u.id as u_id, u.account_id as u_account_id, u.is_primary as u_is_primary, u.status as u_status,
+       u.created_at as u_created_at, u.updated_at as u_updated_at`;
+
 /** The user's addresses and phones as two JSON arrays (`addresses`, `phones`), oldest first. */
 export const CONTACT_COLUMNS = `(select coalesce(json_agg(json_build_object('id', ad.id, 'type', ad.type, 'isDefault', ad.is_default, 'addressEnc', ad.address_enc)
                  order by ad.created_at, ad.id), '[]')
