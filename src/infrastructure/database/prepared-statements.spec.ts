@@ -4,16 +4,25 @@ import { prepared, prepareMarkedStatements } from './prepared-statements';
 describe('prepared statements', () => {
   function fakeClient() {
     const calls: unknown[][] = [];
-    const client = Object.assign(new EventEmitter(), { query: (...args: unknown[]) => (calls.push(args), Promise.resolve({ rows: [] })) });
+    // Like pg's Client#query: a query object (a named statement) is answered through its callback, anything else by a promise.
+    const query = (...args: unknown[]) => {
+      calls.push(args);
+      const named = args[0] as { submit?: unknown; callback?: (error: Error | null, result: unknown) => void };
+      const failing = (named as { text?: string }).text?.includes('/* fails */');
+      if (typeof named.submit === 'function')
+        return void setImmediate(() => (failing ? named.callback?.(new Error('boom'), undefined) : named.callback?.(null, { rows: [] })));
+      return Promise.resolve({ rows: [] });
+    };
+    const client = Object.assign(new EventEmitter(), { query });
     prepareMarkedStatements(client);
     return { client, calls };
   }
 
-  it('runs a marked text as a named statement, the same name every time and on every client', async () => {
+  it('runs a marked text as a named statement, the same name every time and on every client, and answers with its result', async () => {
     const text = prepared('select 1 from accounts where id = $1 /* spec a */');
     const a = fakeClient();
     const b = fakeClient();
-    await a.client.query(text, ['x']);
+    await expect(a.client.query(text, ['x'])).resolves.toEqual({ rows: [] });
     await a.client.query(text, ['y']);
     await b.client.query(text, ['z']);
     const configs = [...a.calls, ...b.calls].map(([config]) => config as { name: string; text: string; values: unknown[] });
@@ -32,6 +41,11 @@ describe('prepared statements', () => {
     expect(calls[0]).toEqual(['select 2 /* spec b */', [1], undefined]);
     expect(calls[1]).toEqual([{ text: 'select 3' }, undefined, undefined]);
     expect(calls[2]).toEqual(['select 4 /* spec c */', [1], callback]);
+  });
+
+  it("rejects with the database's error when a named statement fails", async () => {
+    const { client } = fakeClient();
+    await expect(client.query(prepared('select 7 /* fails */'), [])).rejects.toThrow('boom');
   });
 
   it('two texts get two names', async () => {
