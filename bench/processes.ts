@@ -87,7 +87,7 @@ async function waitReady(baseUrl: string, child: ChildProcess, logFile: string, 
 export async function startService(options: ServiceOptions): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const out = fs.openSync(options.logFile, 'a');
-  const execArgv: string[] = [];
+  const execArgv: string[] = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   if (options.probe) execArgv.push('-r', path.join(DIST, 'bench', 'sql-probe.js'));
   if (options.cpuProfDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
   const child = fork(path.join(DIST, 'src', 'main.js'), [], {
