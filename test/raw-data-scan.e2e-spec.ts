@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { copyEveryTable } from './support/copy-out';
-import { EnrollmentRequestFactory, uniqueItin, uniquePhone, uniqueSsn, validBusinessData } from './support/enrollment-factory';
+import { EnrollmentRequestFactory, personalUserData, uniqueItin, uniquePhone, uniqueSsn, validBusinessData } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
@@ -48,26 +48,18 @@ describe('Raw-data scan: no personal data in clear anywhere in the database (e2e
       matriculaFirstName: 'Fulgenciascan',
       itin: uniqueItin(),
     };
-    const userData = {
+    const userData = personalUserData({
       firstName: secrets.firstName,
       middleName: secrets.middleName,
       lastName: secrets.lastName,
-      identifyingData: { dateOfBirth: secrets.dateOfBirth, ssn: secrets.ssn },
-      addresses: [
-        {
-          type: 'home',
-          isDefault: true,
-          addressLine1: secrets.addressLine1,
-          addressLine2: secrets.addressLine2,
-          city: secrets.city,
-          state: 'TX',
-          zipCode: '78701',
-          countryCode: 'US',
-        },
-      ],
-      phoneNumbers: [{ phoneType: 'mobile', number: secrets.phone, isDefault: true }],
-      email: { emailAddress: secrets.email },
-    };
+      dateOfBirth: secrets.dateOfBirth,
+      ssn: secrets.ssn,
+      addressLine1: secrets.addressLine1,
+      addressLine2: secrets.addressLine2,
+      city: secrets.city,
+      phone: secrets.phone,
+      email: secrets.email,
+    });
     const ok = (res: { status: number; body: { responseDetails: Array<{ code: number; subCode: number }> } }, what: string) =>
       expect({ what, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ what, status: 200, detail: { code: 0, subCode: 0 } });
 

@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { ApiBody, ApiResponse, EnrollmentClient } from '../client/enrollment-client';
 import { captureLogs } from '../src/infrastructure/logging/logging';
 import { tableDigest } from './support/hardening';
-import { EnrollmentRequestFactory, uniqueItin, uniquePhone, uniqueSsn, validBusinessData } from './support/enrollment-factory';
+import { EnrollmentRequestFactory, personalUserData, uniqueItin, uniquePhone, uniqueSsn, validBusinessData } from './support/enrollment-factory';
 import { PARTNERS, startTestApp, TestApp, TEST_PUBLIC_URL, linked } from './support/test-app';
 
 interface Enrolled {
@@ -261,28 +261,7 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
     const businessName = `Paloverde Tacos ${randomBytes(2).toString('hex').toUpperCase()}`;
 
     function personal(overrides: Record<string, unknown> = {}) {
-      return EnrollmentRequestFactory.build({
-        encryptedUserData: {
-          firstName: secrets.firstName,
-          lastName: secrets.lastName,
-          identifyingData: { dateOfBirth: secrets.dateOfBirth, ssn: secrets.ssn },
-          addresses: [
-            {
-              type: 'home',
-              isDefault: true,
-              addressLine1: secrets.addressLine1,
-              addressLine2: secrets.addressLine2,
-              city: secrets.city,
-              state: 'TX',
-              zipCode: '78701',
-              countryCode: 'US',
-            },
-          ],
-          phoneNumbers: [{ phoneType: 'mobile', number: secrets.phone, isDefault: true }],
-          email: { emailAddress: secrets.email },
-        },
-        ...overrides,
-      });
+      return EnrollmentRequestFactory.build({ encryptedUserData: personalUserData(secrets), ...overrides });
     }
 
     it('drives every operation with those values, including refusals, declines and replays', async () => {

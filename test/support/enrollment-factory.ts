@@ -67,6 +67,44 @@ export function validBusinessData(overrides: Overrides = {}): Overrides {
   );
 }
 
+/** Distinctive personal values that a privacy spec then looks for in the database, the answers or the logs. */
+export interface PersonalValues {
+  firstName: string;
+  middleName?: string;
+  lastName: string;
+  dateOfBirth: string;
+  ssn: string;
+  addressLine1: string;
+  addressLine2: string;
+  city: string;
+  phone: string;
+  email: string;
+}
+
+/** `encryptedUserData` carrying exactly those values: a default home address in Texas, a default mobile phone. */
+export function personalUserData(values: PersonalValues): Overrides {
+  return {
+    firstName: values.firstName,
+    ...(values.middleName !== undefined ? { middleName: values.middleName } : {}),
+    lastName: values.lastName,
+    identifyingData: { dateOfBirth: values.dateOfBirth, ssn: values.ssn },
+    addresses: [
+      {
+        type: 'home',
+        isDefault: true,
+        addressLine1: values.addressLine1,
+        addressLine2: values.addressLine2,
+        city: values.city,
+        state: 'TX',
+        zipCode: '78701',
+        countryCode: 'US',
+      },
+    ],
+    phoneNumbers: [{ phoneType: 'mobile', number: values.phone, isDefault: true }],
+    email: { emailAddress: values.email },
+  };
+}
+
 /**
  * Builds valid enrollment requests with a unique requestId, SSN and phone per call.
  * `build({ encryptedUserData: { identifyingData: { ssn: undefined } } })` removes a field.
