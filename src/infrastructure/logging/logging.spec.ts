@@ -10,6 +10,14 @@ describe(censorSensitive.name, () => {
     });
   });
 
+  it('censors credentials in a header object, should one ever be logged', () => {
+    const line = { req: { headers: { authorization: 'Bearer eyJ', cookie: 'sid=1', accept: '*/*' } }, res: { headers: { 'set-cookie': ['sid=2'] } } };
+    expect(censorSensitive(line)).toEqual({
+      req: { headers: { authorization: '[redacted]', cookie: '[redacted]', accept: '*/*' } },
+      res: { headers: { 'set-cookie': '[redacted]' } },
+    });
+  });
+
   it('never mutates the logged object and returns it as is when nothing is sensitive', () => {
     const clean = { requestId: 'r', nested: { statusCode: 200 } };
     expect(censorSensitive(clean)).toBe(clean);
