@@ -9,56 +9,12 @@
  * DB_POOL_SIZE and BENCH_PARTNER_ID; reports its port over IPC.
  */
 import Fastify from 'fastify';
-import { Pool, PoolClient } from 'pg';
+import { Pool } from 'pg';
 import { runMigrations } from '../src/infrastructure/database/migrate';
 import { generateKeys, HandwrittenEnrollment } from './handwritten-enrollment';
-import { KIND_LETTERS } from './sql-plan';
+import { prepareBaselineRows, replayPlan } from './sql-plan';
 
-const SEED_ROWS = 1000;
 const CONSTANT = JSON.stringify({ requestId: 'baseline', responseDetails: [{ code: 0, subCode: 0, description: 'Success' }] });
-
-async function prepare(pool: Pool, schema: string): Promise<void> {
-  await pool.query(`create schema if not exists ${schema}`);
-  await pool.query(
-    `create table if not exists ${schema}.bench_rows (id bigserial primary key, payload text not null, updated_at timestamptz not null default now())`,
-  );
-  await pool.query(`truncate ${schema}.bench_rows restart identity`);
-  await pool.query(`insert into ${schema}.bench_rows (payload) select md5(g::text) from generate_series(1, ${SEED_ROWS}) g`);
-}
-
-function randomId(): number {
-  return 1 + Math.floor(Math.random() * SEED_ROWS);
-}
-
-async function replay(client: PoolClient, plan: string, payload: string): Promise<void> {
-  for (const letter of plan) {
-    switch (letter) {
-      case KIND_LETTERS.begin:
-        await client.query('begin');
-        break;
-      case KIND_LETTERS.commit:
-        await client.query('commit');
-        break;
-      case KIND_LETTERS.rollback:
-        await client.query('rollback');
-        break;
-      case KIND_LETTERS.select:
-        await client.query('select id, payload, updated_at from bench_rows where id = $1', [randomId()]);
-        break;
-      case KIND_LETTERS.insert:
-        await client.query('insert into bench_rows (payload) values ($1) returning id', [payload]);
-        break;
-      case KIND_LETTERS.update:
-        await client.query('update bench_rows set payload = $1, updated_at = now() where id = $2', [payload, randomId()]);
-        break;
-      case KIND_LETTERS.delete:
-        await client.query('delete from bench_rows where id = $1', [-1]);
-        break;
-      default:
-        await client.query('select 1');
-    }
-  }
-}
 
 async function main(): Promise<void> {
   const schema = process.env.BENCH_BASELINE_SCHEMA ?? 'bench_baseline';
@@ -67,7 +23,7 @@ async function main(): Promise<void> {
     max: Number(process.env.DB_POOL_SIZE ?? 20),
     options: `-c search_path=${schema}`,
   });
-  await prepare(pool, schema);
+  await prepareBaselineRows(pool, schema);
   // Baseline (c) writes the service's tables: the service's own migrations, in the baseline's schema.
   await runMigrations(process.env.DATABASE_URL ?? '', schema);
   const handwritten = new HandwrittenEnrollment(pool, generateKeys(), process.env.BENCH_PARTNER_ID ?? 'bench-partner');
@@ -89,7 +45,7 @@ async function main(): Promise<void> {
       if (!plan) return reply.header('content-type', 'application/json').send(CONSTANT);
       const client = await pool.connect();
       try {
-        await replay(client, plan, `baseline-${Date.now()}`);
+        await replayPlan(client, plan, `baseline-${Date.now()}`);
       } catch (error) {
         await client.query('rollback').catch(() => undefined);
         throw error;

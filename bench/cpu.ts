@@ -14,6 +14,7 @@ import { createApp } from '../src/app.factory';
 import { captureLogs } from '../src/infrastructure/logging/logging';
 import { BenchRequest, buildScenarios, nextEnrollment, ScenarioContext } from './scenarios';
 import { enrolledFrom } from './requests';
+import { KIND_LETTERS, prepareBaselineRows, replayPlan } from './sql-plan';
 import { BENCH_PARTNER, createWorkspace } from './workspace';
 
 const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 3000);
@@ -54,16 +55,16 @@ async function main(): Promise<void> {
   floor.post('/*', async () => ({ ok: true }));
   floor.get('/*', async () => ({ ok: true }));
   floor.put('/*', async () => ({ ok: true }));
-  // Baseline (a)'s work in-process: the same route with one select by primary key through a pg pool.
-  const pool = new Pool({ connectionString: env.DATABASE_URL, max: 20, options: `-c search_path=${env.DB_SCHEMA}` });
+  // Baseline (a)'s work in-process: the same route running its select by primary key through a pg pool.
+  const pgSchema = 'bench_baseline_cpu';
+  const pool = new Pool({ connectionString: env.DATABASE_URL, max: 20, options: `-c search_path=${pgSchema}` });
   pool.on('error', () => undefined); // an idle connection ended by the database's shutdown at the end
-  await pool.query('create table if not exists cpu_floor_rows (id int primary key, payload text not null, updated_at timestamptz not null default now())');
-  await pool.query('insert into cpu_floor_rows (id, payload) select g, md5(g::text) from generate_series(1, 1000) g on conflict do nothing');
+  await prepareBaselineRows(pool, pgSchema);
   const pgFloor = Fastify();
   pgFloor.get('/*', async () => {
     const client = await pool.connect();
     try {
-      await client.query('select id, payload, updated_at from cpu_floor_rows where id = $1', [1 + Math.floor(Math.random() * 1000)]);
+      await replayPlan(client, KIND_LETTERS.select, '');
     } finally {
       client.release();
     }

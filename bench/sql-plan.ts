@@ -1,6 +1,8 @@
+import type { Pool, PoolClient } from 'pg';
+
 /**
  * A request's SQL "plan": one letter per statement, in order. The probe records it for the
- * service; baseline (a) replays the same letters with trivial statements through `pg`.
+ * service; baseline (a) replays the same letters with trivial statements through `pg` (replayPlan).
  */
 export const KIND_LETTERS = {
   begin: 'B',
@@ -68,4 +70,51 @@ export function describePlan(plan: string): string {
   const counts = new Map<string, number>();
   for (const letter of plan) counts.set(letter, (counts.get(letter) ?? 0) + 1);
   return [...counts].map(([letter, count]) => `${count}${letter}`).join(' ');
+}
+
+const SEED_ROWS = 1000;
+
+/** Baseline (a)'s table in `schema`: 1,000 rows to select and update by key. */
+export async function prepareBaselineRows(pool: Pool, schema: string): Promise<void> {
+  await pool.query(`create schema if not exists ${schema}`);
+  await pool.query(
+    `create table if not exists ${schema}.bench_rows (id bigserial primary key, payload text not null, updated_at timestamptz not null default now())`,
+  );
+  await pool.query(`truncate ${schema}.bench_rows restart identity`);
+  await pool.query(`insert into ${schema}.bench_rows (payload) select md5(g::text) from generate_series(1, ${SEED_ROWS}) g`);
+}
+
+function randomId(): number {
+  return 1 + Math.floor(Math.random() * SEED_ROWS);
+}
+
+/** Baseline (a)'s side of a plan: each letter as a trivial statement of its kind on `bench_rows` (search_path at its schema). */
+export async function replayPlan(client: PoolClient, plan: string, payload: string): Promise<void> {
+  for (const letter of plan) {
+    switch (letter) {
+      case KIND_LETTERS.begin:
+        await client.query('begin');
+        break;
+      case KIND_LETTERS.commit:
+        await client.query('commit');
+        break;
+      case KIND_LETTERS.rollback:
+        await client.query('rollback');
+        break;
+      case KIND_LETTERS.select:
+        await client.query('select id, payload, updated_at from bench_rows where id = $1', [randomId()]);
+        break;
+      case KIND_LETTERS.insert:
+        await client.query('insert into bench_rows (payload) values ($1) returning id', [payload]);
+        break;
+      case KIND_LETTERS.update:
+        await client.query('update bench_rows set payload = $1, updated_at = now() where id = $2', [payload, randomId()]);
+        break;
+      case KIND_LETTERS.delete:
+        await client.query('delete from bench_rows where id = $1', [-1]);
+        break;
+      default:
+        await client.query('select 1');
+    }
+  }
 }
