@@ -4,12 +4,10 @@ import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
 import { ApiAnswer, ApiErrors, successExample } from '../../../common/openapi/api-answers';
-import { USER_EXAMPLE } from '../../user/dtos/user-examples';
+import { ACCOUNT_USER_NOT_FOUND, USER_EXAMPLE } from '../../user/dtos/user-examples';
 import { UsersResponseDto } from '../../user/dtos/user-view.dto';
 import type { UserView } from '../../user/services/user-view.service';
 import { AccountViewService } from '../services/account-view.service';
-
-const NOT_FOUND = '404/10/0 "Account Not Found": unknown account or user, or one of another partner or program';
 
 /** GET users of an account: a read of the account views (PUT user is the user module's). */
 @ApiTags('users')
@@ -23,7 +21,7 @@ export class AccountUsersController {
   @ApiAnswer(UsersResponseDto, 'users: primary first (encryptedUserData per the partner configuration)', {
     success: { summary: 'The users of the account', value: successExample({ users: [USER_EXAMPLE] }) },
   })
-  @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND'] }, { 404: NOT_FOUND })
+  @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND'] }, { 404: ACCOUNT_USER_NOT_FOUND })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,

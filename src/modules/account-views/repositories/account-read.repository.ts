@@ -33,9 +33,14 @@ export interface UserRead {
 
 const SCOPE = `and a.partner_id = $2 and a.program_code = $3`;
 
+/** The user's columns a view reads: with its encrypted columns and contact rows only when it seals them for the partner. */
+function userColumns(sealed: boolean): string {
+  return sealed ? `${USER_COLUMNS},\n       ${CONTACT_COLUMNS}` : USER_PUBLIC_COLUMNS;
+}
+
 function accountStatement(scoped: boolean, sealed: boolean): string {
   return `select ${sealed ? ACCOUNT_COLUMNS : ACCOUNT_PUBLIC_COLUMNS},
-       ${sealed ? `${USER_COLUMNS},\n       ${CONTACT_COLUMNS}` : USER_PUBLIC_COLUMNS},
+       ${userColumns(sealed)},
        ${PURSES},
        ${CARDS}
   from accounts a
@@ -45,7 +50,7 @@ function accountStatement(scoped: boolean, sealed: boolean): string {
 
 function usersStatement(sealed: boolean): string {
   return `select a.id as account_id,
-       ${sealed ? `${USER_COLUMNS},\n       ${CONTACT_COLUMNS}` : USER_PUBLIC_COLUMNS}
+       ${userColumns(sealed)}
   from accounts a
   left join users u on u.account_id = a.id
  where a.id = $1 ${SCOPE}

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, ApiErrors, errorExample, successExample, VALID_ONLY_EXAMPLE } from '../../../common/openapi/api-answers';
-import { USER_EXAMPLE } from '../dtos/user-examples';
+import { ACCOUNT_USER_NOT_FOUND, USER_EXAMPLE } from '../dtos/user-examples';
 import { UserResponseDto } from '../dtos/user-view.dto';
 import { RequiresScopes } from '../../../common/auth/decorators';
 import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
@@ -13,8 +13,6 @@ import { validatedOnly, ValidatedOnly } from '../../../common/http/answer';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { UpdateUserRequestDto } from '../dtos/update-user.dto';
 import { UserProfileService } from '../services/user-profile.service';
-
-const NOT_FOUND = '404/10/0 "Account Not Found": unknown account or user, or one of another partner or program';
 
 @ApiTags('users')
 @Controller('v1/programs/:programCode/accounts/:accountIdentifier/users')
@@ -70,7 +68,7 @@ export class UserProfileController {
       ],
       404: ['ACCOUNT_NOT_FOUND'],
     },
-    { 400: 'Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350', 404: NOT_FOUND },
+    { 400: 'Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350', 404: ACCOUNT_USER_NOT_FOUND },
   )
   async update(
     @CurrentPrincipal() principal: Principal,
