@@ -1,7 +1,7 @@
 import type { ModuleRef } from '@nestjs/core';
 import { IsString, Matches } from 'class-validator';
 import { DomainError } from '../errors/domain-error';
-import { ValidBodyPipe } from './valid-body';
+import { ValidBodyPipe, withoutPrototypeKeys } from './valid-body';
 import { ValidationMemo } from './validation-memo';
 
 class SampleDto {
@@ -26,14 +26,27 @@ const parts = (body: unknown) => ({ body, programCode: undefined, principal: und
 const asDto = (dto: unknown) => ({ type: 'custom' as const, data: { dto } as never });
 
 describe('ValidBodyPipe and its validation memo', () => {
-  it('runs the field rules of a new body, and not again for the identical body, which gets an equal DTO instance', async () => {
+  it('runs the field rules of a new body, and not again for the identical body; both times the handler gets the body as plain data', async () => {
     const { pipe, fieldRuleRuns } = pipeWithSpy();
-    const first = await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto));
+    const sent = { ssn: '123456789' };
+    const first = await pipe.transform(parts(sent), asDto(SampleDto));
     const again = await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto));
     expect(fieldRuleRuns()).toBe(1);
-    expect(first).toBeInstanceOf(SampleDto);
-    expect(again).toBeInstanceOf(SampleDto);
-    expect(again).toEqual(first);
+    expect(first).toBe(sent);
+    expect(Object.getPrototypeOf(again)).toBe(Object.prototype);
+    expect(again).toStrictEqual(first);
+  });
+
+  it('drops keys named like prototype properties at any depth, remembered or not, as the validation pipe drops them', async () => {
+    const { pipe, fieldRuleRuns } = pipeWithSpy();
+    const polluted = () => JSON.parse('{"ssn":"123456789","constructor":1,"prototype":{"a":1},"__proto__":{"admin":true}}') as unknown;
+    const first = await pipe.transform(parts(polluted()), asDto(SampleDto));
+    const again = await pipe.transform(parts(polluted()), asDto(SampleDto));
+    expect(fieldRuleRuns()).toBe(1);
+    expect(first).toStrictEqual({ ssn: '123456789' });
+    expect(again).toStrictEqual({ ssn: '123456789' });
+    const nested = withoutPrototypeKeys(JSON.parse('{"a":[{"constructor":{"prototype":1},"b":2}],"c":{"__proto__":{"x":1},"d":3}}') as unknown);
+    expect(nested).toStrictEqual({ a: [{ b: 2 }], c: { d: 3 } });
   });
 
   it('validates every different body, and every failing one each time it comes (failures are not remembered)', async () => {

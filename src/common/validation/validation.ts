@@ -74,21 +74,10 @@ class BodyValidationPipe extends ValidationPipe {
   }
 }
 
-/**
- * The same pipe without the field rules: prototype keys stripped, the DTO instance built as the
- * checking pipe builds it. Only for a body the validation memo has seen pass them (valid-body.ts).
- */
-class AlreadyValidatedBodyPipe extends BodyValidationPipe {
-  protected override validate(): ValidationError[] {
-    return [];
-  }
-}
-
-/** The body pipe; with `alreadyValidated`, its twin that skips the field rules (see ValidationMemo). */
-export function createValidationPipe(options: { alreadyValidated?: boolean } = {}): ValidationPipe {
+/** The body pipe: the DTO's field rules, failures mapped to the error catalogue. */
+export function createValidationPipe(): ValidationPipe {
   cacheValidationMetadata();
-  const Pipe = options.alreadyValidated ? AlreadyValidatedBodyPipe : BodyValidationPipe;
-  return new Pipe({
+  return new BodyValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
