@@ -87,6 +87,47 @@ export async function drive(options: LoadOptions): Promise<LoadFigures> {
   };
 }
 
+/**
+ * One target's figures from runs taken in turns with other targets: counts added, rates over the
+ * summed time, p50 weighted by requests, p99 and max the highest of the parts (a percentile of the
+ * whole cannot be rebuilt from the parts' percentiles; the highest one errs on the cautious side),
+ * CPU per request weighted by requests and machine busy by time.
+ */
+export function combine(parts: LoadFigures[]): LoadFigures {
+  if (parts.length === 1) return parts[0] as LoadFigures;
+  const sum = (pick: (f: LoadFigures) => number) => parts.reduce((total, f) => total + pick(f), 0);
+  const requests = sum((f) => f.requests);
+  const durationSeconds = sum((f) => f.durationSeconds);
+  const byRequests = (pick: (f: LoadFigures) => number) => (requests ? sum((f) => pick(f) * f.requests) / requests : 0);
+  const statusCodes: Record<string, number> = {};
+  for (const f of parts) for (const [code, count] of Object.entries(f.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  const cpuParts = parts.map((f) => f.cpu);
+  const cpu = cpuParts.every((c): c is CpuSplit => c !== undefined)
+    ? {
+        server: Math.round(byRequests((f) => f.cpu?.server ?? 0)),
+        database: Math.round(byRequests((f) => f.cpu?.database ?? 0)),
+        loadGenerator: Math.round(byRequests((f) => f.cpu?.loadGenerator ?? 0)),
+        machineBusyPercent: Math.round(sum((f) => (f.cpu?.machineBusyPercent ?? 0) * f.durationSeconds) / durationSeconds),
+      }
+    : undefined;
+  return {
+    requests,
+    durationSeconds,
+    requestsPerSecond: round(requests / durationSeconds),
+    p50Ms: round(byRequests((f) => f.p50Ms)),
+    p99Ms: Math.max(...parts.map((f) => f.p99Ms)),
+    maxMs: Math.max(...parts.map((f) => f.maxMs)),
+    errors: sum((f) => f.errors),
+    non2xx: sum((f) => f.non2xx),
+    transportErrors: sum((f) => f.transportErrors),
+    timeouts: sum((f) => f.timeouts),
+    rejected: sum((f) => f.rejected),
+    unfinished: sum((f) => f.unfinished),
+    statusCodes,
+    cpu,
+  };
+}
+
 export function round(value: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;

@@ -44,7 +44,7 @@ export interface ScenarioResult {
 export interface BenchRun {
   startedAt: string;
   finishedAt: string;
-  settings: { connections: number; durationSeconds: number; warmupSeconds: number; logLevel: string; database: string };
+  settings: { connections: number; durationSeconds: number; warmupSeconds: number; rounds?: number; logLevel: string; database: string };
   machine: { node: string; cpus: number; cpuModel: string; loadAverageAtStart: number[] };
   method: string;
   scenarios: ScenarioResult[];
@@ -134,7 +134,10 @@ export function markdownReport(run: BenchRun): string {
   return [
     `# Bench results`,
     '',
-    `${run.settings.connections} connections, ${run.settings.durationSeconds} s per run after ${run.settings.warmupSeconds} s warm-up; ` +
+    `${run.settings.connections} connections, ${run.settings.durationSeconds} s per run after ${run.settings.warmupSeconds} s warm-up` +
+      (run.settings.rounds && run.settings.rounds > 1
+        ? `, in ${run.settings.rounds} parts taking turns with the baselines (a) and (b) (p99: the higher part's); `
+        : '; ') +
       `Node ${run.machine.node}, ${run.machine.cpus} CPU (${run.machine.cpuModel}), load average at start ${run.machine.loadAverageAtStart.join(' ')}; ${run.finishedAt}.`,
     '',
     markdownTable(run),

@@ -3,6 +3,8 @@
  * connections, each against two baselines measured in the same run, and the enrollment scenario
  * also against a hand-written enrollment in one transaction, baseline (c) (see report.ts METHOD_NOTE).
  * Settings (env): BENCH_DURATION (s, 10), BENCH_WARMUP (s, 5: the first seconds of a fresh process measure V8 compiling the code, not the code), BENCH_CONNECTIONS (50),
+ * BENCH_ROUNDS (2: each measurement is split into this many parts, the service's and its baselines'
+ * taking turns, so that a drift of this shared machine's speed weighs on both sides alike),
  * BENCH_SCENARIOS (comma list), BENCH_BASELINES=0 (skip them), BENCH_CPU_PROF=1 (profile the
  * service), BENCH_OUT (results folder, bench/results), BENCH_KEEP=1 (keep the work folder, and the schema on a DATABASE_URL).
  * BENCH_SCENARIOS=webhooks runs only the webhook delivery scenario (bench/webhook-delivery.ts).
@@ -10,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HANDWRITTEN_STATEMENTS, HandwrittenStats } from './handwritten-enrollment';
-import { drive, LoadFigures, LoadOptions, round } from './load';
+import { combine, drive, LoadFigures, LoadOptions, round } from './load';
 import { BaselineProcess, ROOT, ServiceProcess, startBaseline, startService } from './processes';
 import { formatSummary, summariseProfile } from './profile-summary';
 import { BenchRun, machineInfo, markdownTable, METHOD_NOTE, ScenarioResult, writeResults } from './report';
@@ -25,6 +27,7 @@ const settings = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 5),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+  rounds: Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2)),
   scenarios: process.env.BENCH_SCENARIOS?.split(',')
     .map((s) => s.trim())
     .filter(Boolean),
@@ -109,10 +112,39 @@ async function measure(
   scenario: Scenario,
   pathOverride?: string,
   accept?: LoadOptions['accept'],
+  part: { warm: boolean; seconds: number } = { warm: true, seconds: settings.durationSeconds },
 ): Promise<LoadFigures> {
   const common = { baseUrl: target.baseUrl, serverPid: target.pid, connections: settings.connections, next: () => scenario.next(), pathOverride };
-  if (settings.warmupSeconds > 0) await drive({ ...common, durationSeconds: settings.warmupSeconds });
-  return drive({ ...common, durationSeconds: settings.durationSeconds, accept: accept ?? (pathOverride ? undefined : (s, t, r) => scenario.accept(s, t, r)) });
+  if (part.warm && settings.warmupSeconds > 0) await drive({ ...common, durationSeconds: settings.warmupSeconds });
+  return drive({ ...common, durationSeconds: part.seconds, accept: accept ?? (pathOverride ? undefined : (s, t, r) => scenario.accept(s, t, r)) });
+}
+
+/**
+ * The service and its baselines (a) and (b), each for BENCH_DURATION in all, taking turns in
+ * BENCH_ROUNDS parts (each warmed up before its first part only), combined per target.
+ */
+async function measureInTurns(
+  service: ServiceProcess,
+  baseline: BaselineProcess | undefined,
+  scenario: Scenario,
+  plan: string,
+): Promise<{ service: LoadFigures; pg?: LoadFigures; constant?: LoadFigures }> {
+  const serviceTarget = { baseUrl: service.baseUrl, pid: service.child.pid };
+  const targets: Array<(part: { warm: boolean; seconds: number }) => Promise<LoadFigures>> = [
+    (part) => measure(serviceTarget, scenario, undefined, undefined, part),
+    ...(baseline
+      ? [
+          (part: { warm: boolean; seconds: number }) => measure(baseline, scenario, `/sql/${plan || '-'}`, undefined, part),
+          (part: { warm: boolean; seconds: number }) => measure(baseline, scenario, '/const', undefined, part),
+        ]
+      : []),
+  ];
+  const parts = targets.map((): LoadFigures[] => []);
+  for (let turn = 0; turn < settings.rounds; turn++) {
+    for (const [i, run] of targets.entries()) parts[i]?.push(await run({ warm: turn === 0, seconds: settings.durationSeconds / settings.rounds }));
+  }
+  const [serviceFigures, pg, constant] = parts.map(combine);
+  return { service: serviceFigures as LoadFigures, pg, constant };
 }
 
 async function handwrittenStats(baseline: BaselineProcess): Promise<HandwrittenStats> {
@@ -181,14 +213,14 @@ async function runScenario(
   if (sql.calibrationFailures > 0)
     log(`  ${scenario.name}: ${sql.calibrationFailures} calibration answers were not a success, e.g. ${sample.status} ${sample.text.slice(0, 300)}`);
   log(`  ${scenario.name}: ${sql.statementsPerRequest} SQL statements on ${sql.connectionsPerRequest} connection(s) per request (${sql.plan || 'none'})`);
-  const serviceFigures = await measure({ baseUrl: service.baseUrl, pid: service.child.pid }, scenario);
+  const turns = await measureInTurns(service, baseline, scenario, sql.plan);
+  const serviceFigures = turns.service;
   log(
     `  ${scenario.name}: ${serviceFigures.requestsPerSecond} req/s, p50 ${serviceFigures.p50Ms} ms, p99 ${serviceFigures.p99Ms} ms, errors ${serviceFigures.errors} ${JSON.stringify(serviceFigures.statusCodes)}`,
   );
   const measured: ScenarioResult = { ...result, status: 'measured', service: serviceFigures, sql };
-  if (!baseline) return measured;
-  const pg = await measure(baseline, scenario, `/sql/${sql.plan || '-'}`);
-  const constant = await measure(baseline, scenario, '/const');
+  const { pg, constant } = turns;
+  if (!baseline || !pg || !constant) return measured;
   log(`  ${scenario.name}: baseline (a) ${pg.requestsPerSecond} req/s, (b) ${constant.requestsPerSecond} req/s`);
   const withBaselines: ScenarioResult = {
     ...measured,
@@ -213,7 +245,9 @@ async function main(): Promise<void> {
   fs.mkdirSync(settings.out, { recursive: true });
   const serverLog = path.join(settings.out, 'server.log');
   fs.rmSync(serverLog, { force: true });
-  log(`bench: ${settings.connections} connections, ${settings.durationSeconds} s per run (+${settings.warmupSeconds} s warm-up)`);
+  log(
+    `bench: ${settings.connections} connections, ${settings.durationSeconds} s per run (+${settings.warmupSeconds} s warm-up), in ${settings.rounds} turns with the baselines`,
+  );
   const workspace = await createWorkspace({ label: 'bench', keep: settings.keep });
   let service: ServiceProcess | undefined;
   let baseline: BaselineProcess | undefined;
@@ -266,6 +300,7 @@ async function main(): Promise<void> {
         connections: settings.connections,
         durationSeconds: settings.durationSeconds,
         warmupSeconds: settings.warmupSeconds,
+        rounds: settings.rounds,
         logLevel: 'info',
         database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL',
       },
