@@ -70,7 +70,10 @@ describe(KeyStore.name, () => {
     const { payload } = await jwtVerify(token, jwks, { algorithms: ['ES256'], typ: 'at+jwt' });
     expect(payload).toEqual({ sub: 'acme', iat: now, exp: now + 60, scope: 'José' });
     const [header, body, signature] = token.split('.');
-    const flipped = `${header}.${body}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'AB' : 'AA'}`;
+    // One bit of the signature's bytes: a changed last base64url character may only change padding bits (1 in 256 signatures).
+    const bytes = Buffer.from(signature, 'base64url');
+    bytes[10] = (bytes[10] ?? 0) ^ 0x01;
+    const flipped = `${header}.${body}.${bytes.toString('base64url')}`;
     await expect(jwtVerify(flipped, jwks, { algorithms: ['ES256'] })).rejects.toThrow();
   });
 });
