@@ -91,6 +91,8 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
   }
 }
 
+const PROTOTYPE_KEYS = ['__proto__', 'prototype', 'constructor'];
+
 /**
  * The body without keys named like prototype properties (`__proto__`, `prototype`, `constructor`),
  * at any depth, as Nest's ValidationPipe drops them before validating: dropped first here, so the
@@ -98,8 +100,6 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
  * JSON body that would poison a prototype; a decrypted JWE payload comes from JSON.parse, where
  * such a key is only an own property, ignored as every DTO ignores it.
  */
-const PROTOTYPE_KEYS = ['__proto__', 'prototype', 'constructor'];
-
 export function withoutPrototypeKeys<T>(value: T): T {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
