@@ -5,21 +5,19 @@ import type { ContactRows } from './user.repository';
  * The user row (alias `u`, columns prefixed `u_`) and its contact rows as one-statement reads that
  * join them with the account select them (the account views, the user update's lock). The user
  * module owns these columns; `userOf` and `contactOf` map such a row back.
- */
-export const USER_COLUMNS = `u.id as u_id, u.account_id as u_account_id, u.is_primary as u_is_primary, u.status as u_status,
-       u.first_name_enc as u_first_name_enc, u.middle_name_enc as u_middle_name_enc, u.last_name_enc as u_last_name_enc,
-       u.date_of_birth_enc as u_date_of_birth_enc, u.ssn_enc as u_ssn_enc, u.ssn_suffix_enc as u_ssn_suffix_enc,
-       u.itin_enc as u_itin_enc, u.matricula_enc as u_matricula_enc, u.email_enc as u_email_enc,
-       u.ssn_bidx as u_ssn_bidx, u.itin_bidx as u_itin_bidx, u.matricula_bidx as u_matricula_bidx,
-       u.created_at as u_created_at, u.updated_at as u_updated_at`;
-
-/**
- * The user columns a view needs when nothing is sealed for the partner (a partner without
- * encryption): no encrypted or blind-index column leaves the database for an answer that shows
- * none of them. `userOf` leaves those fields undefined.
+ * `USER_PUBLIC_COLUMNS` are the ones a view needs when nothing is sealed for the partner (a partner
+ * without encryption): no encrypted or blind-index column leaves the database for an answer that
+ * shows none of them, and `userOf` leaves those fields undefined.
  */
 export const USER_PUBLIC_COLUMNS = `u.id as u_id, u.account_id as u_account_id, u.is_primary as u_is_primary, u.status as u_status,
        u.created_at as u_created_at, u.updated_at as u_updated_at`;
+
+/** Every user column: the public ones, the encrypted ones and the blind indexes. */
+export const USER_COLUMNS = `${USER_PUBLIC_COLUMNS},
+       u.first_name_enc as u_first_name_enc, u.middle_name_enc as u_middle_name_enc, u.last_name_enc as u_last_name_enc,
+       u.date_of_birth_enc as u_date_of_birth_enc, u.ssn_enc as u_ssn_enc, u.ssn_suffix_enc as u_ssn_suffix_enc,
+       u.itin_enc as u_itin_enc, u.matricula_enc as u_matricula_enc, u.email_enc as u_email_enc,
+       u.ssn_bidx as u_ssn_bidx, u.itin_bidx as u_itin_bidx, u.matricula_bidx as u_matricula_bidx`;
 
 /** The user's addresses and phones as two JSON arrays (`addresses`, `phones`), oldest first. */
 export const CONTACT_COLUMNS = `(select coalesce(json_agg(json_build_object('id', ad.id, 'type', ad.type, 'isDefault', ad.is_default, 'addressEnc', ad.address_enc)
