@@ -109,6 +109,7 @@ export function cpuTable(run: BenchRun): string {
 }
 
 export function markdownReport(run: BenchRun): string {
+  const cpu = cpuTable(run);
   const plans = run.scenarios
     .filter((s) => s.sql)
     .map((s) => `- ${s.name}: ${s.sql?.statementsPerRequest} statements on ${s.sql?.connectionsPerRequest} connection(s): ${describePlan(s.sql?.plan ?? '')}`);
@@ -144,11 +145,11 @@ export function markdownReport(run: BenchRun): string {
     '',
     'Errors = non-2xx + connection errors/timeouts + 2xx answers that were not a success (code 0).',
     '',
-    ...(cpuTable(run)
+    ...(cpu
       ? [
           "CPU µs per request by process during each measured run (bench/cpu-split.ts): server / PostgreSQL / load generator = sum (machine busy, % of all cores). The three share the machine's cores, so where the machine is saturated a ratio of two servers' req/s is the inverse ratio of these sums.",
           '',
-          cpuTable(run),
+          cpu,
           '',
         ]
       : []),

@@ -129,19 +129,19 @@ async function measureInTurns(
   scenario: Scenario,
   plan: string,
 ): Promise<{ service: LoadFigures; pg?: LoadFigures; constant?: LoadFigures }> {
-  const serviceTarget = { baseUrl: service.baseUrl, pid: service.child.pid };
-  const targets: Array<(part: { warm: boolean; seconds: number }) => Promise<LoadFigures>> = [
-    (part) => measure(serviceTarget, scenario, undefined, undefined, part),
+  const targets: Array<{ target: { baseUrl: string; pid: number | undefined }; pathOverride?: string }> = [
+    { target: { baseUrl: service.baseUrl, pid: service.child.pid } },
     ...(baseline
       ? [
-          (part: { warm: boolean; seconds: number }) => measure(baseline, scenario, `/sql/${plan || '-'}`, undefined, part),
-          (part: { warm: boolean; seconds: number }) => measure(baseline, scenario, '/const', undefined, part),
+          { target: baseline, pathOverride: `/sql/${plan || '-'}` },
+          { target: baseline, pathOverride: '/const' },
         ]
       : []),
   ];
   const parts = targets.map((): LoadFigures[] => []);
   for (let turn = 0; turn < settings.rounds; turn++) {
-    for (const [i, run] of targets.entries()) parts[i]?.push(await run({ warm: turn === 0, seconds: settings.durationSeconds / settings.rounds }));
+    const part = { warm: turn === 0, seconds: settings.durationSeconds / settings.rounds };
+    for (const [i, { target, pathOverride }] of targets.entries()) parts[i]?.push(await measure(target, scenario, pathOverride, undefined, part));
   }
   const [serviceFigures, pg, constant] = parts.map(combine);
   return { service: serviceFigures as LoadFigures, pg, constant };
