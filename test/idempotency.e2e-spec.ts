@@ -122,6 +122,27 @@ describe('Idempotency (e2e)', () => {
     expect(again.body.account.accountIdentifier).toBe(first.body.account.accountIdentifier);
   });
 
+  it('drops keys named like prototype properties before validation, on the first call and on its identical retry, which replays', async () => {
+    const client = app.client();
+    const request = EnrollmentRequestFactory.build() as { encryptedUserData: { addresses: Array<Record<string, unknown>> } };
+    request.encryptedUserData.addresses[0] = { ...request.encryptedUserData.addresses[0], prototype: { x: 1 } };
+    const text = JSON.stringify({ ...request, constructor: 1 });
+    const post = async () =>
+      fetch(`${app.baseUrl}${ENROLL}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await client.accessToken()}`, 'content-type': 'application/json' },
+        body: text,
+      });
+    const first = await post();
+    const firstText = await first.text();
+    expect({ status: first.status, detail: (JSON.parse(firstText) as EnrollmentBody).responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0 } });
+    // The second body is known to the validation memo: it skips the field rules, not the dropping.
+    const again = await post();
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(firstText);
+  });
+
   it('treats a re-encrypted JWE of the same data as the same payload', async () => {
     const client = app.client('secure');
     const request = EnrollmentRequestFactory.build();
