@@ -1,18 +1,20 @@
 /**
  * The baselines, in their own process like the service: a bare Fastify app whose `/sql/:plan`
  * route replays a statement plan (see sql-plan.ts) with `pg` directly against the same database
- * (baseline a), whose `/const` route answers a constant (baseline b), and whose
+ * (baseline a: with `?reads=<name>`, its selects are the service's own reads recorded during
+ * calibration and registered at POST `/sql-reads/:name`; without, trivial ones), whose `/const` route answers a constant (baseline b), and whose
  * `/handwritten/v1/programs/:programCode/enrollments` route does a new enrollment by hand in one
  * transaction on the service's own tables (baseline c, handwritten-enrollment.ts; counters at
  * GET `/handwritten/stats`). (a) and (b) accept any method and parse a JSON or form body like the
  * service does, then ignore it. Started by run.ts with DATABASE_URL, BENCH_BASELINE_SCHEMA,
- * DB_POOL_SIZE and BENCH_PARTNER_ID; reports its port over IPC.
+ * BENCH_SERVICE_SCHEMA, DB_POOL_SIZE and BENCH_PARTNER_ID; reports its port over IPC.
  */
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { runMigrations } from '../src/infrastructure/database/migrate';
 import { generateKeys, HandwrittenEnrollment } from './handwritten-enrollment';
-import { prepareBaselineRows, replayPlan } from './sql-plan';
+import { prepareMarkedStatements } from '../src/infrastructure/database/prepared-statements';
+import { asBaselineRead, prepareBaselineRows, RecordedRead, replayPlan } from './sql-plan';
 
 const CONSTANT = JSON.stringify({ requestId: 'baseline', responseDetails: [{ code: 0, subCode: 0, description: 'Success' }] });
 
@@ -23,6 +25,15 @@ async function main(): Promise<void> {
     max: Number(process.env.DB_POOL_SIZE ?? 20),
     options: `-c search_path=${schema}`,
   });
+  // Baseline (a)'s own pool: the service's tables first (its recorded reads), then bench_rows; its
+  // clients run the reads the service prepared as prepared statements, as the service's clients do.
+  const planPool = new Pool({
+    connectionString: process.env.DATABASE_URL,
+    max: Number(process.env.DB_POOL_SIZE ?? 20),
+    options: `-c search_path=${process.env.BENCH_SERVICE_SCHEMA ?? 'public'},${schema}`,
+  });
+  planPool.on('connect', (client) => prepareMarkedStatements(client as never));
+  const recordedReads = new Map<string, { requests: RecordedRead[][]; next: number }>();
   await prepareBaselineRows(pool, schema);
   // Baseline (c) writes the service's tables: the service's own migrations, in the baseline's schema.
   await runMigrations(process.env.DATABASE_URL ?? '', schema);
@@ -37,15 +48,27 @@ async function main(): Promise<void> {
     url: '/const',
     handler: async (_request, reply) => reply.header('content-type', 'application/json').send(CONSTANT),
   });
+  app.post('/sql-reads/:name', { bodyLimit: 4 * 1024 * 1024 }, async (request) => {
+    const requests = (request.body as RecordedRead[][]).map((reads) => reads.map(asBaselineRead));
+    recordedReads.set((request.params as { name: string }).name, { requests, next: 0 });
+    return { requests: requests.length };
+  });
+  /** The next calibration request's reads under `name`, round robin. */
+  const readsOf = (name: string | undefined): RecordedRead[] | undefined => {
+    const recorded = name === undefined ? undefined : recordedReads.get(name);
+    if (!recorded || recorded.requests.length === 0) return undefined;
+    return recorded.requests[recorded.next++ % recorded.requests.length];
+  };
   app.route({
     method: [...methods],
     url: '/sql/:plan',
     handler: async (request, reply) => {
       const plan = (request.params as { plan: string }).plan.replace(/-/g, '');
       if (!plan) return reply.header('content-type', 'application/json').send(CONSTANT);
-      const client = await pool.connect();
+      const reads = readsOf((request.query as { reads?: string }).reads);
+      const client = await planPool.connect();
       try {
-        await replayPlan(client, plan, `baseline-${Date.now()}`);
+        await replayPlan(client, plan, `baseline-${Date.now()}`, reads);
       } catch (error) {
         await client.query('rollback').catch(() => undefined);
         throw error;
@@ -72,7 +95,7 @@ async function main(): Promise<void> {
   process.send?.({ baseline: 'ready', port });
   const stop = async () => {
     await app.close();
-    await pool.end();
+    await Promise.all([pool.end(), planPool.end()]);
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());

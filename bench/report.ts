@@ -22,10 +22,16 @@ export interface ScenarioResult {
     calibrationFailures: number;
     /** The first calibration request's statements: pg connection number and SQL text (truncated). */
     firstRequest?: Array<{ connection: number; sql: string }>;
+    /** Calibration requests whose reads baseline (a) runs in turn (0: its selects are trivial). */
+    readsRecorded?: number;
   };
+  /** Baseline (a): the same plan with `pg`, its selects the service's own reads when recorded. */
   baselinePg?: LoadFigures;
+  /** Baseline (a′), beside an (a) with recorded reads: the same plan with trivial selects, as (a) was before. */
+  baselinePgTrivial?: LoadFigures;
   baselineConstant?: LoadFigures;
   ratioPg?: number;
+  ratioPgTrivial?: number;
   ratioConstant?: number;
   /** Baseline (c), enrollment scenario only: a new enrollment by hand with `pg` in one transaction. */
   handwritten?: {
@@ -54,9 +60,14 @@ export const METHOD_NOTE =
   'Service: `node dist/src/main.js` (production build, LOG_LEVEL=info to bench/results/server.log) on the embedded PostgreSQL, ' +
   'driven over loopback by autocannon. SQL per request: the service runs with a preloaded probe (bench/sql-probe.ts) that ' +
   "counts pg `Client#query` calls issued inside each HTTP request's async context (AsyncLocalStorage), during a short " +
-  'sequential calibration before the load (the probe is idle while measuring). Baseline (a): a bare Fastify route that ' +
-  'replays the same statement sequence (BEGIN/COMMIT, SELECT by key, INSERT, UPDATE) with `pg` against the same database, ' +
-  'pool of the same size. Baseline (b): the same Fastify route answering a constant. Both baselines receive the same ' +
+  'sequential calibration before the load (the probe is idle while measuring), and records the text and values of each ' +
+  "request's selects. Baseline (a), pg-only with the same reads: a bare Fastify route that replays the same statement " +
+  "sequence with `pg` against the same database, pool of the same size: its selects are the service's own, recorded " +
+  'during calibration (same text and values, prepared where the service prepares them, taken in turn from the ' +
+  'calibration requests; a row-lock clause dropped, since (a) cycles through those few rows), its other statements ' +
+  'trivial ones of their kind (BEGIN/COMMIT, INSERT and UPDATE by key on a table of its own). Baseline (a′), beside such ' +
+  'an (a): the same sequence with trivial selects too (SELECT by key), the definition of (a) before 2026-11-23. ' +
+  'Baseline (b): the same Fastify route answering a constant. The baselines receive the same ' +
   'method, headers and body as the scenario. Baseline (c), enrollment only, measured right after the service at the same ' +
   'connections and duration: a bare Fastify route in the baseline server doing a new consumer enrollment by hand with `pg` ' +
   "on the service's own tables (its migrations, in the baseline's schema), in one transaction on one pooled connection: " +
@@ -75,14 +86,15 @@ function pct(ratio: number | undefined): string {
 
 export function markdownTable(run: BenchRun): string {
   const header =
-    '| scenario | req/s | p50 ms | p99 ms | errors | SQL/req | (a) pg-only req/s | vs (a) | (b) constant req/s | vs (b) | (c) hand-written req/s | vs (c) |\n' +
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+    '| scenario | req/s | p50 ms | p99 ms | errors | SQL/req | (a) same reads req/s | vs (a) | (a′) trivial SQL req/s | vs (a′) | (b) constant req/s | vs (b) | (c) hand-written req/s | vs (c) |\n' +
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
   const rows = run.scenarios.map((s) => {
-    if (s.status === 'skipped') return `| ${s.name} | skipped (${s.reason}) | | | | | | | | | | |`;
+    if (s.status === 'skipped') return `| ${s.name} | skipped (${s.reason}) | | | | | | | | | | | | |`;
     const svc = s.service as LoadFigures;
     return (
       `| ${s.name} | ${svc.requestsPerSecond} | ${ms(svc.p50Ms)} | ${ms(svc.p99Ms)} | ${svc.errors} | ${s.sql?.statementsPerRequest ?? '-'} | ` +
-      `${s.baselinePg?.requestsPerSecond ?? '-'} | ${pct(s.ratioPg)} | ${s.baselineConstant?.requestsPerSecond ?? '-'} | ${pct(s.ratioConstant)} | ` +
+      `${s.baselinePg?.requestsPerSecond ?? '-'} | ${pct(s.ratioPg)} | ${s.baselinePgTrivial?.requestsPerSecond ?? '-'} | ${pct(s.ratioPgTrivial)} | ` +
+      `${s.baselineConstant?.requestsPerSecond ?? '-'} | ${pct(s.ratioConstant)} | ` +
       `${s.handwritten?.figures.requestsPerSecond ?? '-'} | ${pct(s.ratioHandwritten)} |`
     );
   });
@@ -101,9 +113,10 @@ function cpuCell(figures: LoadFigures | undefined): string {
 export function cpuTable(run: BenchRun): string {
   const measured = run.scenarios.filter((s) => s.status === 'measured' && s.service?.cpu);
   if (!measured.length) return '';
-  const header = '| scenario | service | (a) pg-only | (b) constant | (c) hand-written |\n' + '|---|---:|---:|---:|---:|';
+  const header = '| scenario | service | (a) same reads | (a′) trivial SQL | (b) constant | (c) hand-written |\n' + '|---|---:|---:|---:|---:|---:|';
   const rows = measured.map(
-    (s) => `| ${s.name} | ${cpuCell(s.service)} | ${cpuCell(s.baselinePg)} | ${cpuCell(s.baselineConstant)} | ${cpuCell(s.handwritten?.figures)} |`,
+    (s) =>
+      `| ${s.name} | ${cpuCell(s.service)} | ${cpuCell(s.baselinePg)} | ${cpuCell(s.baselinePgTrivial)} | ${cpuCell(s.baselineConstant)} | ${cpuCell(s.handwritten?.figures)} |`,
   );
   return [header, ...rows].join('\n');
 }
@@ -112,7 +125,11 @@ export function markdownReport(run: BenchRun): string {
   const cpu = cpuTable(run);
   const plans = run.scenarios
     .filter((s) => s.sql)
-    .map((s) => `- ${s.name}: ${s.sql?.statementsPerRequest} statements on ${s.sql?.connectionsPerRequest} connection(s): ${describePlan(s.sql?.plan ?? '')}`);
+    .map(
+      (s) =>
+        `- ${s.name}: ${s.sql?.statementsPerRequest} statements on ${s.sql?.connectionsPerRequest} connection(s): ${describePlan(s.sql?.plan ?? '')}` +
+        (s.sql?.readsRecorded ? `; (a) runs the reads of ${s.sql.readsRecorded} calibration requests in turn` : ''),
+    );
   const handwritten = run.scenarios
     .filter((s) => s.handwritten)
     .map((s) => {
@@ -137,7 +154,7 @@ export function markdownReport(run: BenchRun): string {
     '',
     `${run.settings.connections} connections, ${run.settings.durationSeconds} s per run after ${run.settings.warmupSeconds} s warm-up` +
       (run.settings.rounds && run.settings.rounds > 1
-        ? `, in ${run.settings.rounds} parts taking turns with the baselines (a) and (b) (p99: the higher part's); `
+        ? `, in ${run.settings.rounds} parts taking turns with the baselines (a), (a′) and (b) (p99: the higher part's); `
         : '; ') +
       `Node ${run.machine.node}, ${run.machine.cpus} CPU (${run.machine.cpuModel}), load average at start ${run.machine.loadAverageAtStart.join(' ')}; ${run.finishedAt}.`,
     '',

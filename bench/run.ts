@@ -18,7 +18,7 @@ import { formatSummary, summariseProfile } from './profile-summary';
 import { BenchRun, machineInfo, markdownTable, METHOD_NOTE, ScenarioResult, writeResults } from './report';
 import { enrolledFrom } from './requests';
 import { BenchRequest, buildScenarios, Scenario, ScenarioContext } from './scenarios';
-import { dominantPlan } from './sql-plan';
+import { dominantPlan, RecordedRead } from './sql-plan';
 import { ProbeReport } from './sql-probe';
 import { runWebhookScenario, WEBHOOKS_SCENARIO } from './webhook-delivery';
 import { BENCH_PARTNER, BENCH_PROGRAM, createWorkspace, Workspace } from './workspace';
@@ -77,7 +77,10 @@ async function seed(service: ServiceProcess, enrollment: Scenario, context: Scen
   await Promise.all(Array.from({ length: 8 }, worker));
 }
 
-async function calibrate(service: ServiceProcess, scenario: Scenario): Promise<ScenarioResult['sql'] & { sample: { status: number; text: string } }> {
+async function calibrate(
+  service: ServiceProcess,
+  scenario: Scenario,
+): Promise<ScenarioResult['sql'] & { sample: { status: number; text: string }; reads: RecordedRead[][] }> {
   await service.ask({ probe: 'start' }, 'started');
   let failures = 0;
   let sample = { status: 0, text: '' };
@@ -92,15 +95,30 @@ async function calibrate(service: ServiceProcess, scenario: Scenario): Promise<S
   const report = await service.ask<ProbeReport>({ probe: 'stop' }, 'report');
   const plans = report.requests.map((r) => r.plan);
   const total = plans.reduce((sum, plan) => sum + plan.length, 0);
+  const plan = dominantPlan(plans);
   return {
-    plan: dominantPlan(plans),
+    plan,
     statementsPerRequest: plans.length ? round(total / plans.length, 1) : 0,
     connectionsPerRequest: Math.max(0, ...report.requests.map((r) => r.connections)),
     firstRequest: report.requests[0]?.statements,
     calibrationRequests: plans.length,
     calibrationFailures: failures,
     sample,
+    // The reads of the successful requests that ran the dominant plan: what (a) runs as its selects.
+    reads: report.requests.filter((r) => r.status === 200 && r.plan === plan && r.reads.length > 0).map((r) => r.reads),
   };
+}
+
+/** Registers a scenario's recorded reads with the baseline server; the name to ask (a) for them, or undefined for none. */
+async function registerReads(baseline: BaselineProcess, name: string, reads: RecordedRead[][]): Promise<string | undefined> {
+  if (reads.length === 0) return undefined;
+  const response = await fetch(`${baseline.baseUrl}/sql-reads/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(reads),
+  });
+  if (!response.ok) throw new Error(`baseline refused the recorded reads of ${name}: ${response.status} ${await response.text()}`);
+  return name;
 }
 
 /**
@@ -120,21 +138,25 @@ async function measure(
 }
 
 /**
- * The service and its baselines (a) and (b), each for BENCH_DURATION in all, taking turns in
- * BENCH_ROUNDS parts (each warmed up before its first part only), combined per target.
+ * The service and its baselines, each for BENCH_DURATION in all, taking turns in BENCH_ROUNDS
+ * parts (each warmed up before its first part only), combined per target: (a) with the service's
+ * own reads when `reads` names them, (a′) with trivial selects (only beside such an (a)), (b).
  */
 async function measureInTurns(
   service: ServiceProcess,
   baseline: BaselineProcess | undefined,
   scenario: Scenario,
   plan: string,
-): Promise<{ service: LoadFigures; pg?: LoadFigures; constant?: LoadFigures }> {
-  const targets: Array<{ target: { baseUrl: string; pid: number | undefined }; pathOverride?: string }> = [
-    { target: { baseUrl: service.baseUrl, pid: service.child.pid } },
+  reads: string | undefined,
+): Promise<{ service: LoadFigures; pg?: LoadFigures; pgTrivial?: LoadFigures; constant?: LoadFigures }> {
+  const sqlPath = `/sql/${plan || '-'}`;
+  const targets: Array<{ target: { baseUrl: string; pid: number | undefined }; pathOverride?: string; name: 'service' | 'pg' | 'pgTrivial' | 'constant' }> = [
+    { name: 'service', target: { baseUrl: service.baseUrl, pid: service.child.pid } },
     ...(baseline
       ? [
-          { target: baseline, pathOverride: `/sql/${plan || '-'}` },
-          { target: baseline, pathOverride: '/const' },
+          { name: 'pg' as const, target: baseline, pathOverride: reads ? `${sqlPath}?reads=${reads}` : sqlPath },
+          ...(reads ? [{ name: 'pgTrivial' as const, target: baseline, pathOverride: sqlPath }] : []),
+          { name: 'constant' as const, target: baseline, pathOverride: '/const' },
         ]
       : []),
   ];
@@ -143,8 +165,8 @@ async function measureInTurns(
     const part = { warm: turn === 0, seconds: settings.durationSeconds / settings.rounds };
     for (const [i, { target, pathOverride }] of targets.entries()) parts[i]?.push(await measure(target, scenario, pathOverride, undefined, part));
   }
-  const [serviceFigures, pg, constant] = parts.map(combine);
-  return { service: serviceFigures as LoadFigures, pg, constant };
+  const combined = Object.fromEntries(targets.map(({ name }, i) => [name, combine(parts[i] ?? [])]));
+  return { ...combined, service: combined.service as LoadFigures };
 }
 
 async function handwrittenStats(baseline: BaselineProcess): Promise<HandwrittenStats> {
@@ -209,25 +231,29 @@ async function runScenario(
   const probe = await send(service, scenario.next());
   if (routeMissing(probe.status, probe.text)) return { ...result, reason: 'endpoint missing' };
   await refreshStatistics(workspace);
-  const { sample, ...sql } = await calibrate(service, scenario);
+  const { sample, reads, ...sql } = await calibrate(service, scenario);
   if (sql.calibrationFailures > 0)
     log(`  ${scenario.name}: ${sql.calibrationFailures} calibration answers were not a success, e.g. ${sample.status} ${sample.text.slice(0, 300)}`);
   log(`  ${scenario.name}: ${sql.statementsPerRequest} SQL statements on ${sql.connectionsPerRequest} connection(s) per request (${sql.plan || 'none'})`);
-  const turns = await measureInTurns(service, baseline, scenario, sql.plan);
+  const readsName = baseline ? await registerReads(baseline, scenario.name, reads) : undefined;
+  const turns = await measureInTurns(service, baseline, scenario, sql.plan, readsName);
   const serviceFigures = turns.service;
   log(
     `  ${scenario.name}: ${serviceFigures.requestsPerSecond} req/s, p50 ${serviceFigures.p50Ms} ms, p99 ${serviceFigures.p99Ms} ms, errors ${serviceFigures.errors} ${JSON.stringify(serviceFigures.statusCodes)}`,
   );
-  const measured: ScenarioResult = { ...result, status: 'measured', service: serviceFigures, sql };
-  const { pg, constant } = turns;
+  const measured: ScenarioResult = { ...result, status: 'measured', service: serviceFigures, sql: { ...sql, readsRecorded: readsName ? reads.length : 0 } };
+  const { pg, pgTrivial, constant } = turns;
   if (!baseline || !pg || !constant) return measured;
-  log(`  ${scenario.name}: baseline (a) ${pg.requestsPerSecond} req/s, (b) ${constant.requestsPerSecond} req/s`);
+  log(
+    `  ${scenario.name}: baseline (a) ${pg.requestsPerSecond} req/s${pgTrivial ? `, (a′) ${pgTrivial.requestsPerSecond} req/s` : ''}, (b) ${constant.requestsPerSecond} req/s`,
+  );
   const withBaselines: ScenarioResult = {
     ...measured,
     baselinePg: pg,
     baselineConstant: constant,
     ratioPg: round(serviceFigures.requestsPerSecond / pg.requestsPerSecond, 3),
     ratioConstant: round(serviceFigures.requestsPerSecond / constant.requestsPerSecond, 3),
+    ...(pgTrivial ? { baselinePgTrivial: pgTrivial, ratioPgTrivial: round(serviceFigures.requestsPerSecond / pgTrivial.requestsPerSecond, 3) } : {}),
   };
   if (scenario.name !== 'enrollment') return withBaselines;
   const handwritten = await measureHandwritten(baseline, scenario);
@@ -265,6 +291,7 @@ async function main(): Promise<void> {
         {
           DATABASE_URL: workspace.databaseUrl,
           BENCH_BASELINE_SCHEMA: `bench_baseline_${process.pid}`,
+          BENCH_SERVICE_SCHEMA: workspace.schema,
           DB_POOL_SIZE: '20',
           BENCH_PARTNER_ID: BENCH_PARTNER.clientId,
         },

@@ -1,4 +1,5 @@
-import { describePlan, dominantPlan, statementKind } from './sql-plan';
+import { asBaselineRead, describePlan, dominantPlan, encodeValues, replayPlan, statementKind } from './sql-plan';
+import type { PoolClient } from 'pg';
 
 describe('bench SQL plan letters', () => {
   it('classes plain statements by their first word', () => {
@@ -21,5 +22,29 @@ describe('bench SQL plan letters', () => {
   it('names the most frequent plan and counts its letters', () => {
     expect(dominantPlan(['BSUC', 'S', 'BSUC'])).toBe('BSUC');
     expect(describePlan('BSUC')).toBe('1B 1S 1U 1C');
+  });
+
+  it("runs (a)'s selects as the service's recorded reads, without their row locks, and trivial statements for the rest", async () => {
+    const recorded = {
+      text: 'select a.id from accounts a join users u on u.account_id = a.id where a.id = $1\n   for update of a',
+      values: encodeValues(['acc-1', Buffer.from('k'), new Date('2026-11-23T00:00:00Z')]),
+      named: false,
+    };
+    const read = asBaselineRead(recorded);
+    expect(read.text).toBe('select a.id from accounts a join users u on u.account_id = a.id where a.id = $1');
+    expect(read.values).toEqual(['acc-1', Buffer.from('k'), '2026-11-23T00:00:00.000Z']);
+    expect(asBaselineRead({ text: 'with x as (select 1 from t for no key update skip locked) select * from x', values: [], named: false }).text).toBe(
+      'with x as (select 1 from t) select * from x',
+    );
+    const sent: string[] = [];
+    const client = { query: async (text: string) => void sent.push(text) } as unknown as PoolClient;
+    await replayPlan(client, 'BSUSC', 'p', [read]);
+    expect(sent).toEqual([
+      'begin',
+      read.text,
+      'update bench_rows set payload = $1, updated_at = now() where id = $2',
+      'select id, payload, updated_at from bench_rows where id = $1',
+      'commit',
+    ]);
   });
 });

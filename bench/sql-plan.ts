@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { prepared } from '../src/infrastructure/database/prepared-statements';
 
 /**
  * A request's SQL "plan": one letter per statement, in order. The probe records it for the
@@ -88,9 +89,56 @@ function randomId(): number {
   return 1 + Math.floor(Math.random() * SEED_ROWS);
 }
 
-/** Baseline (a)'s side of a plan: each letter as a trivial statement of its kind on `bench_rows` (search_path at its schema). */
-export async function replayPlan(client: PoolClient, plan: string, payload: string): Promise<void> {
+/**
+ * A read the service issued during calibration, recorded by the probe: its text, its parameter
+ * values (JSON-safe: a Buffer as `{ $base64 }`) and whether the service ran it as a named
+ * prepared statement.
+ */
+export interface RecordedRead {
+  text: string;
+  values: unknown[];
+  named: boolean;
+}
+
+export function encodeValues(values: unknown): unknown[] {
+  if (!Array.isArray(values)) return [];
+  return values.map((value) =>
+    Buffer.isBuffer(value) ? { $base64: value.toString('base64') } : value instanceof Date ? value.toISOString() : (value as unknown),
+  );
+}
+
+function decodeValue(value: unknown): unknown {
+  const base64 = value && typeof value === 'object' && '$base64' in value ? (value as { $base64: unknown }).$base64 : undefined;
+  return typeof base64 === 'string' ? Buffer.from(base64, 'base64') : value;
+}
+
+/**
+ * A recorded read as baseline (a) runs it: the same text without its row-lock clause, the same
+ * values, prepared when the service's was (marked through the service's own `prepared`, so the
+ * baseline pool's clients name it as the service's do). The lock clause goes because (a) cycles
+ * through the few rows of the calibration requests with 50 connections: the locks would queue
+ * there, where the service spreads its calls over thousands of accounts; without them (a) is, if
+ * anything, cheaper than the service's read.
+ */
+export function asBaselineRead(read: RecordedRead): RecordedRead {
+  const text = read.text.replace(/\s+for\s+(no\s+key\s+)?update(\s+of\s+[\w.,\s]+?)?(\s+(nowait|skip\s+locked))?(?=\s*(\)|;|$))/gi, '');
+  if (read.named) prepared(text);
+  return { text, values: read.values.map(decodeValue), named: read.named };
+}
+
+/**
+ * Baseline (a)'s side of a plan: each select as the next of `reads` (the service's own reads of one
+ * calibration request, see asBaselineRead) while there is one, every other letter as a trivial
+ * statement of its kind on `bench_rows` (search_path: the service's schema, then the baseline's).
+ */
+export async function replayPlan(client: PoolClient, plan: string, payload: string, reads: readonly RecordedRead[] = []): Promise<void> {
+  let nextRead = 0;
   for (const letter of plan) {
+    const read = letter === KIND_LETTERS.select ? reads[nextRead++] : undefined;
+    if (read) {
+      await client.query(read.text, read.values);
+      continue;
+    }
     switch (letter) {
       case KIND_LETTERS.begin:
         await client.query('begin');

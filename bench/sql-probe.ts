@@ -2,13 +2,14 @@
  * Preloaded into the service under test (`node -r dist/bench/sql-probe.js dist/src/main.js`) to
  * count the SQL statements each HTTP request issues. Passive until the bench sends
  * `{ probe: 'start' }` over the IPC channel; `{ probe: 'stop' }` answers with the statement kinds of
- * every request completed meanwhile. Statements are attributed through AsyncLocalStorage started
+ * every request completed meanwhile, and each request's selects whole (text and values) for
+ * baseline (a) to run the same reads. Statements are attributed through AsyncLocalStorage started
  * at the HTTP `request` event, so background work (job polling, webhook delivery) is not counted.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as http from 'node:http';
 import { Client } from 'pg';
-import { statementKind } from './sql-plan';
+import { encodeValues, KIND_LETTERS, RecordedRead, statementKind } from './sql-plan';
 
 interface RequestTrace {
   method: string;
@@ -16,12 +17,22 @@ interface RequestTrace {
   kinds: string[];
   /** Per statement: which pg connection ran it (1 = the first one the request used) and its text. */
   statements: Array<{ connection: number; sql: string }>;
+  /** Its selects, whole, for baseline (a) to run the same reads (sql-plan.ts asBaselineRead). */
+  reads: RecordedRead[];
   connections: Map<Client, number>;
 }
 
 export interface ProbeReport {
   probe: 'report';
-  requests: Array<{ method: string; path: string; status: number; plan: string; connections: number; statements?: Array<{ connection: number; sql: string }> }>;
+  requests: Array<{
+    method: string;
+    path: string;
+    status: number;
+    plan: string;
+    connections: number;
+    statements?: Array<{ connection: number; sql: string }>;
+    reads: RecordedRead[];
+  }>;
 }
 
 const storage = new AsyncLocalStorage<RequestTrace>();
@@ -33,7 +44,7 @@ const originalEmit = http.Server.prototype.emit as Emit;
 http.Server.prototype.emit = function emit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
   if (!enabled || event !== 'request') return originalEmit.call(this, event, ...args);
   const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-  const trace: RequestTrace = { method: req.method ?? '', url: req.url ?? '', kinds: [], statements: [], connections: new Map() };
+  const trace: RequestTrace = { method: req.method ?? '', url: req.url ?? '', kinds: [], statements: [], reads: [], connections: new Map() };
   res.once('finish', () => {
     if (!enabled) return;
     // Statement texts only for the first request of a calibration: enough to read the plan.
@@ -45,6 +56,7 @@ http.Server.prototype.emit = function emit(this: http.Server, event: string | sy
       plan: trace.kinds.join(''),
       connections: trace.connections.size,
       statements,
+      reads: trace.reads,
     });
   });
   return storage.run(trace, () => originalEmit.call(this, event, ...args));
@@ -56,9 +68,14 @@ const originalQuery = Client.prototype.query as (...args: unknown[]) => unknown;
   if (enabled) {
     const trace = storage.getStore();
     if (trace) {
-      const first = args[0] as string | { text?: string } | undefined;
+      const first = args[0] as string | { text?: string; values?: unknown; name?: string } | undefined;
       const sql = typeof first === 'string' ? first : (first?.text ?? '');
-      trace.kinds.push(statementKind(sql));
+      const kind = statementKind(sql);
+      trace.kinds.push(kind);
+      if (kind === KIND_LETTERS.select) {
+        const values = typeof first === 'string' ? args[1] : first?.values;
+        trace.reads.push({ text: sql, values: encodeValues(values), named: typeof first === 'object' && Boolean(first?.name) });
+      }
       if (!trace.connections.has(this)) trace.connections.set(this, trace.connections.size + 1);
       trace.statements.push({ connection: trace.connections.get(this) as number, sql: sql.replace(/\s+/g, ' ').slice(0, 160) });
     }
