@@ -23,7 +23,7 @@ function pipeWithSpy(): { pipe: ValidBodyPipe; fieldRuleRuns: () => number } {
 }
 
 const parts = (body: unknown) => ({ body, programCode: undefined, principal: undefined });
-const asDto = (dto: unknown) => ({ type: 'custom' as const, data: { dto } as never });
+const asDto = (dto: unknown, remember = true) => ({ type: 'custom' as const, data: { dto, remember } as never });
 
 describe('ValidBodyPipe and its validation memo', () => {
   it('runs the field rules of a new body, and not again for the identical body; both times the handler gets the body as plain data', async () => {
@@ -56,6 +56,19 @@ describe('ValidBodyPipe and its validation memo', () => {
     await expect(pipe.transform(parts({ ssn: '12345' }), asDto(SampleDto))).rejects.toBeInstanceOf(DomainError);
     await expect(pipe.transform(parts({ ssn: '123456789', extra: 1 }), asDto(SampleDto))).rejects.toMatchObject({ key: 'UNKNOWN_PROPERTY' });
     expect(fieldRuleRuns()).toBe(4);
+  });
+
+  it('on a route that does not remember (not idempotent), validates the identical body every time', async () => {
+    const { pipe, fieldRuleRuns } = pipeWithSpy();
+    const remembered = jest.spyOn(ValidationMemo.prototype, 'remember');
+    const digested = jest.spyOn(ValidationMemo.prototype, 'keyOf');
+    await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto, false));
+    await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto, false));
+    expect(fieldRuleRuns()).toBe(2);
+    expect(digested).not.toHaveBeenCalled();
+    expect(remembered).toHaveBeenCalledWith(undefined);
+    remembered.mockRestore();
+    digested.mockRestore();
   });
 
   it('remembers a body under its DTO: the same body for another DTO is validated by that DTO', async () => {

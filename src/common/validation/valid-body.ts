@@ -26,9 +26,24 @@ interface BodyParts {
   principal: Principal | undefined;
 }
 
+/** What a route's `@ValidBody` says besides its DTO. */
+export interface ValidBodySettings {
+  /** Cross-field rules; the parameter receives what they return instead of the body. */
+  rules?: Type<CrossFieldRules<never, unknown>>;
+  /** The request body's examples in OpenAPI. */
+  examples?: Record<string, { summary: string; value: unknown }>;
+  /**
+   * Remember the bodies that pass (ValidationMemo), for an idempotent call, whose identical retry
+   * replays: there the memo spares the field rules of every replay. Elsewhere a body is rarely sent
+   * twice, and its digest and memo entry would be work for nothing.
+   */
+  remember?: boolean;
+}
+
 interface ValidBodyOptions {
   dto: Type<object>;
   rules?: Type<CrossFieldRules<never, unknown>>;
+  remember: boolean;
 }
 
 const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, context: ExecutionContext): BodyParts => {
@@ -40,7 +55,8 @@ const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, conte
  * The body of a route that carries `encryptedUserData`, made ready in one place and in this order,
  * before the handler (so before any look-up or lock, CONTRACT section 6): the JWE of an
  * encryption partner opened (and NFC-normalised) → DTO validation (unknown properties, field rules;
- * skipped for a body identical to one that passed lately, see ValidationMemo) → the route's
+ * on a route that remembers, skipped for a body identical to one that passed lately, see
+ * ValidationMemo) → the route's
  * cross-field rules, whose result (e.g. the enrollment plan) is what the handler receives.
  *
  * What passes on is the validated body itself, as plain data typed by its DTO, not the DTO instance
@@ -61,9 +77,9 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
   ) {}
 
   async transform(parts: BodyParts, metadata: ArgumentMetadata): Promise<unknown> {
-    const { dto, rules } = metadata.data as unknown as ValidBodyOptions;
+    const { dto, rules, remember } = metadata.data as unknown as ValidBodyOptions;
     const body = withoutPrototypeKeys(await this.opened(parts));
-    const key = this.memo.keyOf(dto, body);
+    const key = remember ? this.memo.keyOf(dto, body) : undefined;
     if (!this.memo.hasPassed(key)) {
       // Throws the body's validation errors; the instance it returns holds the body's own data.
       await this.validation.transform(body, { type: 'body', metatype: dto });
@@ -114,16 +130,12 @@ export function withoutPrototypeKeys<T>(value: T): T {
 }
 
 /**
- * `@ValidBody(Dto)` or `@ValidBody(Dto, Rules)`: the parameter receives the DTO, or what the rules
- * return. `examples` are the request body's examples in OpenAPI.
+ * `@ValidBody(Dto)` or `@ValidBody(Dto, { rules, examples, remember })`: the parameter receives the
+ * validated body typed by its DTO, or what the rules return.
  */
-export function ValidBody(
-  dto: Type<object>,
-  rules?: Type<CrossFieldRules<never, unknown>>,
-  examples?: Record<string, { summary: string; value: unknown }>,
-): ParameterDecorator {
+export function ValidBody(dto: Type<object>, { rules, examples, remember = false }: ValidBodySettings = {}): ParameterDecorator {
   return (target, key, index) => {
-    RequestBodyParts({ dto, rules } satisfies ValidBodyOptions, ValidBodyPipe)(target, key, index);
+    RequestBodyParts({ dto, rules, remember } satisfies ValidBodyOptions, ValidBodyPipe)(target, key, index);
     if (key !== undefined) ApiBody({ type: dto, examples })(target, key, Object.getOwnPropertyDescriptor(target, key) as PropertyDescriptor);
   };
 }

@@ -69,7 +69,7 @@ export class EnrollmentController {
   async enroll(
     @CurrentPrincipal() principal: Principal,
     @ValidateOnly() validateOnly: boolean,
-    @ValidBody(CreateEnrollmentDto, EnrollmentRulesService, ENROLLMENT_REQUEST_EXAMPLES) plan: EnrollmentPlan,
+    @ValidBody(CreateEnrollmentDto, { rules: EnrollmentRulesService, examples: ENROLLMENT_REQUEST_EXAMPLES, remember: true }) plan: EnrollmentPlan,
   ): Promise<RawResponse | ValidatedOnly> {
     if (validateOnly) {
       this.enrollments.validate(plan);

@@ -76,16 +76,18 @@ export class UserProfileController {
     @Param('accountIdentifier') accountIdentifier: string,
     @Param('userIdentifier') userIdentifier: string,
     @ValidateOnly() validateOnly: boolean,
-    @ValidBody(UpdateUserRequestDto, undefined, {
-      address: {
-        summary: 'Replace the home address',
-        value: {
-          encryptedUserData: { address: { type: 'home', addressLine1: '200 Oak Ave', city: 'Austin', state: 'TX', zipCode: '78702', countryCode: 'US' } },
+    @ValidBody(UpdateUserRequestDto, {
+      examples: {
+        address: {
+          summary: 'Replace the home address',
+          value: {
+            encryptedUserData: { address: { type: 'home', addressLine1: '200 Oak Ave', city: 'Austin', state: 'TX', zipCode: '78702', countryCode: 'US' } },
+          },
         },
-      },
-      phoneAndEmail: {
-        summary: 'Update the mobile phone and the email',
-        value: { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: '5125550111' }, email: { emailAddress: 'jose.n@example.com' } } },
+        phoneAndEmail: {
+          summary: 'Update the mobile phone and the email',
+          value: { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: '5125550111' }, email: { emailAddress: 'jose.n@example.com' } } },
+        },
       },
     })
     body: UpdateUserRequestDto,
