@@ -3,7 +3,8 @@ import { prepared } from '../src/infrastructure/database/prepared-statements';
 
 /**
  * A request's SQL "plan": one letter per statement, in order. The probe records it for the
- * service; baseline (a) replays the same letters with trivial statements through `pg` (replayPlan).
+ * service; baseline (a) replays the same letters through `pg` (replayPlan): its selects as the
+ * service's recorded reads when it has them, every other statement a trivial one of its kind.
  */
 export const KIND_LETTERS = {
   begin: 'B',
@@ -41,13 +42,19 @@ export function statementKind(sql: string): string {
   }
 }
 
+/** A row lock's words (`FOR UPDATE`, `FOR NO KEY UPDATE`): its `update` is not a write. */
+const ROW_LOCK = String.raw`for\s+(?:no\s+key\s+)?update`;
+const ROW_LOCK_WORDS = new RegExp(String.raw`\b${ROW_LOCK}\b`, 'gi');
+/** A whole row-lock clause, with its `OF` list and `NOWAIT` / `SKIP LOCKED`, up to the end of its select. */
+const ROW_LOCK_CLAUSE = new RegExp(String.raw`\s+${ROW_LOCK}(?:\s+of\s+[\w.,\s]+?)?(?:\s+(?:nowait|skip\s+locked))?(?=\s*(?:\)|;|$))`, 'gi');
+
 /**
  * A writable CTE (`WITH w AS (UPDATE …) INSERT …`) writes: it is classed by its first
  * data-changing verb, so that baseline (a) writes (and flushes WAL at COMMIT) where the service
  * does. A row lock (`FOR UPDATE`, `FOR NO KEY UPDATE`) is not a write.
  */
 function writingVerb(sql: string): string | undefined {
-  const verb = /\b(insert|update|delete)\b/i.exec(sql.replace(/\bfor\s+(no\s+key\s+)?update\b/gi, ''))?.[1]?.toLowerCase();
+  const verb = /\b(insert|update|delete)\b/i.exec(sql.replace(ROW_LOCK_WORDS, ''))?.[1]?.toLowerCase();
   return verb === 'insert' ? KIND_LETTERS.insert : verb === 'update' ? KIND_LETTERS.update : verb === 'delete' ? KIND_LETTERS.delete : undefined;
 }
 
@@ -121,7 +128,7 @@ function decodeValue(value: unknown): unknown {
  * anything, cheaper than the service's read.
  */
 export function asBaselineRead(read: RecordedRead): RecordedRead {
-  const text = read.text.replace(/\s+for\s+(no\s+key\s+)?update(\s+of\s+[\w.,\s]+?)?(\s+(nowait|skip\s+locked))?(?=\s*(\)|;|$))/gi, '');
+  const text = read.text.replace(ROW_LOCK_CLAUSE, '');
   if (read.named) prepared(text);
   return { text, values: read.values.map(decodeValue), named: read.named };
 }
