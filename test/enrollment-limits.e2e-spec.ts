@@ -1,6 +1,7 @@
 import type { ApiBody, ApiResponse } from '../client/enrollment-client';
 import { EnrollmentRequest, EnrollmentRequestFactory, uniqueItin, uniquePhone, uniqueSsn } from './support/enrollment-factory';
 import { linked, startTestApp, TestApp } from './support/test-app';
+import { limitCountSql } from '../src/modules/accounts/services/account-limits.service';
 
 const SANDBOX = '/v1/programs/sandbox/enrollments';
 const OTHER = '/v1/programs/other/enrollments';
@@ -372,6 +373,31 @@ describe('Enrollment account limits (e2e)', () => {
         )
       ).rows;
       expect(rows[0].n).toBe(1);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it("the limit count keeps PostgreSQL's generic plan: it is not planned again on every enrollment", async () => {
+    // Enough rows that the planner weighs real statistics, then the service's own statement text,
+    // as a named prepared statement like the service runs it, executed as an enrollment would.
+    for (let i = 0; i < 3; i += 1) await enrolled(EnrollmentRequestFactory.build());
+    const db = await app.db();
+    try {
+      await db.query('analyze account_limit_keys; analyze accounts');
+      const text = limitCountSql(2);
+      for (let i = 0; i < 10; i += 1) {
+        const res = await db.query({
+          name: 'limit_count_plan_check',
+          text,
+          values: ['sandbox', 'consumer', '00000000-0000-0000-0000-000000000000', 'ssn', `bidx-${i}`, 'phone', `bidx-phone-${i}`],
+        });
+        expect(res.rows.map((row: { active: number }) => row.active)).toEqual([0, 0]);
+      }
+      const { rows } = await db.query(`select generic_plans::int, custom_plans::int from pg_prepared_statements where name = 'limit_count_plan_check'`);
+      // PostgreSQL plans the first five executions custom, then keeps the generic plan when it costs
+      // no more. The unnest form this replaced planned all ten custom (0.5 ms each per enrollment).
+      expect(rows[0]).toEqual({ generic_plans: 5, custom_plans: 5 });
     } finally {
       await db.end();
     }
