@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
+import { prepared } from '../../infrastructure/database/prepared-statements';
 import { OutboundEvent } from './event-types';
 
 export interface OutboxRow {
@@ -67,6 +68,26 @@ const COLUMNS = `id, partner_id as "partnerId", program_code as "programCode", a
   event_type as "eventType", payload as data, occurred_at as "occurredAt", attempts,
   delivered_at as "deliveredAt", next_attempt_at as "nextAttemptAt", dead`;
 
+/**
+ * The poller's claim, prepared: every instance runs it several times a second, busy or idle, and
+ * unnamed it was parsed and planned each time (0.6 ms of PostgreSQL a poll, pg_stat_statements).
+ * Its generic plan is the custom one (the partial pending index, in due order).
+ */
+const CLAIM_SQL = prepared(`with due as (
+         select id from outbox_events
+          where delivered_at is null and not dead and next_attempt_at <= now()
+          order by next_attempt_at
+          limit $1
+          for update skip locked),
+       claimed as (
+         update outbox_events o
+            set attempts = o.attempts + 1,
+                dispatched_at = coalesce(o.dispatched_at, now()),
+                next_attempt_at = now() + make_interval(secs => $2)
+           from due where o.id = due.id
+          returning o.*)
+       select ${COLUMNS} from claimed`);
+
 /** SQL of `outbox_events` and `webhook_deliveries`; every write runs on the caller's manager. */
 @Injectable()
 export class OutboxRepository {
@@ -86,23 +107,7 @@ export class OutboxRepository {
    * other. A crashed instance's rows come back when their lease runs out.
    */
   async claimDue(manager: EntityManager, limit: number, leaseSeconds: number): Promise<OutboxRow[]> {
-    return (await manager.query(
-      `with due as (
-         select id from outbox_events
-          where delivered_at is null and not dead and next_attempt_at <= now()
-          order by next_attempt_at
-          limit $1
-          for update skip locked),
-       claimed as (
-         update outbox_events o
-            set attempts = o.attempts + 1,
-                dispatched_at = coalesce(o.dispatched_at, now()),
-                next_attempt_at = now() + make_interval(secs => $2)
-           from due where o.id = due.id
-          returning o.*)
-       select ${COLUMNS} from claimed`,
-      [limit, leaseSeconds],
-    )) as OutboxRow[];
+    return (await manager.query(CLAIM_SQL, [limit, leaseSeconds])) as OutboxRow[];
   }
 
   /**
