@@ -26,6 +26,7 @@ import canonicalize from 'canonicalize';
 import type { Pool, QueryResultRow } from 'pg';
 import { ERROR_CATALOGUE, SUCCESS_DETAIL } from '../src/common/errors/error-catalogue';
 import { embossName } from '../src/common/validation/characters';
+import { prepared } from '../src/infrastructure/database/prepared-statements';
 
 /** What one new enrollment of (c) sends, in order; the report prints it. */
 export const HANDWRITTEN_STATEMENTS = [
@@ -119,6 +120,10 @@ const STATEMENTS = {
   answer: `update idempotency_keys set response_status = $4, response_body = $5, updated_at = now()
     where partner_id = $1 and program_code = $2 and request_id = $3 and response_body is null`,
 } as const;
+// Each runs as a named prepared statement, as the service runs the statements of its request path
+// (the baseline server's pool prepares marked texts on connect): until 2026-11-23 (c) sent them
+// unnamed, and PostgreSQL parsed and planned each of them on every enrollment.
+for (const text of Object.values(STATEMENTS)) prepared(text);
 
 export interface HandwrittenKeys {
   dataKeyId: string;
