@@ -25,10 +25,10 @@ async function main(): Promise<void> {
     max: Number(process.env.DB_POOL_SIZE ?? 20),
     options: `-c search_path=${schema}`,
   });
-  // Baseline (a)'s own pool: the service's tables first (its recorded reads), then bench_rows; its
-  // clients run the reads the service prepared as prepared statements, as the service's clients do.
   // Baseline (c)'s statements are marked prepared (handwritten-enrollment.ts); (a′)'s trivial ones are not.
   pool.on('connect', (client) => prepareMarkedStatements(client as never));
+  // Baseline (a)'s own pool: the service's tables first (its recorded reads), then bench_rows; its
+  // clients run the reads the service prepared as prepared statements, as the service's clients do.
   const planPool = new Pool({
     connectionString: process.env.DATABASE_URL,
     max: Number(process.env.DB_POOL_SIZE ?? 20),
