@@ -5,14 +5,20 @@
  * calibration and registered at POST `/sql-reads/:name`; without, trivial ones), whose `/const` route answers a constant (baseline b), and whose
  * `/handwritten/v1/programs/:programCode/enrollments` route does a new enrollment by hand in one
  * transaction on the service's own tables (baseline c, handwritten-enrollment.ts; counters at
- * GET `/handwritten/stats`). (a) and (b) accept any method and parse a JSON or form body like the
- * service does, then ignore it. Started by run.ts with DATABASE_URL, BENCH_BASELINE_SCHEMA,
- * BENCH_SERVICE_SCHEMA, DB_POOL_SIZE and BENCH_PARTNER_ID; reports its port over IPC.
+ * GET `/handwritten/stats`); (c) of the token and replay scenarios are `/handwritten/oauth2/token`
+ * (handwritten-token.ts) and `/handwritten/replay/v1/programs/:programCode/enrollments`
+ * (handwritten-replay.ts, on the service's rows with the service's keys). (a) and (b) accept any
+ * method and parse a JSON or form body like the service does, then ignore it. Started by run.ts with
+ * DATABASE_URL, BENCH_BASELINE_SCHEMA, BENCH_SERVICE_SCHEMA, BENCH_SERVICE_DATA_DIR, DB_POOL_SIZE,
+ * BENCH_PARTNER_ID, BENCH_PARTNER_SECRET and BENCH_PARTNER_SCOPE; reports its port over IPC.
  */
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { runMigrations } from '../src/infrastructure/database/migrate';
+import { KeyStore } from '../src/infrastructure/crypto/key-store';
 import { generateKeys, HandwrittenEnrollment } from './handwritten-enrollment';
+import { HandwrittenReplay } from './handwritten-replay';
+import { HandwrittenToken } from './handwritten-token';
 import { prepareMarkedStatements } from '../src/infrastructure/database/prepared-statements';
 import { asBaselineRead, prepareBaselineRows, RecordedRead, replayPlan } from './sql-plan';
 
@@ -39,7 +45,12 @@ async function main(): Promise<void> {
   await prepareBaselineRows(pool, schema);
   // Baseline (c) writes the service's tables: the service's own migrations, in the baseline's schema.
   await runMigrations(process.env.DATABASE_URL ?? '', schema);
-  const handwritten = new HandwrittenEnrollment(pool, generateKeys(), process.env.BENCH_PARTNER_ID ?? 'bench-partner');
+  const partnerId = process.env.BENCH_PARTNER_ID ?? 'bench-partner';
+  const handwritten = new HandwrittenEnrollment(pool, generateKeys(), partnerId);
+  const handwrittenToken = new HandwrittenToken(partnerId, process.env.BENCH_PARTNER_SECRET ?? '', process.env.BENCH_PARTNER_SCOPE ?? '', 'http://127.0.0.1');
+  // The replay's (c) reads and decrypts the service's stored answers: the service's sandbox keys, from its data folder.
+  const serviceKeys = process.env.BENCH_SERVICE_DATA_DIR ? await KeyStore.from(undefined, true, process.env.BENCH_SERVICE_DATA_DIR) : undefined;
+  const handwrittenReplay = serviceKeys ? new HandwrittenReplay(planPool, serviceKeys, partnerId) : undefined;
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -92,6 +103,15 @@ async function main(): Promise<void> {
     }
   });
   app.get('/handwritten/stats', async () => handwritten.stats);
+  app.post('/handwritten/oauth2/token', async (request, reply) => {
+    const answer = handwrittenToken.issue(request.headers.authorization, request.body as Record<string, string> | undefined);
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  });
+  app.post('/handwritten/replay/v1/programs/:programCode/enrollments', async (request, reply) => {
+    if (!handwrittenReplay) return reply.code(503).send({ error: 'BENCH_SERVICE_DATA_DIR not set' });
+    const answer = await handwrittenReplay.replay((request.params as { programCode: string }).programCode, request.body);
+    return reply.code(answer.status).header('content-type', 'application/json; charset=utf-8').send(answer.body);
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   process.send?.({ baseline: 'ready', port });

@@ -33,13 +33,16 @@ export interface ScenarioResult {
   ratioPg?: number;
   ratioPgTrivial?: number;
   ratioConstant?: number;
-  /** Baseline (c), enrollment scenario only: a new enrollment by hand with `pg` in one transaction. */
+  /**
+   * Baseline (c): the scenario's essential work by hand on a bare Fastify route (token, enrollment
+   * and replay scenarios): handwritten-token.ts, handwritten-enrollment.ts, handwritten-replay.ts.
+   */
   handwritten?: {
     figures: LoadFigures;
-    /** Counted by the baseline server over the measured run (warm-up included). */
-    statementsPerRequest: number;
-    commitsPerRequest: number;
-    /** What one new enrollment of (c) sends, in order (handwritten-enrollment.ts). */
+    /** Enrollment only: counted by the baseline server over the measured run (warm-up included). */
+    statementsPerRequest?: number;
+    commitsPerRequest?: number;
+    /** What one request of (c) does, in order (for the enrollment: its round trips). */
     statements: string[];
   };
   ratioHandwritten?: number;
@@ -68,13 +71,16 @@ export const METHOD_NOTE =
   'trivial ones of their kind (BEGIN/COMMIT, INSERT and UPDATE by key on a table of its own). Baseline (a′), beside such ' +
   'an (a): the same sequence with trivial selects too (SELECT by key), the definition of (a) before 2026-11-23. ' +
   'Baseline (b): the same Fastify route answering a constant. The baselines receive the same ' +
-  'method, headers and body as the scenario. Baseline (c), enrollment only, measured right after the service at the same ' +
-  'connections and duration: a bare Fastify route in the baseline server doing a new consumer enrollment by hand with `pg` ' +
+  "method, headers and body as the scenario. Baseline (c), the scenario's essential work by hand, measured right after the " +
+  'service at the same connections and duration (token: bench/handwritten-token.ts, the Basic client check and an ES256 ' +
+  "RFC 9068 token; replay: bench/handwritten-replay.ts, the canonical fingerprint, the service's stored-answer read on its " +
+  'own rows, the answer decrypted with its keys; enrollment, below): for the enrollment, a bare Fastify route in the ' +
+  'baseline server doing a new consumer enrollment by hand with `pg` ' +
   "on the service's own tables (its migrations, in the baseline's schema), in one transaction on one pooled connection: " +
   'advisory xact locks in one statement, idempotency row, all limit counts in one statement, account in its final state ' +
   'with purse and limit keys, user with addresses and phones, card with outbox events (writable CTEs, multi-row inserts), ' +
   'the stored answer built in memory; AES-256-GCM field encryption and HMAC blind indexes as the service does. It does ' +
-  'not verify the bearer token or run the DTO validation. Ratio = service req/s ÷ baseline req/s.';
+  "not verify the bearer token or run the DTO validation (nor does the replay's). Ratio = service req/s ÷ baseline req/s.";
 
 function ms(value: number | undefined): string {
   return value === undefined ? '-' : String(round(value, 1));
@@ -136,7 +142,9 @@ export function markdownReport(run: BenchRun): string {
       const c = s.handwritten as NonNullable<ScenarioResult['handwritten']>;
       return (
         `Baseline (c) for ${s.name}: ${c.figures.requestsPerSecond} req/s, p50 ${ms(c.figures.p50Ms)} ms, p99 ${ms(c.figures.p99Ms)} ms, ` +
-        `errors ${c.figures.errors}; ${c.statementsPerRequest} statements and ${c.commitsPerRequest} commit(s) per request: ${c.statements.join('; ')}.`
+        `errors ${c.figures.errors}; ` +
+        (c.statementsPerRequest === undefined ? 'per request: ' : `${c.statementsPerRequest} statements and ${c.commitsPerRequest} commit(s) per request: `) +
+        `${c.statements.join('; ')}.`
       );
     });
   const webhooks = run.scenarios

@@ -12,6 +12,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HANDWRITTEN_STATEMENTS, HandwrittenStats } from './handwritten-enrollment';
+import { HANDWRITTEN_REPLAY_WORK } from './handwritten-replay';
+import { HANDWRITTEN_TOKEN_WORK } from './handwritten-token';
 import { combine, drive, LoadFigures, LoadOptions, round } from './load';
 import { BaselineProcess, ROOT, ServiceProcess, startBaseline, startService } from './processes';
 import { formatSummary, summariseProfile } from './profile-summary';
@@ -21,7 +23,7 @@ import { BenchRequest, buildScenarios, Scenario, ScenarioContext } from './scena
 import { dominantPlan, RecordedRead } from './sql-plan';
 import { ProbeReport } from './sql-probe';
 import { runWebhookScenario, WEBHOOKS_SCENARIO } from './webhook-delivery';
-import { BENCH_PARTNER, BENCH_PROGRAM, createWorkspace, Workspace } from './workspace';
+import { BENCH_PARTNER, BENCH_PARTNER_SCOPES, BENCH_PROGRAM, createWorkspace, Workspace } from './workspace';
 
 const settings = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
@@ -173,27 +175,40 @@ async function handwrittenStats(baseline: BaselineProcess): Promise<HandwrittenS
   return (await (await fetch(`${baseline.baseUrl}/handwritten/stats`)).json()) as HandwrittenStats;
 }
 
+/** Baseline (c)'s route and what one request of it does, for the scenarios that have one. */
+const HANDWRITTEN: Record<string, { path: string; work: readonly string[] }> = {
+  token: { path: '/handwritten/oauth2/token', work: HANDWRITTEN_TOKEN_WORK },
+  enrollment: { path: `/handwritten/v1/programs/${BENCH_PROGRAM}/enrollments`, work: HANDWRITTEN_STATEMENTS },
+  replay: { path: `/handwritten/replay/v1/programs/${BENCH_PROGRAM}/enrollments`, work: HANDWRITTEN_REPLAY_WORK },
+};
+
 /**
- * Baseline (c), right after the service's enrollment run, same connections and duration: a new
- * enrollment by hand in one transaction (handwritten-enrollment.ts). Its answers are judged like the
- * service's (200, code 0, account and user identifiers) but never recorded as seed accounts, since
- * they live in the baseline's schema, not the service's.
+ * Baseline (c), right after the service's run, same connections and duration: the scenario's
+ * essential work by hand on a bare route. Its answers are judged like the service's; an
+ * enrollment's are never recorded as seed accounts, since they live in the baseline's schema, and
+ * only the enrollment's (c) counts its statements.
  */
-async function measureHandwritten(baseline: BaselineProcess, scenario: Scenario): Promise<NonNullable<ScenarioResult['handwritten']>> {
-  const before = await handwrittenStats(baseline);
+async function measureHandwritten(baseline: BaselineProcess, scenario: Scenario): Promise<ScenarioResult['handwritten']> {
+  const route = HANDWRITTEN[scenario.name];
+  if (!route) return undefined;
+  const enrollment = scenario.name === 'enrollment';
+  const before = enrollment ? await handwrittenStats(baseline) : undefined;
   const figures = await measure(
     baseline,
     scenario,
-    `/handwritten/v1/programs/${BENCH_PROGRAM}/enrollments`,
-    (status, text, request) => enrolledFrom(status, text, request.body ?? '') !== undefined,
+    route.path,
+    enrollment
+      ? (status, text, request) => enrolledFrom(status, text, request.body ?? '') !== undefined
+      : (status, text, request) => scenario.accept(status, text, request),
   );
+  if (!before) return { figures, statements: [...route.work] };
   const after = await handwrittenStats(baseline);
   const requests = after.requests - before.requests;
   return {
     figures,
     statementsPerRequest: requests ? round((after.statements - before.statements) / requests, 1) : 0,
     commitsPerRequest: requests ? round((after.commits - before.commits) / requests, 2) : 0,
-    statements: [...HANDWRITTEN_STATEMENTS],
+    statements: [...route.work],
   };
 }
 
@@ -255,12 +270,14 @@ async function runScenario(
     ratioConstant: round(serviceFigures.requestsPerSecond / constant.requestsPerSecond, 3),
     ...(pgTrivial ? { baselinePgTrivial: pgTrivial, ratioPgTrivial: round(serviceFigures.requestsPerSecond / pgTrivial.requestsPerSecond, 3) } : {}),
   };
-  if (scenario.name !== 'enrollment') return withBaselines;
   const handwritten = await measureHandwritten(baseline, scenario);
+  if (!handwritten) return withBaselines;
   const c = handwritten.figures;
   log(
-    `  ${scenario.name}: baseline (c) ${c.requestsPerSecond} req/s, p50 ${c.p50Ms} ms, p99 ${c.p99Ms} ms, errors ${c.errors} ${JSON.stringify(c.statusCodes)}, ` +
-      `${handwritten.statementsPerRequest} statements and ${handwritten.commitsPerRequest} commit(s) per request`,
+    `  ${scenario.name}: baseline (c) ${c.requestsPerSecond} req/s, p50 ${c.p50Ms} ms, p99 ${c.p99Ms} ms, errors ${c.errors} ${JSON.stringify(c.statusCodes)}` +
+      (handwritten.statementsPerRequest === undefined
+        ? ''
+        : `, ${handwritten.statementsPerRequest} statements and ${handwritten.commitsPerRequest} commit(s) per request`),
   );
   return { ...withBaselines, handwritten, ratioHandwritten: round(serviceFigures.requestsPerSecond / c.requestsPerSecond, 3) };
 }
@@ -294,6 +311,10 @@ async function main(): Promise<void> {
           BENCH_SERVICE_SCHEMA: workspace.schema,
           DB_POOL_SIZE: '20',
           BENCH_PARTNER_ID: BENCH_PARTNER.clientId,
+          BENCH_PARTNER_SECRET: BENCH_PARTNER.clientSecret,
+          BENCH_PARTNER_SCOPE: BENCH_PARTNER_SCOPES.join(' '),
+          // The replay's (c) decrypts the service's stored answers with the service's sandbox keys.
+          BENCH_SERVICE_DATA_DIR: workspace.dir,
         },
         path.join(settings.out, 'baseline.log'),
       );

@@ -10,6 +10,8 @@ import { Client } from 'pg';
 import { embeddedDb, freePort, ROOT, sleep } from './processes';
 
 export const BENCH_PROGRAM = 'bench';
+/** The bench partner's scopes: a token asked for without `scope` carries them all, in this order. */
+export const BENCH_PARTNER_SCOPES = ['enrollments', 'users', 'business_profiles', 'identity', 'webhooks'] as const;
 export const BENCH_PARTNER = { clientId: 'bench-partner', clientSecret: `bench-${randomBytes(12).toString('hex')}` };
 
 export interface Workspace {
@@ -115,7 +117,7 @@ function writeConfig(file: string, options: WorkspaceOptions): void {
         partnerId: BENCH_PARTNER.clientId,
         ...BENCH_PARTNER,
         programs: [BENCH_PROGRAM],
-        scopes: ['enrollments', 'users', 'business_profiles', 'identity', 'webhooks'],
+        scopes: [...BENCH_PARTNER_SCOPES],
         ...(options.webhookUrl ? { webhook: { url: options.webhookUrl, secret: options.webhookSecret } } : {}),
       },
       { partnerId: 'bench-care', clientId: 'bench-care', clientSecret: BENCH_PARTNER.clientSecret, programs: [BENCH_PROGRAM], scopes: ['care'] },

@@ -106,6 +106,7 @@ export class IdempotencyStore {
   }
 }
 
-function answerContext(key: IdempotencyKey): string {
+/** The additional data a stored answer is encrypted under: bound to its partner, program and requestId. */
+export function answerContext(key: IdempotencyKey): string {
   return `idempotency_keys.response_body:${key.partnerId}:${key.programCode}:${key.requestId}`;
 }

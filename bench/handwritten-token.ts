@@ -1,0 +1,86 @@
+/**
+ * Baseline (c) of the token scenario: the essential work of a client_credentials token request
+ * written by hand on a bare Fastify route, as a careful hand-written server would do it. It answers
+ * "how fast can a token endpoint that signs every token go on this machine", next to (b), the same
+ * route answering a constant, which issue 11's goal is set against (token ≥ 50% of (b)).
+ *
+ * Per request: the form body parsed (by the baseline server's form parser), `grant_type` checked,
+ * the client authenticated from its `Authorization: Basic` header (the presented secret's HMAC
+ * under a per-process key compared in constant time with the configured secret's, which is what the
+ * service's ClientSecretVerifier does on a cache hit, the bench's steady state), an RFC 9068 access
+ * token signed ES256 (the service's claims and header), and the RFC 6749 §5.1 answer with
+ * `cache-control: no-store`. No rate limit, request log, metrics or request context.
+ */
+import { createHmac, createSecretKey, generateKeyPairSync, KeyObject, randomBytes, randomUUID, sign, timingSafeEqual } from 'node:crypto';
+import { derToJose } from 'ecdsa-sig-formatter';
+
+/** What one request of (c) does, in order; the report prints it. */
+export const HANDWRITTEN_TOKEN_WORK = [
+  'form body parsed, grant_type checked',
+  'client from the Basic header, HMAC of the secret compared in constant time',
+  'RFC 9068 claims signed ES256',
+  'RFC 6749 answer, no-store',
+] as const;
+
+const TTL_SECONDS = 3600;
+const HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', pragma: 'no-cache' };
+
+export interface HandwrittenTokenAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export class HandwrittenToken {
+  private readonly macKey = createSecretKey(randomBytes(32));
+  readonly signingKey: KeyObject = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  private readonly header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'at+jwt', kid: 'bench-handwritten' })).toString('base64url');
+  private readonly expectedMac: Buffer;
+
+  constructor(
+    private readonly clientId: string,
+    clientSecret: string,
+    private readonly scope: string,
+    private readonly issuer: string,
+  ) {
+    this.expectedMac = this.mac(clientId, clientSecret);
+  }
+
+  issue(authorization: string | undefined, form: Record<string, string> | undefined): HandwrittenTokenAnswer {
+    if (form?.grant_type !== 'client_credentials') return refused(400, 'unsupported_grant_type');
+    const credentials = basic(authorization);
+    if (!credentials || credentials.id !== this.clientId || !timingSafeEqual(this.mac(credentials.id, credentials.secret), this.expectedMac)) {
+      return refused(401, 'invalid_client');
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      client_id: this.clientId,
+      scope: this.scope,
+      iss: this.issuer,
+      sub: this.clientId,
+      aud: `${this.issuer}/v1`,
+      iat: now,
+      exp: now + TTL_SECONDS,
+      jti: randomUUID(),
+    };
+    const input = `${this.header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    const token = `${input}.${derToJose(sign('sha256', Buffer.from(input), this.signingKey), 'ES256')}`;
+    return { status: 200, headers: HEADERS, body: JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: TTL_SECONDS, scope: this.scope }) };
+  }
+
+  private mac(id: string, secret: string): Buffer {
+    return createHmac('sha256', this.macKey).update(id).update('\0').update(secret).digest();
+  }
+}
+
+function basic(authorization: string | undefined): { id: string; secret: string } | undefined {
+  if (!authorization?.startsWith('Basic ')) return undefined;
+  const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+}
+
+function refused(status: number, error: string): HandwrittenTokenAnswer {
+  return { status, headers: HEADERS, body: JSON.stringify({ error }) };
+}
