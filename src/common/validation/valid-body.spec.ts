@@ -1,7 +1,8 @@
 import type { ModuleRef } from '@nestjs/core';
 import { IsString, Matches } from 'class-validator';
 import { DomainError } from '../errors/domain-error';
-import { ValidBodyPipe, withoutPrototypeKeys } from './valid-body';
+import { prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
+import { ValidBodyPipe } from './valid-body';
 import { ValidationMemo } from './validation-memo';
 
 class SampleDto {
@@ -45,7 +46,8 @@ describe('ValidBodyPipe and its validation memo', () => {
     expect(fieldRuleRuns()).toBe(1);
     expect(first).toStrictEqual({ ssn: '123456789' });
     expect(again).toStrictEqual({ ssn: '123456789' });
-    const nested = withoutPrototypeKeys(JSON.parse('{"a":[{"constructor":{"prototype":1},"b":2}],"c":{"__proto__":{"x":1},"d":3}}') as unknown);
+    const nested = JSON.parse('{"a":[{"constructor":{"prototype":1},"b":2}],"c":{"__proto__":{"x":1},"d":3}}') as unknown;
+    prepareJson(nested, WITHOUT_PROTOTYPE_KEYS);
     expect(nested).toStrictEqual({ a: [{ b: 2 }], c: { d: 3 } });
   });
 

@@ -4,8 +4,7 @@ import { ApiBody } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../context/request-context';
 import { DomainError } from '../errors/domain-error';
-import { MAX_BODY_DEPTH, nestedDeeperThan } from '../http/body-depth';
-import { nfcStrings } from '../http/nfc-body';
+import { API_BODY, prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
 import { createValidationPipe } from './validation';
 import { ValidationMemo } from './validation-memo';
 
@@ -78,7 +77,10 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
 
   async transform(parts: BodyParts, metadata: ArgumentMetadata): Promise<unknown> {
     const { dto, rules, remember } = metadata.data as unknown as ValidBodyOptions;
-    const body = withoutPrototypeKeys(await this.opened(parts));
+    const body = await this.opened(parts);
+    // Keys named like prototype properties dropped first, as Nest's ValidationPipe drops them before
+    // validating: the memo's digest, the field rules and the handler all see the same data.
+    prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
     const key = remember ? this.memo.keyOf(dto, body) : undefined;
     if (!this.memo.hasPassed(key)) {
       // Throws the body's validation errors; the instance it returns holds the body's own data.
@@ -101,32 +103,10 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
       throw unreadable();
     });
     if (!plain || typeof plain !== 'object' || Array.isArray(plain)) throw unreadable();
-    // The body hooks saw only the JWE string: the plaintext gets the same depth limit and NFC now.
-    if (nestedDeeperThan(plain, MAX_BODY_DEPTH - 1)) throw new DomainError('MALFORMED_JSON');
-    return { ...(body as object), encryptedUserData: nfcStrings(plain) };
+    // The body hook saw only the JWE string: the plaintext gets the same depth limit and NFC now.
+    if (!prepareJson(plain, { ...API_BODY, maxDepth: API_BODY.maxDepth - 1 })) throw new DomainError('MALFORMED_JSON');
+    return { ...(body as object), encryptedUserData: plain };
   }
-}
-
-const PROTOTYPE_KEYS = ['__proto__', 'prototype', 'constructor'];
-
-/**
- * The body without keys named like prototype properties (`__proto__`, `prototype`, `constructor`),
- * at any depth, as Nest's ValidationPipe drops them before validating: dropped first here, so the
- * memo's digest, the field rules and the handler all see the same data. Fastify already refuses a
- * JSON body that would poison a prototype; a decrypted JWE payload comes from JSON.parse, where
- * such a key is only an own property, ignored as every DTO ignores it.
- */
-export function withoutPrototypeKeys<T>(value: T): T {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (item === null || typeof item !== 'object') continue;
-    if (!Array.isArray(item)) {
-      for (const key of PROTOTYPE_KEYS) if (Object.prototype.hasOwnProperty.call(item, key)) delete (item as Record<string, unknown>)[key];
-    }
-    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') stack.push(child);
-  }
-  return value;
 }
 
 /**

@@ -1,0 +1,77 @@
+import { API_BODY, MAX_BODY_DEPTH, nfcString, prepareJson, WITHOUT_PROTOTYPE_KEYS } from './json-body';
+
+const depthOnly = (maxDepth: number) => ({ maxDepth, nfc: false, dropPrototypeKeys: false });
+const nfcTo = (maxDepth: number) => ({ maxDepth, nfc: true, dropPrototypeKeys: false });
+
+const DECOMPOSED = 'Jose\u0301 Nu\u0301n\u0303ez';
+const PRECOMPOSED = 'José Núñez';
+
+function nested(levels: number, leaf: unknown = 1): unknown {
+  let value = leaf;
+  for (let i = 0; i < levels; i++) value = i % 2 ? [value] : { a: value };
+  return value;
+}
+
+describe(prepareJson.name, () => {
+  it('composes every string at any depth, in place, and keeps every other value', () => {
+    const input = { a: DECOMPOSED, list: [DECOMPOSED, 1, null, true, { b: [DECOMPOSED] }], n: 2.5, none: null, ascii: 'plain' };
+    expect(prepareJson(input, API_BODY)).toBe(true);
+    expect(input).toEqual({ a: PRECOMPOSED, list: [PRECOMPOSED, 1, null, true, { b: [PRECOMPOSED] }], n: 2.5, none: null, ascii: 'plain' });
+    expect(nfcString(DECOMPOSED)).toBe(PRECOMPOSED);
+  });
+
+  it('leaves strings as sent without nfc, and accepts a value that is not a container', () => {
+    const input = { name: DECOMPOSED, list: [DECOMPOSED] };
+    expect(prepareJson(input, depthOnly(MAX_BODY_DEPTH))).toBe(true);
+    expect(input).toEqual({ name: DECOMPOSED, list: [DECOMPOSED] });
+    expect(prepareJson(DECOMPOSED, API_BODY)).toBe(true);
+    expect(prepareJson(null, API_BODY)).toBe(true);
+  });
+
+  it('keeps a combining mark that has no precomposed letter, and keys as sent', () => {
+    const input = { ['e\u0301']: 'x\u0301' };
+    prepareJson(input, API_BODY);
+    expect(input).toEqual({ ['e\u0301']: 'x\u0301' });
+  });
+
+  it('keeps a __proto__ key an own property, never the prototype', () => {
+    const input = JSON.parse(`{"__proto__": "${DECOMPOSED}", "x": {"__proto__": {"polluted": "yes"}}}`) as Record<string, unknown>;
+    prepareJson(input, API_BODY);
+    expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(input, '__proto__')?.value).toBe(PRECOMPOSED);
+    expect(Object.getPrototypeOf(input.x)).toBe(Object.prototype);
+    expect((input.x as { polluted?: string }).polluted).toBeUndefined();
+  });
+
+  it('refuses nesting deeper than the limit, counting the root as level 1', () => {
+    expect(prepareJson(nested(MAX_BODY_DEPTH), API_BODY)).toBe(true);
+    expect(prepareJson(nested(MAX_BODY_DEPTH + 1), API_BODY)).toBe(false);
+    // A scalar at the deepest level is not a level of its own.
+    expect(prepareJson(nested(MAX_BODY_DEPTH, 'leaf'), depthOnly(MAX_BODY_DEPTH))).toBe(true);
+  });
+
+  it('walks nesting far deeper than the call stack allows', () => {
+    let deep: unknown = DECOMPOSED;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(prepareJson(deep, nfcTo(Number.MAX_SAFE_INTEGER))).toBe(true);
+    let leaf = deep;
+    for (let i = 0; i < 100_000; i++) leaf = (leaf as unknown[])[0];
+    expect(leaf).toBe(PRECOMPOSED);
+    expect(prepareJson(deep, API_BODY)).toBe(false);
+  });
+
+  it('drops keys named like prototype properties at any depth when asked, and walks past nothing else', () => {
+    const input = JSON.parse('{"a":[{"constructor":{"prototype":1},"b":"Jose\\u0301"}],"c":{"__proto__":{"x":1},"d":3},"prototype":2}') as unknown;
+    expect(prepareJson(input, WITHOUT_PROTOTYPE_KEYS)).toBe(true);
+    expect(input).toStrictEqual({ a: [{ b: 'Jose\u0301' }], c: { d: 3 } });
+    const kept = JSON.parse('{"constructor":1}') as unknown;
+    prepareJson(kept, API_BODY);
+    expect(kept).toStrictEqual({ constructor: 1 });
+  });
+
+  it('replaces a lone surrogate by U+FFFD and keeps pairs', () => {
+    const input = { email: '\ud800', tail: 'a\udc00', pair: '\ud83d\ude00' };
+    prepareJson(input, API_BODY);
+    expect(input).toEqual({ email: '\ufffd', tail: 'a\ufffd', pair: '\ud83d\ude00' });
+  });
+});

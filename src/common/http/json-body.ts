@@ -1,0 +1,121 @@
+import type { FastifyRequest } from 'fastify';
+import { DomainError } from '../errors/domain-error';
+
+/** No request of the contract nests deeper than a handful of levels; 32 leaves ample room. */
+export const MAX_BODY_DEPTH = 32;
+
+/** A UTF-16 half of a surrogate pair without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included, on purpose
+const ASCII = /^[\x00-\x7F]*$/;
+
+/**
+ * NFC, with a lone surrogate (valid in a JSON escape, not in UTF-8) as U+FFFD: what storage would
+ * make of it anyway, and a validator (`isEmail`'s encodeURI) would throw on the raw one (a 500).
+ */
+export function nfcString(text: string): string {
+  // ASCII is already NFC and holds no surrogate: most strings of a body, returned as they are.
+  if (ASCII.test(text)) return text;
+  return text.replace(LONE_SURROGATE, '\uFFFD').normalize('NFC');
+}
+
+type Container = Record<string, unknown> | unknown[];
+
+function isContainer(value: unknown): value is Container {
+  return value !== null && typeof value === 'object';
+}
+
+/** What `prepareJson` does besides the depth limit. */
+export interface JsonPreparation {
+  maxDepth: number;
+  /** Every string value in Unicode NFC and well formed (keys as sent). */
+  nfc: boolean;
+  /**
+   * Keys named like prototype properties (`__proto__`, `prototype`, `constructor`) dropped at any
+   * depth, as Nest's ValidationPipe drops them before validating, so that the validation memo's
+   * digest, the field rules and the handler all see the same data. Fastify already refuses a JSON
+   * body that would poison a prototype; a decrypted JWE payload comes from JSON.parse, where such a
+   * key is only an own property, ignored as every DTO ignores it.
+   */
+  dropPrototypeKeys: boolean;
+}
+
+const PROTOTYPE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+
+/**
+ * Makes a freshly parsed JSON value (a request's body, a decrypted JWE's payload) ready for
+ * validation, in ONE walk and in place: false when objects and arrays nest deeper than `maxDepth`
+ * (the root is level 1); otherwise NFC and prototype-named keys as `options` say. CONTRACT section
+ * 6: a decomposed `José` (e + U+0301) is the same name as the precomposed one, so validation, the
+ * idempotency fingerprint and storage must all see one form.
+ *
+ * In place, because the value is the caller's own parse and nothing else holds it. The body hook's
+ * one walk replaces two (a depth check, then an NFC copy of every object), whose copies and
+ * Object.entries / Object.values arrays cost a replayed enrollment ~15 µs of CPU more (alternating
+ * batches in one process). Iterative over containers only, so a hostile body cannot
+ * overflow the stack; a too-deep value is refused before its deeper strings are touched.
+ */
+export function prepareJson(root: unknown, options: JsonPreparation): boolean {
+  if (!isContainer(root)) return true;
+  const { maxDepth, nfc, dropPrototypeKeys } = options;
+  const containers: Container[] = [root];
+  const depths: number[] = [1];
+  while (containers.length > 0) {
+    const container = containers.pop() as Container;
+    const depth = depths.pop() as number;
+    if (depth > maxDepth) return false;
+    if (Array.isArray(container)) {
+      for (let i = 0; i < container.length; i++) {
+        const child = container[i];
+        if (typeof child === 'string') {
+          if (nfc) {
+            const normal = nfcString(child);
+            if (normal !== child) container[i] = normal;
+          }
+        } else if (isContainer(child)) {
+          containers.push(child);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    for (const key in container) {
+      if (!Object.prototype.hasOwnProperty.call(container, key)) continue;
+      if (dropPrototypeKeys && PROTOTYPE_KEYS.has(key)) {
+        delete container[key];
+        continue;
+      }
+      const child = container[key];
+      if (typeof child === 'string') {
+        if (!nfc) continue;
+        const normal = nfcString(child);
+        // defineProperty: a key named __proto__ (own, from JSON.parse) stays an own property, never a prototype.
+        if (normal !== child) Object.defineProperty(container, key, { value: normal, enumerable: true, writable: true, configurable: true });
+      } else if (isContainer(child)) {
+        containers.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return true;
+}
+
+/** A /v1 body in the body hook: the depth limit and NFC strings. */
+export const API_BODY: JsonPreparation = { maxDepth: MAX_BODY_DEPTH, nfc: true, dropPrototypeKeys: false };
+/** Any other body (the token endpoint compares client secrets byte for byte): the depth limit only. */
+const OTHER_BODY: JsonPreparation = { maxDepth: MAX_BODY_DEPTH, nfc: false, dropPrototypeKeys: false };
+/** The body pipe's own pass (valid-body.ts): prototype-named keys dropped, at any depth. */
+export const WITHOUT_PROTOTYPE_KEYS: JsonPreparation = { maxDepth: Number.POSITIVE_INFINITY, nfc: false, dropPrototypeKeys: true };
+
+/**
+ * Fastify preValidation, every route: refuses over-deep JSON before validation (class-transformer
+ * and the validation pipe recurse per level, and a 64 KiB body of `{"a":{"a":…` overflowed the
+ * stack, a 500, before this), and puts the strings of every /v1 body in NFC. Outside /v1 strings are
+ * left as sent: the token endpoint compares client secrets byte for byte.
+ */
+export function jsonBodyHook(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
+  const body = request.body;
+  if (!isContainer(body)) return done();
+  if (!prepareJson(body, request.url.startsWith('/v1/') ? API_BODY : OTHER_BODY)) return done(new DomainError('MALFORMED_JSON'));
+  done();
+}
