@@ -136,6 +136,25 @@ describe('User profile: PUT user, GET users (e2e)', () => {
         ]),
       );
       expect(plain.addresses).toHaveLength(2);
+      // The answer of an encryption partner is built from the locked read: the stored address, the
+      // phone and the email it did not change are opened from their ciphertext, the new address is the one sent.
+      const answered = await open((res.body.user as { encryptedUserData: string }).encryptedUserData);
+      expect(answered.addresses).toEqual(plain.addresses);
+      expect(answered.phoneNumbers).toEqual(plain.phoneNumbers);
+      expect(answered.email).toEqual(plain.email);
+      expect(answered.email?.emailAddress).toEqual(expect.stringContaining('@'));
+    });
+
+    it('a partner without encryption gets no encryptedUserData in the answer, and the update is stored', async () => {
+      const e = await enroll(acme, EnrollmentRequestFactory.build());
+      const res = await acme.put(userPath(e), { encryptedUserData: { address: homeAddress({ type: 'mailing', addressLine1: 'PO Box 13' }) } });
+      expect(res.status).toBe(200);
+      expect(res.body.user).toEqual({ userIdentifier: e.userId, isPrimaryAccountHolder: true, status: expect.any(String) });
+      const after = await stored(e);
+      expect(after.addresses.map((a) => [a.type, a.is_default])).toEqual([
+        ['home', true],
+        ['mailing', false],
+      ]);
     });
 
     it('isDefault moves the default to a business address; a mailing address cannot be the default (400/1040)', async () => {

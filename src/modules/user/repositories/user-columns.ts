@@ -19,13 +19,26 @@ export const USER_COLUMNS = `${USER_PUBLIC_COLUMNS},
        u.itin_enc as u_itin_enc, u.matricula_enc as u_matricula_enc, u.email_enc as u_email_enc,
        u.ssn_bidx as u_ssn_bidx, u.itin_bidx as u_itin_bidx, u.matricula_bidx as u_matricula_bidx`;
 
+const PHONES_COLUMN = `(select coalesce(json_agg(json_build_object('id', ph.id, 'phoneType', ph.phone_type, 'isDefault', ph.is_default, 'numberEnc', ph.number_enc)
+                 order by ph.created_at, ph.id), '[]')
+          from user_phones ph where ph.user_id = u.id) as phones`;
+
 /** The user's addresses and phones as two JSON arrays (`addresses`, `phones`), oldest first. */
 export const CONTACT_COLUMNS = `(select coalesce(json_agg(json_build_object('id', ad.id, 'type', ad.type, 'isDefault', ad.is_default, 'addressEnc', ad.address_enc)
                  order by ad.created_at, ad.id), '[]')
           from user_addresses ad where ad.user_id = u.id) as addresses,
-       (select coalesce(json_agg(json_build_object('id', ph.id, 'phoneType', ph.phone_type, 'isDefault', ph.is_default, 'numberEnc', ph.number_enc)
-                 order by ph.created_at, ph.id), '[]')
-          from user_phones ph where ph.user_id = u.id) as phones`;
+       ${PHONES_COLUMN}`;
+
+/**
+ * The contact rows a change of the user needs when its answer seals nothing for the partner: the
+ * addresses without their ciphertext (an address update replaces one by type and moves the default),
+ * the phones with their numbers (a phone update compares the default one's with the new default).
+ * `contactOf` leaves `addressEnc` undefined.
+ */
+export const CONTACT_CHANGE_COLUMNS = `(select coalesce(json_agg(json_build_object('id', ad.id, 'type', ad.type, 'isDefault', ad.is_default)
+                 order by ad.created_at, ad.id), '[]')
+          from user_addresses ad where ad.user_id = u.id) as addresses,
+       ${PHONES_COLUMN}`;
 
 type Row = Record<string, unknown>;
 

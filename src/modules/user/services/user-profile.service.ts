@@ -51,7 +51,8 @@ export class UserProfileService {
   private updateLocked(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       const scope = { partnerId: principal.partner.partnerId, programCode };
-      const { account, user, contact } = await this.locks.lock(manager, scope, accountId, userId);
+      // The encrypted columns only when the answer seals the user's data for the partner.
+      const { account, user, contact } = await this.locks.lock(manager, scope, accountId, userId, this.views.sealsFor(principal.partner));
       if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
 
       const batch = new WriteBatch();

@@ -37,6 +37,11 @@ export class UserViewService {
     return this.render(user, await this.partnerView.seal(partner, 'encryptedUserData', () => data));
   }
 
+  /** Whether this partner's views carry `encryptedUserData` (so a view needs the user's encrypted columns and contact rows). */
+  sealsFor(partner: PartnerConfig): boolean {
+    return this.partnerView.receivesEncryptedData(partner);
+  }
+
   /** The decrypted names of a user (the account holder of `encryptedAccountData`). */
   namesOf(user: User): { firstName: string; middleName?: string; lastName: string } {
     return this.users.namesOf(user);
