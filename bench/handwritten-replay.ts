@@ -16,9 +16,8 @@ import type { Pool } from 'pg';
 import { FieldCipher } from '../src/infrastructure/crypto/field-cipher';
 import type { KeyStore } from '../src/infrastructure/crypto/key-store';
 import { PayloadFingerprint } from '../src/infrastructure/crypto/payload-fingerprint';
-import { prepared } from '../src/infrastructure/database/prepared-statements';
 import { ENROLLMENT_OPERATION } from '../src/modules/enrollment/services/enrollment-points';
-import { answerContext } from '../src/modules/idempotency/idempotency.store';
+import { answerContext, FIND_SQL } from '../src/modules/idempotency/idempotency.store';
 
 /** What one request of (c) does, in order; the report prints it. */
 export const HANDWRITTEN_REPLAY_WORK = [
@@ -28,10 +27,6 @@ export const HANDWRITTEN_REPLAY_WORK = [
   'fingerprints compared',
   'stored answer decrypted (AES-256-GCM) and sent',
 ] as const;
-
-const FIND = prepared(
-  'select fingerprint, response_status as "responseStatus", response_body as "responseBody" from idempotency_keys where partner_id = $1 and program_code = $2 and request_id = $3',
-);
 
 interface StoredAnswer {
   fingerprint: string;
@@ -67,7 +62,7 @@ export class HandwrittenReplay {
     const client = await this.pool.connect();
     let row: StoredAnswer | undefined;
     try {
-      row = ((await client.query(FIND, [key.partnerId, key.programCode, key.requestId])) as { rows: StoredAnswer[] }).rows[0];
+      row = ((await client.query(FIND_SQL, [key.partnerId, key.programCode, key.requestId])) as { rows: StoredAnswer[] }).rows[0];
     } finally {
       client.release();
     }

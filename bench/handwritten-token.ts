@@ -13,6 +13,7 @@
  */
 import { createHmac, createSecretKey, generateKeyPairSync, KeyObject, randomBytes, randomUUID, sign, timingSafeEqual } from 'node:crypto';
 import { derToJose } from 'ecdsa-sig-formatter';
+import { basicCredentials } from '../src/modules/auth/client-credentials';
 
 /** What one request of (c) does, in order; the report prints it. */
 export const HANDWRITTEN_TOKEN_WORK = [
@@ -48,7 +49,7 @@ export class HandwrittenToken {
 
   issue(authorization: string | undefined, form: Record<string, string> | undefined): HandwrittenTokenAnswer {
     if (form?.grant_type !== 'client_credentials') return refused(400, 'unsupported_grant_type');
-    const credentials = basic(authorization);
+    const credentials = basicCredentials(authorization);
     if (!credentials || credentials.id !== this.clientId || !timingSafeEqual(this.mac(credentials.id, credentials.secret), this.expectedMac)) {
       return refused(401, 'invalid_client');
     }
@@ -71,14 +72,6 @@ export class HandwrittenToken {
   private mac(id: string, secret: string): Buffer {
     return createHmac('sha256', this.macKey).update(id).update('\0').update(secret).digest();
   }
-}
-
-function basic(authorization: string | undefined): { id: string; secret: string } | undefined {
-  if (!authorization?.startsWith('Basic ')) return undefined;
-  const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
 }
 
 function refused(status: number, error: string): HandwrittenTokenAnswer {

@@ -22,7 +22,7 @@ export interface IdempotencyRecord {
 const KEY_MATCH = 'partner_id = $1 and program_code = $2 and request_id = $3';
 const RECORD_COLUMNS = 'fingerprint, response_status as "responseStatus", response_body as "responseBody"';
 /** The stored-answer look-up of every idempotent call (a replay is this one statement). */
-const FIND_SQL = prepared(`select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`);
+export const FIND_SQL = prepared(`select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`);
 const CLAIM_SQL = prepared(`with created as (
          insert into idempotency_keys (partner_id, program_code, request_id, operation, fingerprint, expires_at)
          values ($1, $2, $3, $4, $5, now() + make_interval(days => $6::int))
