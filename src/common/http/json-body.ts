@@ -60,22 +60,27 @@ export function prepareJson(root: unknown, options: JsonPreparation): boolean {
   const { maxDepth, nfc, dropPrototypeKeys } = options;
   const containers: Container[] = [root];
   const depths: number[] = [1];
+  let depth = 1;
+  /** One item or value: a container to walk later; a string's NFC form when it differs (to write back), else undefined. */
+  const visit = (child: unknown): string | undefined => {
+    if (typeof child === 'string') {
+      const normal = nfc ? nfcString(child) : child;
+      return normal === child ? undefined : normal;
+    }
+    if (isContainer(child)) {
+      containers.push(child);
+      depths.push(depth + 1);
+    }
+    return undefined;
+  };
   while (containers.length > 0) {
     const container = containers.pop() as Container;
-    const depth = depths.pop() as number;
+    depth = depths.pop() as number;
     if (depth > maxDepth) return false;
     if (Array.isArray(container)) {
       for (let i = 0; i < container.length; i++) {
-        const child = container[i];
-        if (typeof child === 'string') {
-          if (nfc) {
-            const normal = nfcString(child);
-            if (normal !== child) container[i] = normal;
-          }
-        } else if (isContainer(child)) {
-          containers.push(child);
-          depths.push(depth + 1);
-        }
+        const normal = visit(container[i]);
+        if (normal !== undefined) container[i] = normal;
       }
       continue;
     }
@@ -85,16 +90,9 @@ export function prepareJson(root: unknown, options: JsonPreparation): boolean {
         delete container[key];
         continue;
       }
-      const child = container[key];
-      if (typeof child === 'string') {
-        if (!nfc) continue;
-        const normal = nfcString(child);
-        // defineProperty: a key named __proto__ (own, from JSON.parse) stays an own property, never a prototype.
-        if (normal !== child) Object.defineProperty(container, key, { value: normal, enumerable: true, writable: true, configurable: true });
-      } else if (isContainer(child)) {
-        containers.push(child);
-        depths.push(depth + 1);
-      }
+      const normal = visit(container[key]);
+      // defineProperty: a key named __proto__ (own, from JSON.parse) stays an own property, never a prototype.
+      if (normal !== undefined) Object.defineProperty(container, key, { value: normal, enumerable: true, writable: true, configurable: true });
     }
   }
   return true;
@@ -114,8 +112,6 @@ export const WITHOUT_PROTOTYPE_KEYS: JsonPreparation = { maxDepth: Number.POSITI
  * left as sent: the token endpoint compares client secrets byte for byte.
  */
 export function jsonBodyHook(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
-  const body = request.body;
-  if (!isContainer(body)) return done();
-  if (!prepareJson(body, request.url.startsWith('/v1/') ? API_BODY : OTHER_BODY)) return done(new DomainError('MALFORMED_JSON'));
+  if (!prepareJson(request.body, request.url.startsWith('/v1/') ? API_BODY : OTHER_BODY)) return done(new DomainError('MALFORMED_JSON'));
   done();
 }
