@@ -19,14 +19,20 @@ export const USER_COLUMNS = `${USER_PUBLIC_COLUMNS},
        u.itin_enc as u_itin_enc, u.matricula_enc as u_matricula_enc, u.email_enc as u_email_enc,
        u.ssn_bidx as u_ssn_bidx, u.itin_bidx as u_itin_bidx, u.matricula_bidx as u_matricula_bidx`;
 
+/** The user's addresses, oldest first, with or without their ciphertext. */
+function addressesColumn(ciphertext: boolean): string {
+  const fields = `'id', ad.id, 'type', ad.type, 'isDefault', ad.is_default${ciphertext ? `, 'addressEnc', ad.address_enc` : ''}`;
+  return `(select coalesce(json_agg(json_build_object(${fields})
+                 order by ad.created_at, ad.id), '[]')
+          from user_addresses ad where ad.user_id = u.id) as addresses`;
+}
+
 const PHONES_COLUMN = `(select coalesce(json_agg(json_build_object('id', ph.id, 'phoneType', ph.phone_type, 'isDefault', ph.is_default, 'numberEnc', ph.number_enc)
                  order by ph.created_at, ph.id), '[]')
           from user_phones ph where ph.user_id = u.id) as phones`;
 
 /** The user's addresses and phones as two JSON arrays (`addresses`, `phones`), oldest first. */
-export const CONTACT_COLUMNS = `(select coalesce(json_agg(json_build_object('id', ad.id, 'type', ad.type, 'isDefault', ad.is_default, 'addressEnc', ad.address_enc)
-                 order by ad.created_at, ad.id), '[]')
-          from user_addresses ad where ad.user_id = u.id) as addresses,
+export const CONTACT_COLUMNS = `${addressesColumn(true)},
        ${PHONES_COLUMN}`;
 
 /**
@@ -35,9 +41,7 @@ export const CONTACT_COLUMNS = `(select coalesce(json_agg(json_build_object('id'
  * the phones with their numbers (a phone update compares the default one's with the new default).
  * `contactOf` leaves `addressEnc` undefined.
  */
-export const CONTACT_CHANGE_COLUMNS = `(select coalesce(json_agg(json_build_object('id', ad.id, 'type', ad.type, 'isDefault', ad.is_default)
-                 order by ad.created_at, ad.id), '[]')
-          from user_addresses ad where ad.user_id = u.id) as addresses,
+export const CONTACT_CHANGE_COLUMNS = `${addressesColumn(false)},
        ${PHONES_COLUMN}`;
 
 type Row = Record<string, unknown>;
