@@ -2,6 +2,13 @@ import * as path from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 
 /**
+ * `lock_timeout` of every pooled connection: none (statement_timeout bounds every statement). A
+ * call's advisory locks wait at most LOCK_WAIT_MS: lock.service.ts sets lock_timeout around them
+ * and then puts this value back.
+ */
+export const DB_LOCK_TIMEOUT_DEFAULT = 0;
+
+/**
  * The one place that describes how to reach PostgreSQL; used by the app and by `ormconfig.ts`.
  * `statementTimeoutMs` bounds every statement on the server (0: none, for migrations);
  * `queryTimeoutMs` bounds, on the client, the wait for any answer (pg `query_timeout`; 0: none), so a
@@ -23,7 +30,7 @@ export function dataSourceOptions(url: string, schema = 'public', poolSize = 20,
     extra: {
       max: poolSize,
       // Unqualified names resolve to the service's schema (tests give each file its own).
-      options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs}`,
+      options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs} -c lock_timeout=${DB_LOCK_TIMEOUT_DEFAULT}`,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
       connectionTimeoutMillis: 5000,

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors/domain-error';
+import { DB_LOCK_TIMEOUT_DEFAULT } from './data-source-options';
 
 /** A 64-bit advisory lock key from a lock name (sha-256, first 8 bytes, signed). */
 export function lockKey(name: string): string {
@@ -41,8 +42,8 @@ export const LockNames = {
   shared: (name: string) => `${SHARED}${name}`,
 };
 
-const LOCK_NOT_AVAILABLE = '55P03';
-const QUERY_CANCELED = '57014'; // statement_timeout
+const LOCK_NOT_AVAILABLE = '55P03'; // lock_timeout
+const QUERY_CANCELED = '57014'; // statement_timeout (or a cancel)
 const DEADLOCK_DETECTED = '40P01';
 
 function isLockWaitFailure(error: unknown): boolean {
@@ -67,12 +68,19 @@ export class LockService {
    * Transaction-scoped locks on every name, taken in one round trip inside the caller's open
    * transaction (or with the BEGIN that opens it); the wait is capped at LOCK_WAIT_MS, past which
    * the call is answered 503/503/1.
+   *
+   * The cap is `lock_timeout`, set for the lock calls only, inside their own statement: the target
+   * list runs left to right, so the first `set_config` is in force while the locks wait and the
+   * last puts back the pool's own value (DB_LOCK_TIMEOUT_DEFAULT).
+   * One statement instead of the three a `set local statement_timeout` before and after took.
    */
   async lockInTransaction(manager: EntityManager, names: readonly string[], prefix?: 'begin'): Promise<void> {
     const wait = Math.max(1, this.config.env.lockWaitMs);
     const statements: string[] = prefix ? [prefix] : [];
     if (names.length > 0) {
-      statements.push(`set local statement_timeout = ${wait}`, `select ${lockCalls('pg_advisory_xact_lock', names)}`, 'set local statement_timeout to default');
+      statements.push(
+        `select set_config('lock_timeout', '${wait}', true), ${lockCalls('pg_advisory_xact_lock', names)}, set_config('lock_timeout', '${DB_LOCK_TIMEOUT_DEFAULT}', true)`,
+      );
     }
     if (statements.length === 0) return;
     try {
