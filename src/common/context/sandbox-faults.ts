@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsService, ClsServiceManager } from 'nestjs-cls';
 import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../errors/domain-error';
@@ -56,6 +56,6 @@ function requestFaults(cls: ClsService): readonly string[] {
 }
 
 /** `X-Sandbox-Fault: unavailable` answers 503/503/2 before anything else happens (a preHandler hook, sandbox only). */
-export async function unavailableFaultHook(_request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  if (requestFaults(ClsServiceManager.getClsService()).includes('unavailable')) throw new DomainError('DEPENDENCY_UNAVAILABLE');
+export function unavailableFaultHook(_request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  done(requestFaults(ClsServiceManager.getClsService()).includes('unavailable') ? new DomainError('DEPENDENCY_UNAVAILABLE') : undefined);
 }

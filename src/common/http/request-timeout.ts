@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { DomainError } from '../errors/domain-error';
 
 const TIMER = Symbol('request-timeout');
@@ -14,12 +14,15 @@ export function installRequestTimeout(
   timeoutMs: number,
   send: (error: unknown, request: FastifyRequest, reply: FastifyReply) => void,
 ): void {
-  fastify.addHook('onRequest', async (request: Timed, reply: FastifyReply) => {
+  // Callback-style hooks, as every hook that runs on all routes: an async one costs a promise each.
+  fastify.addHook('onRequest', (request: Timed, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     request[TIMER] = setTimeout(() => {
       if (!reply.sent) send(new DomainError('DEPENDENCY_UNAVAILABLE'), request, reply);
     }, timeoutMs).unref();
+    done();
   });
-  fastify.addHook('onResponse', async (request: Timed) => {
+  fastify.addHook('onResponse', (request: Timed, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     clearTimeout(request[TIMER]);
+    done();
   });
 }

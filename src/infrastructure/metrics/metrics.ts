@@ -27,7 +27,7 @@ export class Metrics {
 
   /** Route patterns, not URLs, so identifiers never become label values. */
   install(fastify: FastifyInstance): void {
-    fastify.addHook('onResponse', async (request, reply) => {
+    fastify.addHook('onResponse', (request, reply, done) => {
       const labels = {
         method: request.method,
         route: request.routeOptions?.url ?? 'unmatched',
@@ -35,6 +35,7 @@ export class Metrics {
       };
       this.requests.inc(labels);
       this.duration.observe(labels, reply.elapsedTime / 1000);
+      done();
     });
   }
 

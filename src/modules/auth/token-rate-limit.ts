@@ -23,7 +23,7 @@ type Check = (request: FastifyRequest) => Promise<{ max?: number; remaining?: nu
  * id and ten times that per source address; beyond either, 429/429/0 with `Retry-After`. Every
  * answer of the route carries `RateLimit-Policy` and `RateLimit` (IETF httpapi ratelimit headers,
  * structured fields). Counters are @fastify/rate-limit's in-memory LRU stores, per instance. The
- * check runs as a preHandler, after the form is parsed and before any scrypt.
+ * check runs as a preHandler of that route only, after the form is parsed and before any scrypt.
  */
 export async function installTokenRateLimit(
   fastify: FastifyInstance,
@@ -49,8 +49,7 @@ export async function installTokenRateLimit(
     };
   };
 
-  fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.method !== 'POST' || request.routeOptions.url !== TOKEN_ROUTE) return;
+  const limitTokenRequest = async (request: FastifyRequest, reply: FastifyReply) => {
     const hasClientId = requestedClientId(request.headers.authorization, request.body) !== undefined;
     const verdicts = [await verdict('address', byAddress, request), ...(hasClientId ? [await verdict('client', byClient, request)] : [])];
     // The tighter of the two is what the caller is closest to.
@@ -62,5 +61,13 @@ export async function installTokenRateLimit(
     const retryAfter = Math.max(1, ...exceeded.map((v) => v.resetSeconds));
     send(new DomainError('TOO_MANY_TOKEN_REQUESTS', { headers: { 'retry-after': String(retryAfter) } }), request, reply);
     return reply;
+  };
+  // A hook of the token route only (added as Nest registers it, at app.init), not one every other
+  // route runs to find out that it is not the token route.
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (route.url !== TOKEN_ROUTE || !methods.includes('POST')) return;
+    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    route.preHandler = [...own, limitTokenRequest];
   });
 }

@@ -58,8 +58,8 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
   const secureCookie = config.env.publicUrl.startsWith('https://');
   // The pool is the app's: closing the store only stops its pruning timer.
   fastify.addHook('onClose', async () => store.close());
-  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (!isConsolePath(request.url)) return payload;
+  fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    if (!isConsolePath(request.url)) return done(null, payload);
     void reply.headers({
       'content-security-policy': CONSOLE_CSP,
       'x-frame-options': 'DENY',
@@ -73,7 +73,7 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
       reply.removeHeader('set-cookie');
       void reply.header('set-cookie', cookies);
     }
-    return payload;
+    done(null, payload);
   });
   fastify.get(`${CONSOLE_PATH}/assets/console.css`, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CONSOLE_CSS),
