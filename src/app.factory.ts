@@ -1,12 +1,15 @@
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
 import { AppModule } from './app.module';
 import { jsonBodyHook } from './common/http/json-body';
 import { sendError } from './common/http/exception.filter';
 import { installRequestTimeout } from './common/http/request-timeout';
+import { installGracefulClose } from './common/http/graceful-close';
 import { unavailableFaultHook } from './common/context/sandbox-faults';
 import { installRequestContext } from './common/context/request-scope';
 import { ApiFastifyAdapter } from './common/http/api-fastify-adapter';
@@ -14,6 +17,7 @@ import { generateRequestId, RawWithRequestId, resolveRequestId } from './common/
 import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';
 import { runMigrations } from './infrastructure/database/migrate';
+import { drainPool } from './infrastructure/database/pool-drain';
 import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { installTokenRateLimit } from './modules/auth/token-rate-limit';
@@ -48,7 +52,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     abortOnError: false,
   });
   app.useLogger(nestLogger(rootLogger));
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): the entry point (main.ts) closes the app on SIGTERM/SIGINT itself, once.
+  // Nest's signal listener would close it a second time in parallel, and that close would destroy
+  // the pool while the first one still waits for running calls (see the onClose hook below).
   const fastify = app.getHttpAdapter().getInstance();
   metrics.install(fastify);
   const errors = new NestLogger('Errors');
@@ -66,6 +72,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   if (config.isSandbox) fastify.addHook('preHandler', unavailableFaultHook);
   fastify.addHook('preValidation', jsonBodyHook);
   app.useGlobalPipes(createValidationPipe());
+  // Closing: the calls still running (a client may have gone away) finish on their connections before the pool closes.
+  const pool = (app.get(DataSource).driver as unknown as { master: Pool }).master;
+  installGracefulClose(fastify, async () => {
+    if (!(await drainPool(pool, config.env.requestTimeoutMs))) errors.warn('closing with database calls still running past REQUEST_TIMEOUT_MS');
+  });
   await installConsoleHttp(app, config);
   setupOpenApi(app, config);
   await app.init();

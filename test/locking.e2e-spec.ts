@@ -1,3 +1,4 @@
+import { Agent, ClientRequest, request as httpRequest } from 'node:http';
 import { Client } from 'pg';
 import { lockKey } from '../src/infrastructure/database/lock.service';
 import { spawnAppProcess, AppProcess } from './support/app-process-runner';
@@ -28,6 +29,14 @@ async function accountsForSsn(app: TestApp, requestIds: string[]): Promise<numbe
     return (rows[0] as { n: number }).n;
   } finally {
     await db.end();
+  }
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -153,6 +162,82 @@ describe('API locking (e2e)', () => {
       expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
       expect(await accountsForRequest(app, request.requestId)).toBe(1);
     });
+  });
+
+  /**
+   * A second process gets an enrollment whose requestId lock another session holds, so the call
+   * waits; the client goes away (`abandon`) or stays; the process gets SIGTERM, then the lock is
+   * released. Returns the answer the client got (undefined when it went away) and how long the
+   * process took to exit after the release.
+   */
+  async function stopWhileCallWaits(request: ReturnType<typeof EnrollmentRequestFactory.build>, abandon: boolean) {
+    const dying = await spawnAppProcess(app, { LOCK_WAIT_MS: '10000' });
+    const keepAlive = new Agent({ keepAlive: true });
+    const holder = new Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      const key = BigInt.asUintN(64, BigInt(lockKey(`requestId:acme:sandbox:${request.requestId}`)));
+      await holder.query('select pg_advisory_lock($1::bigint)', [BigInt.asIntN(64, key).toString()]);
+      const token = await dying.client().accessToken();
+      // node:http, so that going away is certain: the socket is destroyed, not handed back to a pool.
+      const body = JSON.stringify(request);
+      let outgoing: ClientRequest | undefined;
+      const sent = new Promise<number | undefined>((resolve) => {
+        outgoing = httpRequest(
+          `${dying.baseUrl}${ENROLL}`,
+          {
+            method: 'POST',
+            agent: keepAlive,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode));
+          },
+        );
+        outgoing.on('error', () => resolve(undefined));
+        outgoing.end(body);
+      });
+      const waitingForKey = `select 1 from pg_locks where locktype = 'advisory' and not granted and classid = $1::bigint::oid and objid = $2::bigint::oid`;
+      await until(async () => (await holder.query(waitingForKey, [(key >> 32n).toString(), (key & 0xffffffffn).toString()])).rows.length > 0);
+      if (abandon) outgoing?.destroy();
+      const stopped = dying.stop();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const released = Date.now();
+      await holder.query('select pg_advisory_unlock_all()');
+      const answer = await sent;
+      await stopped;
+      return { status: abandon ? undefined : answer, exitMs: Date.now() - released };
+    } finally {
+      keepAlive.destroy();
+      await holder.end();
+      await dying.stop();
+    }
+  }
+
+  async function answered(requestId: string): Promise<boolean[]> {
+    const db = await app.db();
+    try {
+      const { rows } = await db.query(`select response_body is not null as answered from idempotency_keys where request_id = $1`, [requestId]);
+      return rows.map((row: { answered: boolean }) => row.answered);
+    } finally {
+      await db.end();
+    }
+  }
+
+  it('SIGTERM while a call runs on after its HTTP client went away: the process closes its pool only once the call completed, once', async () => {
+    const request = EnrollmentRequestFactory.build();
+    await stopWhileCallWaits(request, true);
+    expect(await accountsForRequest(app, request.requestId)).toBe(1);
+    expect(await answered(request.requestId)).toEqual([true]);
+  });
+
+  it('SIGTERM while a call waits on a keep-alive connection: the client gets its answer and the process exits without waiting for the connection to time out', async () => {
+    const request = EnrollmentRequestFactory.build();
+    const { status, exitMs } = await stopWhileCallWaits(request, false);
+    expect(status).toBe(200);
+    expect(exitMs).toBeLessThan(5000);
+    expect(await accountsForRequest(app, request.requestId)).toBe(1);
   });
 
   describe('across two app processes sharing one database', () => {
