@@ -6,6 +6,7 @@ import { JobQueue } from '../src/infrastructure/queue/job-queue';
 import { IDEMPOTENCY_PURGE_JOB } from '../src/modules/idempotency/idempotency-purge';
 import { OutboxService } from '../src/modules/events/outbox.service';
 import { startTestApp, TestApp } from './support/test-app';
+import { waitUntil } from './support/wait';
 
 const EFFECT_JOB = defineJob<{ key: string; failFirst?: boolean }>({ name: 'test-effect', retryLimit: 3, retryDelaySeconds: 0, expireInSeconds: 30 });
 
@@ -23,14 +24,6 @@ function effectHandler(app: TestApp, instance: string) {
     await new Promise((resolve) => setTimeout(resolve, 20));
     if (data.failFirst && context.retryCount === 0) throw new Error('first run fails on purpose');
   };
-}
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('Durable jobs (e2e)', () => {

@@ -4,6 +4,7 @@ import { lockKey } from '../src/infrastructure/database/lock.service';
 import { spawnAppProcess, AppProcess } from './support/app-process-runner';
 import { EnrollmentRequestFactory, uniqueSsn } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
+import { waitUntil } from './support/wait';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
 
@@ -29,14 +30,6 @@ async function accountsForSsn(app: TestApp, requestIds: string[]): Promise<numbe
     return (rows[0] as { n: number }).n;
   } finally {
     await db.end();
-  }
-}
-
-async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -167,7 +160,7 @@ describe('API locking (e2e)', () => {
   /**
    * A second process gets an enrollment whose requestId lock another session holds, so the call
    * waits; the client goes away (`abandon`) or stays; the process gets SIGTERM, then the lock is
-   * released. Returns the answer the client got (undefined when it went away) and how long the
+   * released. Returns the HTTP status the client got (undefined when it went away) and how long the
    * process took to exit after the release.
    */
   async function stopWhileCallWaits(request: ReturnType<typeof EnrollmentRequestFactory.build>, abandon: boolean) {
@@ -176,8 +169,10 @@ describe('API locking (e2e)', () => {
     const holder = new Client({ connectionString: process.env.DATABASE_URL });
     await holder.connect();
     try {
-      const key = BigInt.asUintN(64, BigInt(lockKey(`requestId:acme:sandbox:${request.requestId}`)));
-      await holder.query('select pg_advisory_lock($1::bigint)', [BigInt.asIntN(64, key).toString()]);
+      const signedKey = lockKey(`requestId:acme:sandbox:${request.requestId}`);
+      await holder.query('select pg_advisory_lock($1::bigint)', [signedKey]);
+      // pg_locks shows the key as two unsigned 32-bit halves.
+      const key = BigInt.asUintN(64, BigInt(signedKey));
       const token = await dying.client().accessToken();
       // node:http, so that going away is certain: the socket is destroyed, not handed back to a pool.
       const body = JSON.stringify(request);
@@ -199,7 +194,7 @@ describe('API locking (e2e)', () => {
         outgoing.end(body);
       });
       const waitingForKey = `select 1 from pg_locks where locktype = 'advisory' and not granted and classid = $1::bigint::oid and objid = $2::bigint::oid`;
-      await until(async () => (await holder.query(waitingForKey, [(key >> 32n).toString(), (key & 0xffffffffn).toString()])).rows.length > 0);
+      await waitUntil(async () => (await holder.query(waitingForKey, [(key >> 32n).toString(), (key & 0xffffffffn).toString()])).rows.length > 0, 10_000, 20);
       if (abandon) outgoing?.destroy();
       const stopped = dying.stop();
       await new Promise((resolve) => setTimeout(resolve, 500));
