@@ -1,7 +1,6 @@
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
@@ -16,6 +15,7 @@ import { ApiFastifyAdapter } from './common/http/api-fastify-adapter';
 import { generateRequestId, RawWithRequestId, resolveRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';
+import { pgPoolOf } from './infrastructure/database/data-source-options';
 import { runMigrations } from './infrastructure/database/migrate';
 import { drainPool } from './infrastructure/database/pool-drain';
 import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
@@ -73,7 +73,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('preValidation', jsonBodyHook);
   app.useGlobalPipes(createValidationPipe());
   // Closing: the calls still running (a client may have gone away) finish on their connections before the pool closes.
-  const pool = (app.get(DataSource).driver as unknown as { master: Pool }).master;
+  const pool = pgPoolOf(app.get(DataSource));
   installGracefulClose(fastify, async () => {
     if (!(await drainPool(pool, config.env.requestTimeoutMs))) errors.warn('closing with database calls still running past REQUEST_TIMEOUT_MS');
   });

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { DataSourceOptions } from 'typeorm';
+import type { Pool } from 'pg';
+import type { DataSource, DataSourceOptions } from 'typeorm';
 
 /**
  * `lock_timeout` of every pooled connection: none (statement_timeout bounds every statement). A
@@ -38,4 +39,12 @@ export function dataSourceOptions(url: string, schema = 'public', poolSize = 20,
       application_name: 'enrollment-service',
     },
   };
+}
+
+/**
+ * The pg pool behind an initialised DataSource (TypeORM keeps it as its driver's `master`, not a
+ * public property): the one place that reaches for it.
+ */
+export function pgPoolOf(dataSource: DataSource): Pool {
+  return (dataSource.driver as unknown as { master: Pool }).master;
 }

@@ -1,17 +1,14 @@
 import { Global, Module, Logger } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { EventEmitter } from 'node:events';
+import type { Pool } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { BlindIndexVersionCheck } from './blind-index-version';
-import { dataSourceOptions } from './data-source-options';
+import { dataSourceOptions, pgPoolOf } from './data-source-options';
 import { LockService } from './lock.service';
 import { prepareMarkedStatements } from './prepared-statements';
 import { TransactionRunner } from './transaction-runner';
-
-interface PgPoolLike extends EventEmitter {
-  _clients?: EventEmitter[];
-}
 
 const logger = new Logger('Database');
 
@@ -25,8 +22,8 @@ type PoolOptions = DataSourceOptions & { preparedStatements?: boolean };
  * and, unless turned off, runs the statements marked `prepared()` as prepared ones (prepared-statements.ts).
  */
 function guardPoolClients(dataSource: DataSource, prepared: boolean): void {
-  const pool = (dataSource.driver as unknown as { master?: PgPoolLike }).master;
-  if (!pool) return;
+  // pg's own list of the pool's clients (not in its types): those connected before this runs.
+  const pool = pgPoolOf(dataSource) as Pool & { _clients?: EventEmitter[] };
   const guard = (client: EventEmitter) => {
     client.on('error', (error: Error & { code?: string }) => logger.warn({ errorCode: error.code }, 'database connection lost'));
     if (prepared) prepareMarkedStatements(client as never);
