@@ -7,7 +7,9 @@
  * transaction on the service's own tables (baseline c, handwritten-enrollment.ts; counters at
  * GET `/handwritten/stats`); (c) of the token and replay scenarios are `/handwritten/oauth2/token`
  * (handwritten-token.ts) and `/handwritten/replay/v1/programs/:programCode/enrollments`
- * (handwritten-replay.ts, on the service's rows with the service's keys). (a) and (b) accept any
+ * (handwritten-replay.ts, on the service's rows with the service's keys) and
+ * `/handwritten/user-update/v1/programs/:programCode/accounts/:accountIdentifier/users/:userIdentifier`
+ * (handwritten-user-update.ts, the same). (a) and (b) accept any
  * method and parse a JSON or form body like the service does, then ignore it. Started by run.ts with
  * DATABASE_URL, BENCH_BASELINE_SCHEMA, BENCH_SERVICE_SCHEMA, BENCH_SERVICE_DATA_DIR, DB_POOL_SIZE,
  * BENCH_PARTNER_ID, BENCH_PARTNER_SECRET and BENCH_PARTNER_SCOPE; reports its port over IPC.
@@ -19,6 +21,7 @@ import { KeyStore } from '../src/infrastructure/crypto/key-store';
 import { generateKeys, HandwrittenEnrollment } from './handwritten-enrollment';
 import { HandwrittenReplay } from './handwritten-replay';
 import { HandwrittenToken } from './handwritten-token';
+import { HandwrittenUserUpdate } from './handwritten-user-update';
 import { prepareMarkedStatements } from '../src/infrastructure/database/prepared-statements';
 import { asBaselineRead, prepareBaselineRows, RecordedRead, replayPlan } from './sql-plan';
 
@@ -51,6 +54,8 @@ async function main(): Promise<void> {
   // The replay's (c) reads and decrypts the service's stored answers: the service's sandbox keys, from its data folder.
   const serviceKeys = process.env.BENCH_SERVICE_DATA_DIR ? await KeyStore.from(undefined, true, process.env.BENCH_SERVICE_DATA_DIR) : undefined;
   const handwrittenReplay = serviceKeys ? new HandwrittenReplay(planPool, serviceKeys, partnerId) : undefined;
+  // The user update's (c) writes the service's rows (the accounts the service enrolled), encrypted with its keys.
+  const handwrittenUserUpdate = serviceKeys ? new HandwrittenUserUpdate(planPool, serviceKeys, partnerId) : undefined;
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -110,6 +115,12 @@ async function main(): Promise<void> {
   app.post('/handwritten/replay/v1/programs/:programCode/enrollments', async (request, reply) => {
     if (!handwrittenReplay) return reply.code(503).send({ error: 'BENCH_SERVICE_DATA_DIR not set' });
     const answer = await handwrittenReplay.replay((request.params as { programCode: string }).programCode, request.body);
+    return reply.code(answer.status).header('content-type', 'application/json; charset=utf-8').send(answer.body);
+  });
+  app.put('/handwritten/user-update/v1/programs/:programCode/accounts/:accountIdentifier/users/:userIdentifier', async (request, reply) => {
+    if (!handwrittenUserUpdate) return reply.code(503).send({ error: 'BENCH_SERVICE_DATA_DIR not set' });
+    const { programCode, accountIdentifier, userIdentifier } = request.params as Record<string, string>;
+    const answer = await handwrittenUserUpdate.update(programCode, accountIdentifier, userIdentifier, request.body);
     return reply.code(answer.status).header('content-type', 'application/json; charset=utf-8').send(answer.body);
   });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -30,6 +30,8 @@ export interface LoadOptions {
   next: () => BenchRequest;
   /** Path to send instead of the scenario's (the baselines). */
   pathOverride?: string;
+  /** Or a prefix to the scenario's own path (a baseline (c) whose route keeps the scenario's path parameters). */
+  pathPrefix?: string;
   accept?: (status: number, text: string, request: BenchRequest) => boolean;
   /** The server's process, for the CPU split. */
   serverPid?: number;
@@ -42,6 +44,7 @@ interface Context {
 export async function drive(options: LoadOptions): Promise<LoadFigures> {
   let rejected = 0;
   const first = options.next();
+  const pathOf = (request: BenchRequest) => options.pathOverride ?? `${options.pathPrefix ?? ''}${request.path}`;
   const cpuBefore = snapshot(options.serverPid);
   const result = await autocannon({
     url: options.baseUrl,
@@ -51,11 +54,11 @@ export async function drive(options: LoadOptions): Promise<LoadFigures> {
     requests: [
       {
         method: first.method,
-        path: options.pathOverride ?? first.path,
+        path: pathOf(first),
         setupRequest: (request: autocannon.Request, context: object) => {
           const next = options.next();
           (context as Context).current = next;
-          return { ...request, method: next.method, path: options.pathOverride ?? next.path, headers: next.headers, body: next.body };
+          return { ...request, method: next.method, path: pathOf(next), headers: next.headers, body: next.body };
         },
         onResponse: (status: number, body: string, context: object) => {
           const sent = (context as Context).current;

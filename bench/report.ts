@@ -34,8 +34,9 @@ export interface ScenarioResult {
   ratioPgTrivial?: number;
   ratioConstant?: number;
   /**
-   * Baseline (c): the scenario's essential work by hand on a bare Fastify route (token, enrollment
-   * and replay scenarios): handwritten-token.ts, handwritten-enrollment.ts, handwritten-replay.ts.
+   * Baseline (c): the scenario's essential work by hand on a bare Fastify route (token, enrollment,
+   * replay and user-update scenarios): handwritten-token.ts, handwritten-enrollment.ts,
+   * handwritten-replay.ts, handwritten-user-update.ts.
    */
   handwritten?: {
     figures: LoadFigures;
@@ -74,13 +75,16 @@ export const METHOD_NOTE =
   "method, headers and body as the scenario. Baseline (c), the scenario's essential work by hand, measured right after the " +
   'service at the same connections and duration (token: bench/handwritten-token.ts, the Basic client check and an ES256 ' +
   "RFC 9068 token; replay: bench/handwritten-replay.ts, the canonical fingerprint, the service's stored-answer read on its " +
-  'own rows, the answer decrypted with its keys; enrollment, below): for the enrollment, a bare Fastify route in the ' +
+  "own rows, the answer decrypted with its keys; user update: bench/handwritten-user-update.ts, on the service's rows: " +
+  "BEGIN with the account's and user's advisory locks, the account locked with the user and its address's id, address and " +
+  "email encrypted with the service's keys, address, user and outbox event in one writable CTE, COMMIT; enrollment, below): " +
+  'for the enrollment, a bare Fastify route in the ' +
   'baseline server doing a new consumer enrollment by hand with `pg` ' +
   "on the service's own tables (its migrations, in the baseline's schema), in one transaction on one pooled connection: " +
   'advisory xact locks in one statement, idempotency row, all limit counts in one statement, account in its final state ' +
   'with purse and limit keys, user with addresses and phones, card with outbox events (writable CTEs, multi-row inserts), ' +
   'the stored answer built in memory; AES-256-GCM field encryption and HMAC blind indexes as the service does. It does ' +
-  "not verify the bearer token or run the DTO validation (nor does the replay's). Ratio = service req/s ÷ baseline req/s.";
+  "not verify the bearer token or run the DTO validation (nor do the replay's and the user update's). Ratio = service req/s ÷ baseline req/s.";
 
 function ms(value: number | undefined): string {
   return value === undefined ? '-' : String(round(value, 1));

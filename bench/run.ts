@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { HANDWRITTEN_STATEMENTS, HandwrittenStats } from './handwritten-enrollment';
 import { HANDWRITTEN_REPLAY_WORK } from './handwritten-replay';
 import { HANDWRITTEN_TOKEN_WORK } from './handwritten-token';
+import { HANDWRITTEN_USER_UPDATE_WORK } from './handwritten-user-update';
 import { combine, drive, LoadFigures, LoadOptions, round } from './load';
 import { BaselineProcess, ROOT, ServiceProcess, startBaseline, startService } from './processes';
 import { formatSummary, summariseProfile } from './profile-summary';
@@ -124,19 +125,26 @@ async function registerReads(baseline: BaselineProcess, name: string, reads: Rec
 }
 
 /**
- * Drives the scenario's requests at baseUrl (to pathOverride when given). Answers are judged by the
- * scenario itself against the service, by `accept` when given, and not at all for (a) and (b).
+ * Drives the scenario's requests at baseUrl (to `path` when given: a path instead of the
+ * scenario's, or a prefix to it). Answers are judged by the scenario itself against the service, by
+ * `accept` when given, and not at all for (a) and (b).
  */
 async function measure(
   target: { baseUrl: string; pid: number | undefined },
   scenario: Scenario,
-  pathOverride?: string,
+  path?: string | { prefix: string },
   accept?: LoadOptions['accept'],
   part: { warm: boolean; seconds: number } = { warm: true, seconds: settings.durationSeconds },
 ): Promise<LoadFigures> {
-  const common = { baseUrl: target.baseUrl, serverPid: target.pid, connections: settings.connections, next: () => scenario.next(), pathOverride };
+  const common = {
+    baseUrl: target.baseUrl,
+    serverPid: target.pid,
+    connections: settings.connections,
+    next: () => scenario.next(),
+    ...(typeof path === 'string' ? { pathOverride: path } : { pathPrefix: path?.prefix }),
+  };
   if (part.warm && settings.warmupSeconds > 0) await drive({ ...common, durationSeconds: settings.warmupSeconds });
-  return drive({ ...common, durationSeconds: part.seconds, accept: accept ?? (pathOverride ? undefined : (s, t, r) => scenario.accept(s, t, r)) });
+  return drive({ ...common, durationSeconds: part.seconds, accept: accept ?? (path ? undefined : (s, t, r) => scenario.accept(s, t, r)) });
 }
 
 /**
@@ -176,10 +184,12 @@ async function handwrittenStats(baseline: BaselineProcess): Promise<HandwrittenS
 }
 
 /** Baseline (c)'s route and what one request of it does, for the scenarios that have one. */
-const HANDWRITTEN: Record<string, { path: string; work: readonly string[] }> = {
+const HANDWRITTEN: Record<string, { path: string | { prefix: string }; work: readonly string[] }> = {
   token: { path: '/handwritten/oauth2/token', work: HANDWRITTEN_TOKEN_WORK },
   enrollment: { path: `/handwritten/v1/programs/${BENCH_PROGRAM}/enrollments`, work: HANDWRITTEN_STATEMENTS },
   replay: { path: `/handwritten/replay/v1/programs/${BENCH_PROGRAM}/enrollments`, work: HANDWRITTEN_REPLAY_WORK },
+  // The scenario's own path (its account and user), under the route's prefix.
+  'user-update': { path: { prefix: '/handwritten/user-update' }, work: HANDWRITTEN_USER_UPDATE_WORK },
 };
 
 /**
