@@ -125,14 +125,14 @@ async function registerReads(baseline: BaselineProcess, name: string, reads: Rec
 }
 
 /**
- * Drives the scenario's requests at baseUrl (to `path` when given: a path instead of the
+ * Drives the scenario's requests at baseUrl (to `route` when given: a path instead of the
  * scenario's, or a prefix to it). Answers are judged by the scenario itself against the service, by
  * `accept` when given, and not at all for (a) and (b).
  */
 async function measure(
   target: { baseUrl: string; pid: number | undefined },
   scenario: Scenario,
-  path?: string | { prefix: string },
+  route?: string | { prefix: string },
   accept?: LoadOptions['accept'],
   part: { warm: boolean; seconds: number } = { warm: true, seconds: settings.durationSeconds },
 ): Promise<LoadFigures> {
@@ -141,10 +141,10 @@ async function measure(
     serverPid: target.pid,
     connections: settings.connections,
     next: () => scenario.next(),
-    ...(typeof path === 'string' ? { pathOverride: path } : { pathPrefix: path?.prefix }),
+    ...(typeof route === 'string' ? { pathOverride: route } : { pathPrefix: route?.prefix }),
   };
   if (part.warm && settings.warmupSeconds > 0) await drive({ ...common, durationSeconds: settings.warmupSeconds });
-  return drive({ ...common, durationSeconds: part.seconds, accept: accept ?? (path ? undefined : (s, t, r) => scenario.accept(s, t, r)) });
+  return drive({ ...common, durationSeconds: part.seconds, accept: accept ?? (route ? undefined : (s, t, r) => scenario.accept(s, t, r)) });
 }
 
 /**
