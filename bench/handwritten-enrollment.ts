@@ -258,11 +258,7 @@ export class HandwrittenEnrollment {
     try {
       await query('begin');
       try {
-        await query(
-          `select ${orderedLockKeys(lockNames)
-            .map((key) => `pg_advisory_xact_lock(${key})`)
-            .join(', ')}`,
-        );
+        await query(advisoryXactLocks(lockNames));
         const fresh = await query(STATEMENTS.idempotency, [this.partnerId, programCode, requestId, OPERATION, fingerprint, RETENTION_DAYS]);
         if (fresh.rowCount === 0) {
           const answer = await this.existing(query, programCode, requestId, fingerprint);
@@ -472,7 +468,14 @@ export class HandwrittenEnrollment {
 }
 
 /** 64-bit advisory lock keys (sha-256, first 8 bytes, signed), deduplicated and sorted (LockService). */
-function orderedLockKeys(names: string[]): string[] {
+function orderedLockKeys(names: readonly string[]): string[] {
   const keys = [...new Set(names.map((name) => createHash('sha256').update(name).digest().readBigInt64BE(0)))];
   return keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+}
+
+/** The transaction-scoped advisory locks of `names`, in key order, as one select (the (c) baselines' lock statement). */
+export function advisoryXactLocks(names: readonly string[]): string {
+  return `select ${orderedLockKeys(names)
+    .map((key) => `pg_advisory_xact_lock(${key})`)
+    .join(', ')}`;
 }

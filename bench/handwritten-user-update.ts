@@ -19,9 +19,10 @@ import type { Pool } from 'pg';
 import { successEnvelope } from '../src/common/http/envelope';
 import { FieldCipher } from '../src/infrastructure/crypto/field-cipher';
 import type { KeyStore } from '../src/infrastructure/crypto/key-store';
-import { lockKey, LockNames } from '../src/infrastructure/database/lock.service';
+import { LockNames } from '../src/infrastructure/database/lock.service';
 import { prepared } from '../src/infrastructure/database/prepared-statements';
 import { USER_CIPHER_CONTEXT } from '../src/modules/user/repositories/user.repository';
+import { advisoryXactLocks } from './handwritten-enrollment';
 
 /** What one request of (c) does, in order; the report prints it. */
 export const HANDWRITTEN_USER_UPDATE_WORK = [
@@ -92,10 +93,9 @@ export class HandwrittenUserUpdate {
     const address = data?.address;
     const email = data?.email?.emailAddress;
     if (!address || typeof email !== 'string') return { status: 409, body: '{"error":"(c) handles an address and an email"}' };
-    const locks = [LockNames.account(accountId), LockNames.user(userId)].map(lockKey).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
     const client = await this.pool.connect();
     try {
-      await client.query(`begin; select ${locks.map((key) => `pg_advisory_xact_lock(${key})`).join(', ')}`);
+      await client.query(`begin; ${advisoryXactLocks([LockNames.account(accountId), LockNames.user(userId)])}`);
       const row = ((await client.query(LOCKED_SQL, [accountId, this.partnerId, programCode, userId, address.type])) as { rows: LockedRow[] }).rows[0];
       if (!row || row.status === 'locked' || !row.address_id) {
         await client.query('rollback');
