@@ -3,6 +3,7 @@ import { EnrollmentRequestFactory, uniqueRequestId } from './support/enrollment-
 import { tableDigest } from './support/hardening';
 import { startTestApp, TestApp } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
+import { waitUntil } from './support/wait';
 
 const RESET = (programCode: string) => `/v1/sandbox/programs/${programCode}/data`;
 const enroll = (programCode: string) => `/v1/programs/${programCode}/enrollments`;
@@ -48,6 +49,12 @@ describe('DELETE /v1/sandbox/programs/{programCode}/data (e2e, CONTRACT section 
     db = await app.db();
   });
 
+  /** Deliveries update their events: wait until acme's are all delivered, so that only a reset changes rows. */
+  async function acmeEventsDelivered(): Promise<void> {
+    const pending = `select count(*)::int as n from outbox_events where partner_id = 'acme' and delivered_at is null and dead = false`;
+    await waitUntil(async () => (await db.query<{ n: number }>(pending)).rows[0].n === 0);
+  }
+
   afterAll(async () => {
     await db.end();
     await app.close();
@@ -89,12 +96,7 @@ describe('DELETE /v1/sandbox/programs/{programCode}/data (e2e, CONTRACT section 
     const lite = await acme.post(enroll('lite'), EnrollmentRequestFactory.build());
     expect(lite.status).toBe(200);
 
-    // Deliveries update their events: wait until acme's are all delivered, so only the reset changes rows.
-    for (let i = 0; i < 200; i++) {
-      const { rows } = await db.query(`select count(*)::int as n from outbox_events where partner_id = 'acme' and delivered_at is null and dead = false`);
-      if (rows[0].n === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await acmeEventsDelivered();
     const before = await othersDigest(db);
     const res = await acme.delete(RESET('sandbox'));
     expect(res.status).toBe(200);
@@ -145,6 +147,8 @@ describe('DELETE /v1/sandbox/programs/{programCode}/data (e2e, CONTRACT section 
   });
 
   it('leaves the whole schema unchanged when the partner has nothing there', async () => {
+    // The previous test's retried enrollment may have run after its reset: its events are still being delivered.
+    await acmeEventsDelivered();
     const before = await tableDigest(db);
     const res = await app.client('acme').delete(RESET('lite'));
     expect(res.body.removed).toEqual({ accounts: 1, users: 1 });
