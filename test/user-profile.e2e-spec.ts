@@ -403,6 +403,18 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       expect((await profileOf(e)).addresses[0]?.addressLine1).toBe('5 Sealed Way');
     });
 
+    it("an encryption partner's answer seals the user as updated (new address and email, phones kept)", async () => {
+      const e = await enroll(secure, EnrollmentRequestFactory.build());
+      const res = await secure.put(userPath(e), {
+        encryptedUserData: { address: homeAddress({ addressLine1: '7 Answer Ave' }), email: { emailAddress: 'sealed.answer@example.com' } },
+      });
+      expect(res.status).toBe(200);
+      const answered = await open((res.body.user as { encryptedUserData?: unknown }).encryptedUserData);
+      expect(answered.email).toEqual({ emailAddress: 'sealed.answer@example.com' });
+      expect(answered.addresses).toEqual([expect.objectContaining({ type: 'home', addressLine1: '7 Answer Ave' })]);
+      expect(answered).toEqual(await profileOf(e));
+    });
+
     it('emits userUpdated naming what changed, without plaintext', async () => {
       const e = await enroll(acme, EnrollmentRequestFactory.build());
       const number = uniquePhone();

@@ -2,9 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { Account } from '../../accounts/account.types';
-import { ACCOUNT_COLUMNS, ACCOUNT_PUBLIC_COLUMNS, accountOf } from '../../accounts/repositories/account-columns';
+import { ACCOUNT_COLUMNS, ACCOUNT_KEY_COLUMNS, AccountKey, accountKeyOf, accountOf } from '../../accounts/repositories/account-columns';
 import type { User } from '../entities/user.entity';
-import { CONTACT_CHANGE_COLUMNS, CONTACT_COLUMNS, contactOf, USER_COLUMNS, USER_PUBLIC_COLUMNS, userOf } from './user-columns';
+import {
+  changeContactOf,
+  contactChangeColumns,
+  CONTACT_COLUMNS,
+  ContactReads,
+  contactOf,
+  USER_COLUMNS,
+  USER_KEY_COLUMNS,
+  UserKey,
+  userKeyOf,
+  userOf,
+} from './user-columns';
 import type { ContactRows } from './user.repository';
 import { isUuid } from '../../../common/validation/identifiers';
 import { prepared } from '../../../infrastructure/database/prepared-statements';
@@ -22,42 +33,63 @@ export interface LockedUser {
   contact: ContactRows;
 }
 
+/**
+ * A change of a user whose answer seals nothing for the partner (a user update of a partner without
+ * encryption, the common case): the account's and user's key columns, and only the contact rows of
+ * the kinds its body touches; a kind not read is undefined.
+ */
+export interface LockedForChange {
+  account: AccountKey;
+  user: UserKey;
+  contact: Partial<ContactRows>;
+}
+
 // Only the account row is locked: the call's advisory locks already serialise calls on the user.
-const lockedUserSql = (account: string, user: string, contact: string) =>
-  prepared(`select ${account},
-       ${user},
-       ${contact}
+const lockedUserSql = (columns: readonly string[]) =>
+  prepared(`select ${columns.join(',\n       ')}
   from accounts a
   left join users u on u.account_id = a.id and u.id = $4
  where a.id = $1 and a.partner_id = $2 and ($3::text is null or a.program_code = $3)
    for update of a`);
-const LOCKED_USER_SQL = lockedUserSql(ACCOUNT_COLUMNS, USER_COLUMNS, CONTACT_COLUMNS);
+const LOCKED_USER_SQL = lockedUserSql([ACCOUNT_COLUMNS, USER_COLUMNS, CONTACT_COLUMNS]);
 /**
- * For a change whose answer seals nothing for the partner: no encrypted column but the phone
- * numbers leaves the database (a user update of a partner without encryption, the common case,
- * read ~1.5 KB of ciphertext it never opened).
+ * `lockForChange`'s statements, by the kinds of contact rows read (index: addresses + 2 × phones).
+ * No ciphertext but the phone numbers leaves the database, and no column the change does not use.
+ * Measured on the bench's user update (an address and an email) against the read of every public
+ * column with both kinds: ~60 µs less PostgreSQL CPU and 20 to 60 µs less Node CPU per update (no
+ * phone aggregate built, no timestamp parsed, a row description of 9 columns instead of 24).
  */
-const LOCKED_USER_FOR_CHANGE_SQL = lockedUserSql(ACCOUNT_PUBLIC_COLUMNS, USER_PUBLIC_COLUMNS, CONTACT_CHANGE_COLUMNS);
+const LOCKED_FOR_CHANGE_SQL = [0, 1, 2, 3].map((kinds) =>
+  lockedUserSql([ACCOUNT_KEY_COLUMNS, USER_KEY_COLUMNS, ...contactChangeColumns({ addresses: (kinds & 1) !== 0, phones: (kinds & 2) !== 0 })]),
+);
 
 /** The read that starts a change of a user (user update, ITIN): the account locked with the user, in one statement. */
 @Injectable()
 export class LockedUserRepository {
   /**
    * The partner's account locked (`SELECT … FOR UPDATE`) with one of its users and that user's
-   * contact rows, in one statement: 404/10/0 (ACCOUNT_NOT_FOUND) for another partner's or program's
-   * account, a malformed id, or a user of another account. `whole` false: the account and user
-   * without their encrypted columns and the addresses without theirs (CONTACT_CHANGE_COLUMNS), for a
-   * change whose answer seals nothing for the partner.
+   * contact rows, every column, in one statement: 404/10/0 (ACCOUNT_NOT_FOUND) for another
+   * partner's or program's account, a malformed id, or a user of another account.
    */
-  async lock(manager: EntityManager, scope: LockScope, accountId: string, userId: string, whole = true): Promise<LockedUser> {
+  async lock(manager: EntityManager, scope: LockScope, accountId: string, userId: string): Promise<LockedUser> {
+    const row = await this.lockedRow(manager, LOCKED_USER_SQL, scope, accountId, userId);
+    return { account: accountOf(row), user: userOf(row), contact: contactOf(row) };
+  }
+
+  /** The same lock and checks, reading only what a change whose answer seals nothing uses (LockedForChange). */
+  async lockForChange(manager: EntityManager, scope: LockScope, accountId: string, userId: string, reads: ContactReads): Promise<LockedForChange> {
+    const sql = LOCKED_FOR_CHANGE_SQL[(reads.addresses ? 1 : 0) + (reads.phones ? 2 : 0)];
+    const row = await this.lockedRow(manager, sql, scope, accountId, userId);
+    return { account: accountKeyOf(row), user: userKeyOf(row), contact: changeContactOf(row, reads) };
+  }
+
+  private async lockedRow(manager: EntityManager, sql: string, scope: LockScope, accountId: string, userId: string): Promise<Record<string, unknown>> {
     const rows =
       isUuid(accountId) && isUuid(userId)
-        ? ((await manager.query(whole ? LOCKED_USER_SQL : LOCKED_USER_FOR_CHANGE_SQL, [accountId, scope.partnerId, scope.programCode, userId])) as Array<
-            Record<string, unknown>
-          >)
+        ? ((await manager.query(sql, [accountId, scope.partnerId, scope.programCode, userId])) as Array<Record<string, unknown>>)
         : [];
     const row = rows[0];
     if (!row || row.u_id === null) throw new DomainError('ACCOUNT_NOT_FOUND');
-    return { account: accountOf(row), user: userOf(row), contact: contactOf(row) };
+    return row;
   }
 }

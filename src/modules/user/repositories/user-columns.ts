@@ -1,6 +1,9 @@
 import type { User } from '../entities/user.entity';
 import type { ContactRows } from './user.repository';
 
+/** What an answer that seals nothing shows of a user. */
+export type UserKey = Pick<User, 'id' | 'isPrimary' | 'status'>;
+
 /**
  * The user row (alias `u`, columns prefixed `u_`) and its contact rows as one-statement reads that
  * join them with the account select them (the account views, the user update's lock). The user
@@ -11,6 +14,9 @@ import type { ContactRows } from './user.repository';
  */
 export const USER_PUBLIC_COLUMNS = `u.id as u_id, u.account_id as u_account_id, u.is_primary as u_is_primary, u.status as u_status,
        u.created_at as u_created_at, u.updated_at as u_updated_at`;
+
+/** The user columns an answer that seals nothing shows (`userKeyOf` maps them back). */
+export const USER_KEY_COLUMNS = 'u.id as u_id, u.is_primary as u_is_primary, u.status as u_status';
 
 /** Every user column: the public ones, the encrypted ones and the blind indexes. */
 export const USER_COLUMNS = `${USER_PUBLIC_COLUMNS},
@@ -36,13 +42,20 @@ export const CONTACT_COLUMNS = `${addressesColumn(true)},
        ${PHONES_COLUMN}`;
 
 /**
- * The contact rows a change of the user needs when its answer seals nothing for the partner: the
- * addresses without their ciphertext (an address update replaces one by type and moves the default),
- * the phones with their numbers (a phone update compares the default one's with the new default).
- * `contactOf` leaves `addressEnc` undefined.
+ * The contact rows a change of the user reads when its answer seals nothing for the partner, only
+ * of the kinds its body touches: the addresses without their ciphertext (an address update replaces
+ * one by type and moves the default), the phones with their numbers (a phone update compares the
+ * default one's with the new default). `changeContactOf` maps them back.
  */
-export const CONTACT_CHANGE_COLUMNS = `${addressesColumn(false)},
-       ${PHONES_COLUMN}`;
+export function contactChangeColumns(reads: ContactReads): string[] {
+  return [...(reads.addresses ? [addressesColumn(false)] : []), ...(reads.phones ? [PHONES_COLUMN] : [])];
+}
+
+/** Which kinds of a user's contact rows a change touches. */
+export interface ContactReads {
+  addresses: boolean;
+  phones: boolean;
+}
 
 type Row = Record<string, unknown>;
 
@@ -67,6 +80,19 @@ export function userOf(row: Row): User {
     createdAt: row.u_created_at,
     updatedAt: row.u_updated_at,
   } as User;
+}
+
+/** The user's key columns (USER_KEY_COLUMNS). */
+export function userKeyOf(row: Row): UserKey {
+  return { id: row.u_id as string, isPrimary: row.u_is_primary as boolean, status: row.u_status as User['status'] };
+}
+
+/** The contact rows of the kinds read (contactChangeColumns); a kind not read stays undefined. */
+export function changeContactOf(row: Row, reads: ContactReads): Partial<ContactRows> {
+  return {
+    addresses: reads.addresses ? (row.addresses as ContactRows['addresses']) : undefined,
+    phones: reads.phones ? (row.phones as ContactRows['phones']) : undefined,
+  };
 }
 
 export function contactOf(row: Row): ContactRows {

@@ -30,10 +30,10 @@ export class UserContactUpdater {
   }
 
   /** Same type: replaced in place; new type: added. isDefault true moves the default to it. */
-  applyAddress(batch: WriteBatch, userId: string, contact: ContactRows, input: AddressDto): void {
+  applyAddress(batch: WriteBatch, userId: string, contact: Partial<ContactRows>, input: AddressDto): void {
     this.checkAddress(input);
     const plain = { ...input, countryCode: input.countryCode ?? 'US', isDefault: input.isDefault === true };
-    const rows = contact.addresses;
+    const rows = readRows(contact.addresses, 'address');
     // A user without a default (none stored yet) gets this one, when it can ship cards.
     const becomesDefault = plain.isDefault || (!rows.some((row) => row.isDefault) && input.type !== 'mailing');
     const existing = rows.find((row) => row.type === input.type);
@@ -71,8 +71,8 @@ export class UserContactUpdater {
    * One stored phone: updated in place, type included. Several: the phone of the same type is
    * updated, a new type is added. Returns the default phone's number before and after.
    */
-  applyPhone(batch: WriteBatch, userId: string, contact: ContactRows, input: PhoneDto): DefaultPhoneChange {
-    const phones = contact.phones;
+  applyPhone(batch: WriteBatch, userId: string, contact: Partial<ContactRows>, input: PhoneDto): DefaultPhoneChange {
+    const phones = readRows(contact.phones, 'phone');
     const previousDefault = phones.find((row) => row.isDefault) ?? null;
     const before = previousDefault ? this.users.decryptPhone(previousDefault).number : null;
     // The only phone is always the default; otherwise only an explicit isDefault moves it.
@@ -113,4 +113,10 @@ export class UserContactUpdater {
     const after = becomesDefault || previousDefault === target ? input.number : before;
     return { before, after };
   }
+}
+
+/** A change reads only the contact rows its body touches (LockedUserRepository.lockForChange): a kind it applies was read. */
+function readRows<T>(rows: T | undefined, kind: string): T {
+  if (rows === undefined) throw new Error(`the user's ${kind} rows were not read`);
+  return rows;
 }

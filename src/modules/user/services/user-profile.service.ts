@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
-import type { Account } from '../../accounts/account.types';
+import type { AccountKey } from '../../accounts/repositories/account-columns';
 import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
@@ -11,7 +11,7 @@ import { TransactionRunner } from '../../../infrastructure/database/transaction-
 import { UpdateUserDataDto } from '../dtos/update-user.dto';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { UserContactUpdater } from './user-contact-updater';
-import { LockedUserRepository } from '../repositories/locked-user.repository';
+import { LockedForChange, LockedUserRepository } from '../repositories/locked-user.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { UserView, UserViewService } from './user-view.service';
 
@@ -51,46 +51,58 @@ export class UserProfileService {
   private updateLocked(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       const scope = { partnerId: principal.partner.partnerId, programCode };
-      // The encrypted columns only when the answer seals the user's data for the partner.
-      const { account, user, contact } = await this.locks.lock(manager, scope, accountId, userId, this.views.sealsFor(principal.partner));
-      if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
-
-      const batch = new WriteBatch();
-      const changed: string[] = [];
-      if (data.address) {
-        this.contact.applyAddress(batch, user.id, contact, data.address);
-        changed.push('address');
+      // An answer sealed for the partner shows the whole user: every column and contact row, to decrypt.
+      if (this.views.sealsFor(principal.partner)) {
+        const locked = await this.locks.lock(manager, scope, accountId, userId);
+        await this.change(manager, locked, data);
+        return this.views.viewOf(locked.user, locked.contact, principal.partner);
       }
-      if (data.email) {
-        user.emailEnc = this.users.stageEmail(batch, user.id, data.email.emailAddress);
-        changed.push('email');
-      }
-      if (data.phoneNumber) {
-        const phone = this.contact.applyPhone(batch, user.id, contact, data.phoneNumber);
-        if (user.isPrimary && phone.after !== null && phone.after !== phone.before) await this.recordDefaultPhone(manager, batch, account, phone.after);
-        changed.push('phoneNumber');
-      }
-      if (changed.length > 0) {
-        this.outbox.stage(batch, [
-          {
-            partnerId: account.partnerId,
-            programCode: account.programCode,
-            accountId: account.id,
-            eventType: 'userUpdated',
-            data: { userIdentifier: user.id, changed },
-          },
-        ]);
-      }
-      await batch.execute(manager);
-      return this.views.viewOf(user, contact, principal.partner);
+      // Anyone else's: only the columns the change uses and the contact rows its body touches.
+      const reads = { addresses: data.address !== undefined, phones: data.phoneNumber !== undefined };
+      const locked = await this.locks.lockForChange(manager, scope, accountId, userId, reads);
+      await this.change(manager, locked, data);
+      return this.views.unsealedViewOf(locked.user);
     });
+  }
+
+  /** The update's rules and writes (one batch with its outbox row), applied to the rows in memory too. */
+  private async change(manager: EntityManager, { account, user, contact }: LockedForChange, data: UpdateUserDataDto): Promise<void> {
+    if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
+    const batch = new WriteBatch();
+    const changed: string[] = [];
+    if (data.address) {
+      this.contact.applyAddress(batch, user.id, contact, data.address);
+      changed.push('address');
+    }
+    if (data.email) {
+      // The user in memory gets its new ciphertext too: a sealed answer decrypts it.
+      Object.assign(user, { emailEnc: this.users.stageEmail(batch, user.id, data.email.emailAddress) });
+      changed.push('email');
+    }
+    if (data.phoneNumber) {
+      const phone = this.contact.applyPhone(batch, user.id, contact, data.phoneNumber);
+      if (user.isPrimary && phone.after !== null && phone.after !== phone.before) await this.recordDefaultPhone(manager, batch, account, phone.after);
+      changed.push('phoneNumber');
+    }
+    if (changed.length > 0) {
+      this.outbox.stage(batch, [
+        {
+          partnerId: account.partnerId,
+          programCode: account.programCode,
+          accountId: account.id,
+          eventType: 'userUpdated',
+          data: { userIdentifier: user.id, changed },
+        },
+      ]);
+    }
+    await batch.execute(manager);
   }
 
   /**
    * The account's default phone changed: the phone limits of enrollment apply to the new number
    * (the account itself excluded), and the account then counts under it instead of the old one.
    */
-  private async recordDefaultPhone(manager: EntityManager, batch: WriteBatch, account: Account, number: string): Promise<void> {
+  private async recordDefaultPhone(manager: EntityManager, batch: WriteBatch, account: AccountKey, number: string): Promise<void> {
     await this.limits.claimForAccount(manager, account, { kind: 'phone', value: number }, batch);
   }
 }

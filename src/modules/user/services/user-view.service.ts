@@ -3,6 +3,7 @@ import type { PartnerConfig } from '../../../config/service-config';
 import { PartnerViewService } from '../../../infrastructure/crypto/partner-view.service';
 import type { User } from '../entities/user.entity';
 import { ContactRows, UserDataPlain, UserRepository } from '../repositories/user.repository';
+import type { UserKey } from '../repositories/user-columns';
 
 /** The partner-facing user (PUT user, POST identity, GET users, and the user of an account view). */
 export interface UserView {
@@ -32,6 +33,11 @@ export class UserViewService {
     return this.render(user, sealed);
   }
 
+  /** The view for a partner whose views seal nothing (`sealsFor` false): the user's key columns only. */
+  unsealedViewOf(user: UserKey): UserView {
+    return this.render(user, {});
+  }
+
   /** The view of a user just built in memory (a new enrollment), from the plaintext in hand: nothing decrypted. */
   async viewOfNew(user: User, data: UserDataPlain, partner: PartnerConfig): Promise<UserView> {
     return this.render(user, await this.partnerView.seal(partner, 'encryptedUserData', () => data));
@@ -47,7 +53,7 @@ export class UserViewService {
     return this.users.namesOf(user);
   }
 
-  private render(user: User, sealed: Record<string, string>): UserView {
+  private render(user: UserKey, sealed: Record<string, string>): UserView {
     return { userIdentifier: user.id, isPrimaryAccountHolder: user.isPrimary, status: user.status, ...sealed };
   }
 }
