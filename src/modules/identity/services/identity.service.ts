@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
@@ -7,7 +8,7 @@ import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
-import { LockedUserRepository } from '../../user/repositories/locked-user.repository';
+import { LockedForItin, LockedUserRepository } from '../../user/repositories/locked-user.repository';
 import { UserRepository } from '../../user/repositories/user.repository';
 import { UserView, UserViewService } from '../../user/services/user-view.service';
 
@@ -33,36 +34,50 @@ export class IdentityService {
   }
 
   /**
-   * BEGIN with the call's locks; the account (of any of the partner's programs) locked with the user
-   * and its contact rows in one statement; the ITIN limit's count and record; the ITIN and the
-   * outbox row in one statement; COMMIT. The answer is built from memory.
+   * BEGIN with the call's locks; the account (of any of the partner's programs) locked with the
+   * user in one statement (with its encrypted columns and contact rows only when the answer seals
+   * the user for the partner); the ITIN limit's count and record; the ITIN and the outbox row in
+   * one statement; COMMIT. The answer is built from memory.
    */
   private addItinLocked(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
     return this.transactions.run(async (manager) => {
       // No programCode in the path: the account must belong to one of the partner's programs.
-      const { account, user, contact } = await this.locks.lock(manager, { partnerId: principal.partner.partnerId, programCode: null }, accountId, userId);
-      if (!principal.partner.programs.includes(account.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
-      if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
-      if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
-
-      const itinBidx = this.users.itinIndex(itin);
-      if (user.itinBidx === itinBidx) return this.views.viewOf(user, contact, principal.partner);
-      if (user.itinBidx !== null) throw new DomainError('ITIN_ALREADY_ADDED');
-
-      const batch = new WriteBatch();
-      await this.limits.claimForAccount(manager, account, { kind: 'itin', value: itin }, batch);
-      Object.assign(user, this.users.stageItin(batch, user.id, itin));
-      this.outbox.stage(batch, [
-        {
-          partnerId: account.partnerId,
-          programCode: account.programCode,
-          accountId: account.id,
-          eventType: 'userUpdated',
-          data: { userIdentifier: user.id, changed: ['identity'] },
-        },
-      ]);
-      await batch.execute(manager);
-      return this.views.viewOf(user, contact, principal.partner);
+      const scope = { partnerId: principal.partner.partnerId, programCode: null };
+      if (this.views.sealsFor(principal.partner)) {
+        const locked = await this.locks.lock(manager, scope, accountId, userId);
+        await this.add(manager, principal, locked, itin);
+        return this.views.viewOf(locked.user, locked.contact, principal.partner);
+      }
+      const locked = await this.locks.lockForItin(manager, scope, accountId, userId);
+      await this.add(manager, principal, locked, itin);
+      return this.views.unsealedViewOf(locked.user);
     });
+  }
+
+  /** The ITIN's rules and writes (one batch with its outbox row); the user in memory gets its new columns too. */
+  private async add(manager: EntityManager, principal: Principal, { account, user }: LockedForItin, itin: string): Promise<void> {
+    if (!principal.partner.programs.includes(account.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
+    if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
+    if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
+
+    const itinBidx = this.users.itinIndex(itin);
+    // The same ITIN again changes nothing.
+    if (user.itinBidx === itinBidx) return;
+    if (user.itinBidx !== null) throw new DomainError('ITIN_ALREADY_ADDED');
+
+    const batch = new WriteBatch();
+    await this.limits.claimForAccount(manager, account, { kind: 'itin', value: itin }, batch);
+    // A sealed answer decrypts the new ITIN from the user in memory.
+    Object.assign(user, this.users.stageItin(batch, user.id, itin));
+    this.outbox.stage(batch, [
+      {
+        partnerId: account.partnerId,
+        programCode: account.programCode,
+        accountId: account.id,
+        eventType: 'userUpdated',
+        data: { userIdentifier: user.id, changed: ['identity'] },
+      },
+    ]);
+    await batch.execute(manager);
   }
 }

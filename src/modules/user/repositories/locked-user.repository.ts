@@ -11,6 +11,7 @@ import {
   ContactReads,
   contactOf,
   USER_COLUMNS,
+  USER_ITIN_INDEX_COLUMN,
   USER_KEY_COLUMNS,
   UserKey,
   userKeyOf,
@@ -44,6 +45,12 @@ export interface LockedForChange {
   contact: Partial<ContactRows>;
 }
 
+/** An ITIN addition whose answer seals nothing: the change's key columns and the user's ITIN index; no contact rows. */
+export interface LockedForItin {
+  account: AccountKey;
+  user: UserKey & Pick<User, 'itinBidx'>;
+}
+
 // Only the account row is locked: the call's advisory locks already serialise calls on the user.
 const lockedUserSql = (columns: readonly string[]) =>
   prepared(`select ${columns.join(',\n       ')}
@@ -63,6 +70,8 @@ const LOCKED_FOR_CHANGE_SQL = [0, 1, 2, 3].map((kinds) =>
   lockedUserSql([ACCOUNT_KEY_COLUMNS, USER_KEY_COLUMNS, ...contactChangeColumns({ addresses: (kinds & 1) !== 0, phones: (kinds & 2) !== 0 })]),
 );
 
+const LOCKED_FOR_ITIN_SQL = lockedUserSql([ACCOUNT_KEY_COLUMNS, USER_KEY_COLUMNS, USER_ITIN_INDEX_COLUMN]);
+
 /** The read that starts a change of a user (user update, ITIN): the account locked with the user, in one statement. */
 @Injectable()
 export class LockedUserRepository {
@@ -81,6 +90,12 @@ export class LockedUserRepository {
     const sql = LOCKED_FOR_CHANGE_SQL[(reads.addresses ? 1 : 0) + (reads.phones ? 2 : 0)];
     const row = await this.lockedRow(manager, sql, scope, accountId, userId);
     return { account: accountKeyOf(row), user: userKeyOf(row), contact: changeContactOf(row, reads) };
+  }
+
+  /** The same lock and checks, reading only what an ITIN addition whose answer seals nothing uses (LockedForItin). */
+  async lockForItin(manager: EntityManager, scope: LockScope, accountId: string, userId: string): Promise<LockedForItin> {
+    const row = await this.lockedRow(manager, LOCKED_FOR_ITIN_SQL, scope, accountId, userId);
+    return { account: accountKeyOf(row), user: { ...userKeyOf(row), itinBidx: row.u_itin_bidx as string | null } };
   }
 
   private async lockedRow(manager: EntityManager, sql: string, scope: LockScope, accountId: string, userId: string): Promise<Record<string, unknown>> {

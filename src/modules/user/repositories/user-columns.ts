@@ -17,6 +17,8 @@ export const USER_PUBLIC_COLUMNS = `u.id as u_id, u.account_id as u_account_id, 
 
 /** The user columns an answer that seals nothing shows (`userKeyOf` maps them back). */
 export const USER_KEY_COLUMNS = 'u.id as u_id, u.is_primary as u_is_primary, u.status as u_status';
+/** The user's ITIN blind index, which an ITIN addition compares (`u_itin_bidx`). */
+export const USER_ITIN_INDEX_COLUMN = 'u.itin_bidx as u_itin_bidx';
 
 /** Every user column: the public ones, the encrypted ones and the blind indexes. */
 export const USER_COLUMNS = `${USER_PUBLIC_COLUMNS},
