@@ -21,6 +21,7 @@ import { drainPool } from './infrastructure/database/pool-drain';
 import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { installTokenRateLimit } from './modules/auth/token-rate-limit';
+import { EnrollmentEarlyReplay } from './modules/enrollment/controllers/enrollment-early-replay';
 import { setupOpenApi } from './openapi';
 import { installConsoleHttp } from './modules/care-console/console-http';
 
@@ -71,6 +72,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   if (config.isSandbox) fastify.addHook('preHandler', unavailableFaultHook);
   fastify.addHook('preValidation', jsonBodyHook);
+  // After the hooks above (route hooks run after the global ones): an enrollment's identical retry answered from its stored answer.
+  app.get(EnrollmentEarlyReplay).install(fastify);
   app.useGlobalPipes(createValidationPipe());
   // Closing: the calls still running (a client may have gone away) finish on their connections before the pool closes.
   const pool = pgPoolOf(app.get(DataSource));

@@ -1,3 +1,4 @@
+import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { PARTNERS, startTestApp, TestApp } from './support/test-app';
 
 const ACCOUNT_PATH = '/v1/programs/sandbox/enrollments/accounts/00000000-0000-4000-8000-000000000000';
@@ -43,6 +44,25 @@ describe('Verified-token cache (e2e)', () => {
     expect(expired.status).toBe(401);
     expect(expired.body.responseDetails[0]).toMatchObject({ code: 401, subCode: 0 });
     expect(expired.wwwAuthenticate).toMatch(/^Bearer /);
+  });
+
+  it("an enrollment's identical retry, replayed early while its cached token lives, is refused once the token expires", async () => {
+    const bearer = await token(app);
+    const body = JSON.stringify(EnrollmentRequestFactory.build());
+    const enroll = () =>
+      fetch(`${app.baseUrl}/v1/programs/sandbox/enrollments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body,
+      });
+    expect((await enroll()).status).toBe(200);
+    const replay = await enroll();
+    expect({ status: replay.status, replayed: replay.headers.get('idempotent-replayed') }).toEqual({ status: 200, replayed: 'true' });
+    const { exp } = JSON.parse(Buffer.from(bearer.split('.')[1] as string, 'base64url').toString()) as { exp: number };
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 50));
+    const expired = await enroll();
+    expect({ status: expired.status, replayed: expired.headers.get('idempotent-replayed') }).toEqual({ status: 401, replayed: null });
+    expect(expired.headers.get('www-authenticate')).toMatch(/^Bearer /);
   });
 
   it('a token differing in one signature character is refused even while the genuine one is cached', async () => {

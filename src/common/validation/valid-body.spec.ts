@@ -17,7 +17,7 @@ class OtherDto {
 }
 
 function pipeWithSpy(): { pipe: ValidBodyPipe; fieldRuleRuns: () => number } {
-  const pipe = new ValidBodyPipe({} as ModuleRef, { decryptFromPartner: () => Promise.reject(new Error('unused')) });
+  const pipe = new ValidBodyPipe({} as ModuleRef, { decryptFromPartner: () => Promise.reject(new Error('unused')) }, new ValidationMemo());
   const checking = (pipe as unknown as { validation: { validate: (...args: unknown[]) => unknown } }).validation;
   const validate = jest.spyOn(checking, 'validate');
   return { pipe, fieldRuleRuns: () => validate.mock.calls.length };

@@ -68,11 +68,11 @@ const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, conte
 @Injectable()
 export class ValidBodyPipe implements PipeTransform<BodyParts> {
   private readonly validation = createValidationPipe();
-  private readonly memo = new ValidationMemo();
 
   constructor(
     private readonly moduleRef: ModuleRef,
     @Inject(BODY_DECRYPTER) private readonly decrypter: BodyDecrypter,
+    private readonly memo: ValidationMemo,
   ) {}
 
   async transform(parts: BodyParts, metadata: ArgumentMetadata): Promise<unknown> {

@@ -1,5 +1,7 @@
 import { createHmac, createSecretKey, KeyObject, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
+import { prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
 
 /** How many bodies, and for how long, the memo remembers as having passed their DTO's field rules. */
 const MAX_REMEMBERED = 10_000;
@@ -17,7 +19,12 @@ const REMEMBER_MS = 10 * 60_000;
  * It holds no part of a body: only an HMAC of the DTO's name and the body's JSON, under a key
  * made at start-up that never leaves the process, so the digests of bodies carrying SSNs cannot
  * be tested against guesses anywhere else.
+ *
+ * One per process (ValidationModule): the body pipe fills it, and the enrollment's early replay
+ * asks it whether a body has passed before reading a stored answer (CONTRACT section 6: the field
+ * rules first, then the stored-answer look-up).
  */
+@Injectable()
 export class ValidationMemo {
   private readonly key: KeyObject = createSecretKey(randomBytes(32));
   private readonly passed = new LRUCache<string, true>({ max: MAX_REMEMBERED, ttl: REMEMBER_MS });
@@ -30,6 +37,15 @@ export class ValidationMemo {
 
   hasPassed(key: string | undefined): boolean {
     return key !== undefined && this.passed.has(key);
+  }
+
+  /**
+   * Whether this parsed body, read as the body pipe reads it (keys named like prototype properties
+   * dropped, in place), passed this DTO's field rules lately.
+   */
+  hasPassedBody(dto: { name: string }, body: unknown): boolean {
+    prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
+    return this.hasPassed(this.keyOf(dto, body));
   }
 
   remember(key: string | undefined): void {

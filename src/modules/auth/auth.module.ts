@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { BearerStrategy } from './bearer.strategy';
+import { CachedBearer } from './cached-bearer';
 import { ScryptHasher } from './client-secret';
 import { CLIENT_SECRET_VERIFIER_OPTIONS, ClientSecretVerifier, DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS } from './client-secret-verifier';
 import { TokenController } from './token.controller';
@@ -17,8 +18,9 @@ import { TokenService } from './token.service';
     ClientSecretVerifier,
     TokenService,
     BearerStrategy,
+    CachedBearer,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],
-  exports: [TokenService],
+  exports: [TokenService, CachedBearer],
 })
 export class AuthModule {}

@@ -37,17 +37,8 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     }
     await super.canActivate(context);
     const principal = request.user as Principal;
-    const required = this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets);
-    const missing = required === undefined ? ['(none declared)'] : required.filter((scope) => !principal.scopes.includes(scope));
-    if (missing.length > 0) {
-      throw new DomainError('INSUFFICIENT_SCOPE', {
-        headers: { 'www-authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${(required ?? []).join(' ')}"` },
-      });
-    }
-    const programCode = (request.params as Record<string, string> | undefined)?.programCode;
-    if (programCode !== undefined && !principal.partner.programs.includes(programCode)) {
-      throw new DomainError('PROGRAM_NOT_ALLOWED');
-    }
+    const refusal = refusalOf(principal, this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets), request);
+    if (refusal) throw refusal;
     if (this.cls.isActive()) this.cls.set('principal', principal);
     return true;
   }
@@ -63,7 +54,23 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
   }
 }
 
-function tokenOutsideHeader(request: FastifyRequest): boolean {
+/**
+ * Why a verified principal may not call a route that needs the `required` scopes (every one of them;
+ * none declared refuses every token), for the request's program (its tenancy); null when it may.
+ */
+export function refusalOf(principal: Principal, required: readonly Scope[] | undefined, request: FastifyRequest): DomainError | null {
+  const missing = required === undefined ? ['(none declared)'] : required.filter((scope) => !principal.scopes.includes(scope));
+  if (missing.length > 0) {
+    return new DomainError('INSUFFICIENT_SCOPE', {
+      headers: { 'www-authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${(required ?? []).join(' ')}"` },
+    });
+  }
+  const programCode = (request.params as Record<string, string> | undefined)?.programCode;
+  return programCode !== undefined && !principal.partner.programs.includes(programCode) ? new DomainError('PROGRAM_NOT_ALLOWED') : null;
+}
+
+/** Whether the request offers a token elsewhere than the Authorization header (refused, CONTRACT section 3). */
+export function tokenOutsideHeader(request: FastifyRequest): boolean {
   const query = request.query as Record<string, unknown> | undefined;
   const body = request.body as Record<string, unknown> | undefined | null;
   return (query !== undefined && 'access_token' in query) || (body !== null && typeof body === 'object' && !Array.isArray(body) && 'access_token' in body);

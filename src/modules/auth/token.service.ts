@@ -88,8 +88,8 @@ export class TokenService {
 
   /** Verifies a bearer token (ours, or the configured external issuer's) and resolves the partner. */
   async verify(token: string): Promise<Principal | null> {
-    const cached = this.verified.get(token);
-    if (cached && Date.now() < cached.expiresAtMs) return cached.principal;
+    const cached = this.cachedPrincipal(token);
+    if (cached) return cached;
     const payload = (await this.verifyLocal(token)) ?? (await this.verifyExternal(token));
     if (!payload) return null;
     const principal = this.principalOf(payload);
@@ -98,6 +98,12 @@ export class TokenService {
       this.verified.set(token, { principal, expiresAtMs }, { ttl: Math.max(1, expiresAtMs - Date.now()) });
     }
     return principal;
+  }
+
+  /** The principal of a token that verified before and has not expired; undefined for any other token. */
+  cachedPrincipal(token: string): Principal | undefined {
+    const cached = this.verified.get(token);
+    return cached && Date.now() < cached.expiresAtMs ? cached.principal : undefined;
   }
 
   private principalOf(payload: JWTPayload): Principal | null {

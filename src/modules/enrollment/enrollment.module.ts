@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountViewsModule } from '../account-views/account-views.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuditModule } from '../audit/audit.module';
+import { AuthModule } from '../auth/auth.module';
 import { EventsModule } from '../events/events.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { LockingModule } from '../locking/locking.module';
@@ -12,6 +13,7 @@ import { ScreeningModule } from '../screening/screening.module';
 import { UserModule } from '../user/user.module';
 import { ScanCapture } from './entities/scan-capture.entity';
 import { EnrollmentController } from './controllers/enrollment.controller';
+import { EnrollmentEarlyReplay } from './controllers/enrollment-early-replay';
 import { ScanCaptureController } from './controllers/scan-capture.controller';
 import { KYC_PROVIDER } from './kyc/kyc-provider';
 import { SandboxKycProvider } from './kyc/sandbox-kyc.provider';
@@ -23,11 +25,15 @@ import { EnrollmentRequestsService } from './services/enrollment-requests.servic
 import { EnrollmentService } from './services/enrollment.service';
 import { ScanCaptureService } from './services/scan-capture.service';
 
-/** Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment. */
+/**
+ * Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment, and
+ * EnrollmentEarlyReplay for the app factory to install on its route.
+ */
 @Module({
   imports: [
     TypeOrmModule.forFeature([ScanCapture]),
     AccountsModule,
+    AuthModule,
     AuditModule,
     EventsModule,
     IdempotencyModule,
@@ -46,9 +52,10 @@ import { ScanCaptureService } from './services/scan-capture.service';
     EnrollmentWriter,
     EnrollmentProgressRepository,
     EnrollmentCompletionService,
+    EnrollmentEarlyReplay,
     ScanCaptureService,
     { provide: KYC_PROVIDER, useClass: SandboxKycProvider },
   ],
-  exports: [EnrollmentCompletionService],
+  exports: [EnrollmentCompletionService, EnrollmentEarlyReplay],
 })
 export class EnrollmentModule {}

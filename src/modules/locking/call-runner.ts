@@ -64,6 +64,26 @@ export class CallRunner {
     return this.withConnection(lockNames, async () => null, work);
   }
 
+  /**
+   * `idempotent()`'s first step, taken ahead of the route's pipeline by an early replay (the
+   * enrollment's, for a body the validation memo knows): the stored answer when this requestId has a
+   * final one for this identical payload. Null for anything else (no record, no final answer yet,
+   * another payload, the partner at its in-flight cap, the read failing): the call then goes the
+   * whole way, and `idempotent()` decides and answers as it always does.
+   */
+  async storedAnswer(partnerId: string, call: Pick<IdempotentCall, 'key' | 'operation' | 'payload'>): Promise<RawResponse | null> {
+    if (!this.tryAdmit(partnerId)) return null;
+    try {
+      const seen = await this.store.find(call.key);
+      return seen && seen.responseBody !== null && this.fingerprints.matches(seen.fingerprint, call.operation, call.payload) ? replayOf(seen, true) : null;
+    } catch {
+      // Whatever failed here fails again on the call's own way, which answers it.
+      return null;
+    } finally {
+      this.leave(partnerId);
+    }
+  }
+
   async idempotent(call: IdempotentCall): Promise<RawResponse> {
     const fingerprint = this.fingerprints.of(call.operation, call.payload);
     const samePayload = (record: IdempotencyRecord) => this.fingerprints.matches(record.fingerprint, call.operation, call.payload, fingerprint);
@@ -103,8 +123,13 @@ export class CallRunner {
 
   private admit(partnerId: string | undefined): boolean {
     if (partnerId === undefined) return false;
+    if (!this.tryAdmit(partnerId)) throw new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } });
+    return true;
+  }
+
+  private tryAdmit(partnerId: string): boolean {
     const count = this.inFlight.get(partnerId) ?? 0;
-    if (count >= this.config.env.partnerMaxInFlight) throw new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } });
+    if (count >= this.config.env.partnerMaxInFlight) return false;
     this.inFlight.set(partnerId, count + 1);
     return true;
   }

@@ -40,8 +40,11 @@ const ENROLL_DESCRIPTION = [
   '(8) sandbox only: the last name Kycrefer refers KYC on programs without kycRequired too.',
 ].join(' ');
 
+/** The enrollments' path (also the early replay's route). */
+export const ENROLLMENTS_PATH = 'v1/programs/:programCode/enrollments';
+
 @ApiTags('enrollments')
-@Controller('v1/programs/:programCode/enrollments')
+@Controller(ENROLLMENTS_PATH)
 @RequiresScopes('enrollments')
 export class EnrollmentController {
   constructor(

@@ -1,3 +1,5 @@
+import type { IdempotencyKey } from '../../idempotency/idempotency.store';
+
 /**
  * Recovery points of an enrollment (ARCHITECTURE.md), in order, kept in `enrollments`. A new
  * enrollment decided at once is written at `finished` (or `kycDecided` when held or short of its
@@ -8,6 +10,15 @@ export const ENROLLMENT_POINTS = ['accountWritten', 'kycDecided', 'billCycleAssi
 export type EnrollmentPoint = (typeof ENROLLMENT_POINTS)[number];
 
 export const ENROLLMENT_OPERATION = 'enrollment';
+
+/**
+ * How an enrollment is known to the call runner: its idempotency key (partner, program, requestId),
+ * its operation and its payload, the request as the partner sent it (decrypted), whose canonical
+ * form is the fingerprint. One home for the enrollment's own call and its early replay.
+ */
+export function enrollmentCall<R extends { requestId: string }>(partnerId: string, programCode: string, request: R) {
+  return { key: { partnerId, programCode, requestId: request.requestId } satisfies IdempotencyKey, operation: ENROLLMENT_OPERATION, payload: request };
+}
 
 /** True when `point` has not been reached yet from `current`. */
 export function isAhead(point: EnrollmentPoint, current: EnrollmentPoint): boolean {

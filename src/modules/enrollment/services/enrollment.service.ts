@@ -10,7 +10,6 @@ import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { AccountLimitsService, LimitBreach, LimitKeyValue } from '../../accounts/services/account-limits.service';
 import { AccountRepository } from '../../accounts/repositories/account.repository';
 import { AccountView, AccountViewService } from '../../account-views/services/account-view.service';
-import type { IdempotencyKey } from '../../idempotency/idempotency.store';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { CallOutcome, Outcome } from '../../locking/call-outcome';
 import { CallRunner } from '../../locking/call-runner';
@@ -21,7 +20,7 @@ import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import { Clock } from '../../../infrastructure/time/clock';
 import { CompletionOutcome, EnrollmentCompletionService } from './enrollment-completion.service';
-import { ENROLLMENT_OPERATION, EnrollmentPoint } from './enrollment-points';
+import { enrollmentCall, EnrollmentPoint } from './enrollment-points';
 import { EnrollmentPlan, EnrollmentRulesService } from './enrollment-rules.service';
 import { decide, PENDING_STATE } from '../../lifecycle/account-lifecycle';
 import { EnrollmentWriter } from './enrollment-writer';
@@ -57,13 +56,13 @@ export class EnrollmentService {
   enroll(principal: Principal, plan: EnrollmentPlan): Promise<RawResponse> {
     const { partner } = principal;
     const programCode = plan.program.programCode;
-    const key: IdempotencyKey = { partnerId: partner.partnerId, programCode, requestId: plan.request.requestId };
+    const { key, operation, payload } = enrollmentCall(partner.partnerId, programCode, plan.request);
     const limitKeys = this.rules.limitKeys(plan);
     const ssn = plan.request.encryptedUserData.identifyingData.ssn;
     return this.calls.idempotent({
       key,
-      operation: ENROLLMENT_OPERATION,
-      payload: plan.request,
+      operation,
+      payload,
       // SERVICE.md locks an enrollment on requestId and SSN; the limit keys are locked with them (one round trip).
       locks: () => [
         LockNames.requestId(key.partnerId, programCode, key.requestId),

@@ -1,0 +1,165 @@
+import { ValidBodyPipe } from '../src/common/validation/valid-body';
+import { CallRunner } from '../src/modules/locking/call-runner';
+import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { PARTNERS, startTestApp, TestApp } from './support/test-app';
+
+const ENROLL = '/v1/programs/sandbox/enrollments';
+
+interface Answer {
+  status: number;
+  text: string;
+  replayed: string | null;
+  body: { responseDetails: Array<{ code: number; subCode: number }>; account?: { accountIdentifier: string } };
+}
+
+/**
+ * The enrollment's early replay (EnrollmentEarlyReplay): an identical retry answered from its
+ * stored answer by a Fastify hook, ahead of the bearer guard, the body pipe and the call runner's
+ * own connection, only when the guard's token cache and the validation memo can vouch for the
+ * request; every other request goes the whole way and gets the answer it always got.
+ */
+describe('Early replay of an identical enrollment retry (e2e)', () => {
+  let app: TestApp;
+  let pipeRuns: jest.SpyInstance;
+  let calls: jest.SpyInstance;
+
+  beforeAll(async () => {
+    app = await startTestApp('early_replay');
+    pipeRuns = jest.spyOn(ValidBodyPipe.prototype, 'transform');
+    calls = jest.spyOn(CallRunner.prototype, 'idempotent');
+  });
+
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await app.close();
+  });
+
+  async function tokenOf(partner: keyof typeof PARTNERS = 'acme', scope?: string): Promise<string> {
+    const basic = Buffer.from(`${PARTNERS[partner].clientId}:${PARTNERS[partner].clientSecret}`).toString('base64');
+    const response = await fetch(`${app.baseUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: scope ? `grant_type=client_credentials&scope=${scope}` : 'grant_type=client_credentials',
+    });
+    return ((await response.json()) as { access_token: string }).access_token;
+  }
+
+  async function post(bearer: string, body: string, path = ENROLL): Promise<Answer> {
+    const response = await fetch(`${app.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body,
+    });
+    const text = await response.text();
+    return { status: response.status, text, replayed: response.headers.get('idempotent-replayed'), body: JSON.parse(text) as Answer['body'] };
+  }
+
+  /** Which parts of the pipeline a step ran: the body pipe and the call runner's idempotent call. */
+  async function counted<T>(step: () => Promise<T>): Promise<{ result: T; pipe: number; runner: number }> {
+    pipeRuns.mockClear();
+    calls.mockClear();
+    const result = await step();
+    return { result, pipe: pipeRuns.mock.calls.length, runner: calls.mock.calls.length };
+  }
+
+  /** A completed enrollment and the token that made it (cached by the guard since). */
+  async function enrolled(): Promise<{ bearer: string; body: string; first: Answer }> {
+    const bearer = await tokenOf();
+    const body = JSON.stringify(EnrollmentRequestFactory.build());
+    const first = await post(bearer, body);
+    expect(first.status).toBe(200);
+    expect(first.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    return { bearer, body, first };
+  }
+
+  it('answers the identical retry byte for byte from the stored answer, without the body pipe or a call of its own', async () => {
+    const { bearer, body, first } = await enrolled();
+    for (let i = 0; i < 2; i++) {
+      const { result, pipe, runner } = await counted(() => post(bearer, body));
+      expect({ status: result.status, replayed: result.replayed, text: result.text }).toEqual({ status: 200, replayed: 'true', text: first.text });
+      expect({ pipe, runner }).toEqual({ pipe: 0, runner: 0 });
+    }
+  });
+
+  it('sends the identical retry the whole way when the token is not cached yet, and it still replays', async () => {
+    const { body, first } = await enrolled();
+    const fresh = await tokenOf();
+    const { result, pipe, runner } = await counted(() => post(fresh, body));
+    expect({ status: result.status, replayed: result.replayed, text: result.text }).toEqual({ status: 200, replayed: 'true', text: first.text });
+    expect({ pipe, runner }).toEqual({ pipe: 1, runner: 1 });
+    // Now the guard has cached it: the next retry is answered early.
+    expect(await counted(() => post(fresh, body))).toMatchObject({ result: { replayed: 'true', text: first.text }, pipe: 0, runner: 0 });
+  });
+
+  it('sends a body the memo does not know the whole way (the same payload spelled in another key order replays there)', async () => {
+    const { bearer, body, first } = await enrolled();
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(parsed).reverse()));
+    const { result, pipe, runner } = await counted(() => post(bearer, reordered));
+    expect({ status: result.status, replayed: result.replayed, text: result.text }).toEqual({ status: 200, replayed: 'true', text: first.text });
+    expect({ pipe, runner }).toEqual({ pipe: 1, runner: 1 });
+  });
+
+  it('answers every refusal of the guard as before, even for the identical retry of a stored answer', async () => {
+    const { bearer, body, first } = await enrolled();
+    // A token without the enrollments scope, cached by a first refusal: still 403/403/1.
+    const usersOnly = await tokenOf('acme', 'users');
+    for (let i = 0; i < 2; i++) {
+      const refused = await post(usersOnly, body);
+      expect({ status: refused.status, replayed: refused.replayed, detail: refused.body.responseDetails[0] }).toMatchObject({
+        status: 403,
+        replayed: null,
+        detail: { code: 403, subCode: 1 },
+      });
+    }
+    // A program that is not the partner's: 403/403/2.
+    const otherProgram = await post(bearer, body, '/v1/programs/other/enrollments');
+    expect({ status: otherProgram.status, replayed: otherProgram.replayed, detail: otherProgram.body.responseDetails[0] }).toMatchObject({
+      status: 403,
+      replayed: null,
+      detail: { code: 403, subCode: 2 },
+    });
+    // A token in the query string besides the header: 401.
+    const inQuery = await post(bearer, body, `${ENROLL}?access_token=${bearer}`);
+    expect({ status: inQuery.status, replayed: inQuery.replayed }).toEqual({ status: 401, replayed: null });
+    // Another partner sending acme's identical body and requestId gets its own answer (here its SSN limit's
+    // decline), stored and replayed under its own key: never acme's.
+    const acmeAccount = first.body.account?.accountIdentifier as string;
+    const globex = await tokenOf('globex');
+    const theirs = [await post(globex, body), await post(globex, body)];
+    expect(theirs.map((answer) => [answer.status, answer.replayed])).toEqual([
+      [200, null],
+      [200, 'true'],
+    ]);
+    expect(theirs[1]?.text).toBe(theirs[0]?.text);
+    expect(theirs[0]?.text).not.toContain(acmeAccount);
+  });
+
+  it('answers ?validateOnly=true as a validation, not as the replay', async () => {
+    const { bearer, body } = await enrolled();
+    const { result, pipe } = await counted(() => post(bearer, body, `${ENROLL}?validateOnly=true`));
+    expect({ status: result.status, replayed: result.replayed, details: result.body.responseDetails }).toEqual({
+      status: 200,
+      replayed: null,
+      details: [{ code: 0, subCode: 0, description: 'Valid' }],
+    });
+    expect(pipe).toBe(1);
+  });
+
+  it('answers a changed payload under the same requestId with 422, on the whole way', async () => {
+    const { bearer, body } = await enrolled();
+    const changed = JSON.parse(body) as { encryptedUserData: { firstName: string } };
+    changed.encryptedUserData.firstName = 'Othername';
+    const first = await post(bearer, JSON.stringify(changed));
+    // Validated by the pipe, then the memo knows it: the early read finds another payload and lets the runner answer.
+    const again = await counted(() => post(bearer, JSON.stringify(changed)));
+    for (const answer of [first, again.result]) {
+      expect({ status: answer.status, replayed: answer.replayed, detail: answer.body.responseDetails[0] }).toMatchObject({
+        status: 422,
+        replayed: null,
+        detail: { code: 422 },
+      });
+    }
+    expect({ pipe: again.pipe, runner: again.runner }).toEqual({ pipe: 1, runner: 1 });
+  });
+});
