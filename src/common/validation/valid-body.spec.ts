@@ -95,6 +95,23 @@ describe('ValidationMemo', () => {
     expect(new ValidationMemo().keyOf(SampleDto, { ssn: '123456789' })).not.toBe(key);
   });
 
+  it("serialises a body object once: the body pipe reuses the early replay's digest of the same request's body", async () => {
+    const memo = new ValidationMemo();
+    const stringify = jest.spyOn(JSON, 'stringify');
+    try {
+      const body = JSON.parse('{"ssn":"123456789","constructor":1}') as unknown;
+      expect(memo.hasPassedBody(SampleDto, body)).toBe(false);
+      const pipe = new ValidBodyPipe({} as ModuleRef, { decryptFromPartner: () => Promise.reject(new Error('unused')) }, memo);
+      await pipe.transform(parts(body), asDto(SampleDto));
+      expect(stringify).toHaveBeenCalledTimes(1);
+      // The pipe remembered it under that digest: the identical body, parsed again, has passed.
+      expect(memo.hasPassedBody(SampleDto, JSON.parse('{"ssn":"123456789"}'))).toBe(true);
+      expect(stringify).toHaveBeenCalledTimes(2);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
   it('has passed only what it was told passed', () => {
     const memo = new ValidationMemo();
     const key = memo.keyOf(SampleDto, { ssn: '123456789' });

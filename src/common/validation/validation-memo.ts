@@ -29,10 +29,22 @@ export class ValidationMemo {
   private readonly key: KeyObject = createSecretKey(randomBytes(32));
   private readonly passed = new LRUCache<string, true>({ max: MAX_REMEMBERED, ttl: REMEMBER_MS });
 
+  /**
+   * The digest of each body object, once: the early replay computes it for every enrollment it
+   * looks at, and the body pipe of the same request then reuses it instead of serialising and
+   * hashing the body a second time. Sound because a body is only changed before either reads it
+   * (the body hook's NFC; the prototype-named keys both drop before asking).
+   */
+  private readonly digests = new WeakMap<object, { dto: string; key: string }>();
+
   /** The body's digest under this DTO, or undefined for a body that is not a JSON object. */
   keyOf(dto: { name: string }, body: unknown): string | undefined {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-    return createHmac('sha256', this.key).update(dto.name).update('\u0000').update(JSON.stringify(body)).digest('base64url');
+    const known = this.digests.get(body);
+    if (known?.dto === dto.name) return known.key;
+    const key = createHmac('sha256', this.key).update(dto.name).update('\u0000').update(JSON.stringify(body)).digest('base64url');
+    this.digests.set(body, { dto: dto.name, key });
+    return key;
   }
 
   hasPassed(key: string | undefined): boolean {
