@@ -81,6 +81,31 @@ describe('Early replay of an identical enrollment retry (e2e)', () => {
     }
   });
 
+  it('answers 50 simultaneous identical retries alike, byte for byte, and stores nothing more', async () => {
+    const { bearer, body, first } = await enrolled();
+    const db = await app.db();
+    try {
+      const requestId = (JSON.parse(body) as { requestId: string }).requestId;
+      const rows = async () =>
+        (
+          await db.query(
+            `select (select count(*) from accounts where request_id = $1)::int as accounts,
+                    (select count(*) from idempotency_keys where request_id = $1)::int as keys,
+                    (select count(*) from outbox_events)::int as events`,
+            [requestId],
+          )
+        ).rows[0] as Record<string, number>;
+      const before = await rows();
+      const { result, pipe, runner } = await counted(() => Promise.all(Array.from({ length: 50 }, () => post(bearer, body))));
+      expect(new Set(result.map((answer) => `${answer.status} ${answer.replayed} ${answer.text}`))).toEqual(new Set([`200 true ${first.text}`]));
+      expect({ pipe, runner }).toEqual({ pipe: 0, runner: 0 });
+      expect(await rows()).toEqual(before);
+      expect(before).toMatchObject({ accounts: 1, keys: 1 });
+    } finally {
+      await db.end();
+    }
+  });
+
   it('sends the identical retry the whole way when the token is not cached yet, and it still replays', async () => {
     const { body, first } = await enrolled();
     const fresh = await tokenOf();
