@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { DomainError } from '../../common/errors/domain-error';
+import { addRoutePreHandler } from '../../common/http/route-hooks';
 import { requestedClientId } from './client-credentials';
 
 export const TOKEN_ROUTE = '/oauth2/token';
@@ -62,12 +63,5 @@ export async function installTokenRateLimit(
     send(new DomainError('TOO_MANY_TOKEN_REQUESTS', { headers: { 'retry-after': String(retryAfter) } }), request, reply);
     return reply;
   };
-  // A hook of the token route only (added as Nest registers it, at app.init), not one every other
-  // route runs to find out that it is not the token route.
-  fastify.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (route.url !== TOKEN_ROUTE || !methods.includes('POST')) return;
-    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-    route.preHandler = [...own, limitTokenRequest];
-  });
+  addRoutePreHandler(fastify, 'POST', TOKEN_ROUTE, limitTokenRequest);
 }

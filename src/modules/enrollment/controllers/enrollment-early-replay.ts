@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUIRED_SCOPES } from '../../../common/auth/decorators';
 import { answerBody, RawResponse } from '../../../common/http/answer';
+import { addRoutePreHandler } from '../../../common/http/route-hooks';
 import { ValidationMemo } from '../../../common/validation/validation-memo';
 import type { Scope } from '../../../config/service-config';
 import { CachedBearer } from '../../auth/cached-bearer';
@@ -41,13 +42,7 @@ export class EnrollmentEarlyReplay {
 
   /** Adds the hook to POST enrollments as Nest registers it (before app.init). */
   install(fastify: FastifyInstance): void {
-    const hook = (request: FastifyRequest, reply: FastifyReply) => this.replay(request, reply);
-    fastify.addHook('onRoute', (route: RouteOptions) => {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      if (route.url !== `/${ENROLLMENTS_PATH}` || !methods.includes('POST')) return;
-      const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-      route.preHandler = [...own, hook];
-    });
+    addRoutePreHandler(fastify, 'POST', `/${ENROLLMENTS_PATH}`, (request, reply) => this.replay(request, reply));
   }
 
   private async replay(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
