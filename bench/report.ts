@@ -16,6 +16,8 @@ export interface ScenarioResult {
   sql?: {
     plan: string;
     statementsPerRequest: number;
+    /** Round trips to the database per request (statements sent together count once). */
+    roundTripsPerRequest?: number;
     /** Most pg connections one request used at once or in turn (1 means all on one session). */
     connectionsPerRequest: number;
     calibrationRequests: number;
@@ -137,7 +139,9 @@ export function markdownReport(run: BenchRun): string {
     .filter((s) => s.sql)
     .map(
       (s) =>
-        `- ${s.name}: ${s.sql?.statementsPerRequest} statements on ${s.sql?.connectionsPerRequest} connection(s): ${describePlan(s.sql?.plan ?? '')}` +
+        `- ${s.name}: ${s.sql?.statementsPerRequest} statements` +
+        (s.sql?.roundTripsPerRequest !== undefined ? ` in ${s.sql.roundTripsPerRequest} round trip(s)` : '') +
+        ` on ${s.sql?.connectionsPerRequest} connection(s): ${describePlan(s.sql?.plan ?? '')}` +
         (s.sql?.readsRecorded ? `; (a) runs the reads of ${s.sql.readsRecorded} calibration requests in turn` : ''),
     );
   const handwritten = run.scenarios

@@ -102,6 +102,7 @@ async function calibrate(
   return {
     plan,
     statementsPerRequest: plans.length ? round(total / plans.length, 1) : 0,
+    roundTripsPerRequest: plans.length ? round(report.requests.reduce((sum, r) => sum + r.trips, 0) / plans.length, 1) : 0,
     connectionsPerRequest: Math.max(0, ...report.requests.map((r) => r.connections)),
     firstRequest: report.requests[0]?.statements,
     calibrationRequests: plans.length,
@@ -259,7 +260,9 @@ async function runScenario(
   const { sample, reads, ...sql } = await calibrate(service, scenario);
   if (sql.calibrationFailures > 0)
     log(`  ${scenario.name}: ${sql.calibrationFailures} calibration answers were not a success, e.g. ${sample.status} ${sample.text.slice(0, 300)}`);
-  log(`  ${scenario.name}: ${sql.statementsPerRequest} SQL statements on ${sql.connectionsPerRequest} connection(s) per request (${sql.plan || 'none'})`);
+  log(
+    `  ${scenario.name}: ${sql.statementsPerRequest} SQL statements (${sql.roundTripsPerRequest} round trips) on ${sql.connectionsPerRequest} connection(s) per request (${sql.plan || 'none'})`,
+  );
   const readsName = baseline ? await registerReads(baseline, scenario.name, reads) : undefined;
   const turns = await measureInTurns(service, baseline, scenario, sql.plan, readsName);
   const serviceFigures = turns.service;

@@ -15,6 +15,8 @@ interface RequestTrace {
   method: string;
   url: string;
   kinds: string[];
+  /** Client#query calls: round trips (a pipeline of several statements is one). */
+  trips: number;
   /** Per statement: which pg connection ran it (1 = the first one the request used) and its text. */
   statements: Array<{ connection: number; sql: string }>;
   /** Its selects, whole, for baseline (a) to run the same reads (sql-plan.ts asBaselineRead). */
@@ -29,6 +31,8 @@ export interface ProbeReport {
     path: string;
     status: number;
     plan: string;
+    /** Round trips to the database (statements sent together count once). */
+    trips: number;
     connections: number;
     statements?: Array<{ connection: number; sql: string }>;
     reads: RecordedRead[];
@@ -44,7 +48,7 @@ const originalEmit = http.Server.prototype.emit as Emit;
 http.Server.prototype.emit = function emit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
   if (!enabled || event !== 'request') return originalEmit.call(this, event, ...args);
   const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-  const trace: RequestTrace = { method: req.method ?? '', url: req.url ?? '', kinds: [], statements: [], reads: [], connections: new Map() };
+  const trace: RequestTrace = { method: req.method ?? '', url: req.url ?? '', kinds: [], trips: 0, statements: [], reads: [], connections: new Map() };
   res.once('finish', () => {
     if (!enabled) return;
     // Statement texts only for the first request of a calibration: enough to read the plan.
@@ -54,6 +58,7 @@ http.Server.prototype.emit = function emit(this: http.Server, event: string | sy
       path: trace.url,
       status: res.statusCode,
       plan: trace.kinds.join(''),
+      trips: trace.trips,
       connections: trace.connections.size,
       statements,
       reads: trace.reads,
@@ -68,20 +73,45 @@ const originalQuery = Client.prototype.query as (...args: unknown[]) => unknown;
   if (enabled) {
     const trace = storage.getStore();
     if (trace) {
-      const first = args[0] as string | { text?: string; values?: unknown; name?: string } | undefined;
-      const sql = typeof first === 'string' ? first : (first?.text ?? '');
-      const kind = statementKind(sql);
-      trace.kinds.push(kind);
-      if (kind === KIND_LETTERS.select) {
-        const values = typeof first === 'string' ? args[1] : first?.values;
-        trace.reads.push({ text: sql, values: encodeValues(values), named: typeof first === 'object' && Boolean(first?.name) });
-      }
+      trace.trips += 1;
       if (!trace.connections.has(this)) trace.connections.set(this, trace.connections.size + 1);
-      trace.statements.push({ connection: trace.connections.get(this) as number, sql: sql.replace(/\s+/g, ' ').slice(0, 160) });
+      for (const statement of statementsOf(args)) record(trace, this, statement);
     }
   }
   return originalQuery.apply(this, args);
 };
+
+interface SentStatement {
+  text: string;
+  values: unknown;
+  named: boolean;
+}
+
+/** The statements of one Client#query call: one, or those of a StatementPipeline (several in one round trip). */
+function statementsOf(args: unknown[]): SentStatement[] {
+  const first = args[0] as
+    string | { text?: string; values?: unknown; name?: string; statements?: Array<{ text: string; values?: unknown; name?: string }> } | undefined;
+  if (typeof first === 'object' && Array.isArray(first?.statements)) {
+    return first.statements.map((s) => ({ text: s.text, values: s.values, named: Boolean(s.name) }));
+  }
+  if (typeof first === 'string') return [{ text: first, values: args[1], named: false }];
+  return [{ text: first?.text ?? '', values: first?.values, named: Boolean(first?.name) }];
+}
+
+const LOCK_STATEMENT = /^select set_config\('lock_timeout'/;
+
+function record(trace: RequestTrace, client: Client, { text, values, named }: SentStatement): void {
+  const previous = trace.statements[trace.statements.length - 1];
+  if (LOCK_STATEMENT.test(text) && previous && /^begin$/i.test(previous.sql)) {
+    // A call's locks are part of its BEGIN, as when both went in one text: one B, as (a) runs it.
+    previous.sql = `${previous.sql}; ${text}`.replace(/\s+/g, ' ').slice(0, 160);
+    return;
+  }
+  const kind = statementKind(text);
+  trace.kinds.push(kind);
+  if (kind === KIND_LETTERS.select) trace.reads.push({ text, values: encodeValues(values), named });
+  trace.statements.push({ connection: trace.connections.get(client) as number, sql: text.replace(/\s+/g, ' ').slice(0, 160) });
+}
 
 // The channel must not keep a server alive whose bench has gone.
 process.channel?.unref();

@@ -35,20 +35,20 @@ async function accountsForSsn(app: TestApp, requestIds: string[]): Promise<numbe
 
 /**
  * Runs `work` against a second app instance (same schema, its own env) while another session
- * holds the requestId lock of `requestId`; `release` lets the blocked calls go on.
+ * holds the advisory lock `lockName`; `release` lets the blocked calls go on.
  */
-async function withHeldRequestLock(
+async function withHeldLock(
   peer: TestApp,
   label: string,
   env: Record<string, string>,
-  requestId: string,
+  lockName: string,
   work: (app: TestApp, release: () => Promise<void>) => Promise<void>,
 ): Promise<void> {
   const other = await startTestApp(label, { schema: peer.schema, env });
   const holder = new Client({ connectionString: process.env.DATABASE_URL });
   await holder.connect();
   try {
-    await holder.query('select pg_advisory_lock($1::bigint)', [lockKey(`requestId:acme:sandbox:${requestId}`)]);
+    await holder.query('select pg_advisory_lock($1::bigint)', [lockKey(lockName)]);
     await work(other, async () => {
       await holder.query('select pg_advisory_unlock_all()');
     });
@@ -56,6 +56,17 @@ async function withHeldRequestLock(
     await holder.end();
     await other.close();
   }
+}
+
+/** The same, holding the requestId lock of an acme enrollment in sandbox. */
+function withHeldRequestLock(
+  peer: TestApp,
+  label: string,
+  env: Record<string, string>,
+  requestId: string,
+  work: (app: TestApp, release: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  return withHeldLock(peer, label, env, `requestId:acme:sandbox:${requestId}`, work);
 }
 
 describe('API locking (e2e)', () => {
@@ -117,6 +128,41 @@ describe('API locking (e2e)', () => {
       expect(retried.status).toBe(200);
       expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
     });
+  });
+
+  it('a user update meeting its account lock answers 503/503/1 with Retry-After and changes nothing; the retry updates', async () => {
+    const client = app.client();
+    const enrolled = await client.post<EnrollmentBody & { user?: { userIdentifier: string } }>(ENROLL, EnrollmentRequestFactory.build());
+    const accountId = enrolled.body.account?.accountIdentifier as string;
+    const userId = enrolled.body.user?.userIdentifier as string;
+    const path = `/v1/programs/sandbox/accounts/${accountId}/users/${userId}`;
+    const update = { encryptedUserData: { email: { emailAddress: 'held.lock@example.org' } } };
+    const stored = async () => {
+      const db = await app.db();
+      try {
+        const user = (await db.query('select email_enc, updated_at from users where id = $1', [userId])).rows[0] as Record<string, unknown>;
+        const events = (await db.query(`select count(*)::int as n from outbox_events where account_id = $1 and event_type = 'userUpdated'`, [accountId]))
+          .rows[0] as { n: number };
+        return { user, events: events.n };
+      } finally {
+        await db.end();
+      }
+    };
+    const before = await stored();
+    await withHeldLock(app, 'locking-user-wait', { LOCK_WAIT_MS: '300' }, `account:${accountId}`, async (waiting, release) => {
+      const blocked = await waiting.client().put(path, update, { noRetry: true });
+      expect(blocked.status).toBe(503);
+      expect(blocked.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 1 });
+      expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await stored()).toEqual(before);
+      await release();
+      const retried = await waiting.client().put(path, update);
+      expect(retried.status).toBe(200);
+      expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    });
+    const after = await stored();
+    expect(after.user.email_enc).not.toEqual(before.user.email_enc);
+    expect(after.events).toBe(before.events + 1);
   });
 
   it('CONTRACT section 12: a partner has at most PARTNER_MAX_IN_FLIGHT locked calls in flight; the next answers 503/503/3 with Retry-After, other partners are not held back', async () => {

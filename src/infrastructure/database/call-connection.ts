@@ -1,5 +1,7 @@
 import type { EntityManager, QueryRunner } from 'typeorm';
 import type { LockService } from './lock.service';
+import { dropAhead, sendAhead } from './prepared-statements';
+import { FAILED_STATEMENT, PipelinedStatement } from './statement-pipeline';
 
 export const CURRENT_CALL = 'call:connection';
 
@@ -11,6 +13,8 @@ export const CURRENT_CALL = 'call:connection';
 export class CallConnection {
   private sessionLocks = false;
   private names: readonly string[] | undefined;
+  /** BEGIN and the lock statement, as sent ahead of the call's first statement. */
+  private opening: readonly PipelinedStatement[] = [];
 
   /** `lockNames` may be computed on first use: a replay answered before BEGIN never needs them (they cost HMACs). */
   constructor(
@@ -27,23 +31,34 @@ export class CallConnection {
     return this.runner.manager;
   }
 
+  /** pg's client under the query runner (TypeORM's `databaseConnection`, once connected). */
+  private get client(): object {
+    return (this.runner as unknown as { databaseConnection: object }).databaseConnection;
+  }
+
   get inTransaction(): boolean {
     return this.runner.isTransactionActive;
   }
 
   /**
-   * BEGIN and the locks in one round trip. The call's own transaction is opened with plain SQL
-   * (TypeORM's startTransaction costs a round trip of its own) and flagged on the query runner, so
+   * Opens the call's transaction: BEGIN and the locks are sent with its first statement, in one
+   * round trip (sendAhead), so a call whose first statement is its locked read costs one round trip
+   * for the three. PostgreSQL runs them in order: the read runs only once the locks are held, and
+   * not at all when they fail (failureOf gives that its answer). The transaction is opened with plain
+   * SQL (TypeORM's startTransaction costs a round trip of its own) and flagged on the query runner, so
    * TypeORM and the outbox see it as the active transaction.
    */
-  async begin(): Promise<void> {
+  begin(): void {
     this.setActive(true);
-    try {
-      await this.locks.lockInTransaction(this.runner.manager, this.lockList, 'begin');
-    } catch (error) {
-      await this.rollback().catch(() => undefined);
-      throw error;
-    }
+    const lock = this.locks.lockStatement(this.lockList);
+    this.opening = lock ? [{ text: 'begin' }, { text: lock }] : [{ text: 'begin' }];
+    sendAhead(this.client, this.opening);
+  }
+
+  /** What a failed call answers: the locks' refusal (503/503/1) when it was their statement that failed, else the error itself. */
+  failureOf(error: unknown): unknown {
+    const failed = failedStatementOf(error);
+    return failed !== undefined && this.opening.includes(failed) ? (this.locks.failureOf(error) ?? error) : error;
   }
 
   /**
@@ -77,6 +92,8 @@ export class CallConnection {
 
   /** Rolls back what is open, drops session locks, and returns the connection (destroyed if unusable). */
   async release(failed: boolean): Promise<void> {
+    // Nothing sent ahead outlives the call: an unsent BEGIN opened nothing to roll back.
+    if (dropAhead(this.client).some((statement) => this.opening.includes(statement))) this.setActive(false);
     try {
       if (failed && this.inTransaction) await this.rollback();
       if (this.sessionLocks) await this.locks.releaseSession(this.runner.manager);
@@ -86,4 +103,10 @@ export class CallConnection {
       await (this.runner as QueryRunner & { release(err?: unknown): Promise<void> }).release(error).catch(() => undefined);
     }
   }
+}
+
+function failedStatementOf(error: unknown): PipelinedStatement | undefined {
+  // TypeORM wraps pg's error (QueryFailedError) and keeps it as driverError.
+  const driverError = (error as { driverError?: unknown } | null)?.driverError ?? error;
+  return (driverError as { [FAILED_STATEMENT]?: PipelinedStatement } | null)?.[FAILED_STATEMENT];
 }

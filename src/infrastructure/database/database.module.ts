@@ -7,7 +7,7 @@ import { AppConfig } from '../../config/app-config';
 import { BlindIndexVersionCheck } from './blind-index-version';
 import { dataSourceOptions, pgPoolOf } from './data-source-options';
 import { LockService } from './lock.service';
-import { prepareMarkedStatements } from './prepared-statements';
+import { wrapClientQuery } from './prepared-statements';
 import { TransactionRunner } from './transaction-runner';
 
 const logger = new Logger('Database');
@@ -19,14 +19,15 @@ type PoolOptions = DataSourceOptions & { preparedStatements?: boolean };
  * A checked-out pg client that loses its server (restart, failover) can emit 'error' twice;
  * TypeORM listens only once, and an unheard 'error' would end the process. Every client of the
  * pool gets a permanent listener, so an outage costs the calls in flight (503), never the process;
- * and, unless turned off, runs the statements marked `prepared()` as prepared ones (prepared-statements.ts).
+ * and its query runs the statements marked `prepared()` as prepared ones (unless turned off) and
+ * sends the statements sent ahead with the next one (prepared-statements.ts).
  */
 function guardPoolClients(dataSource: DataSource, prepared: boolean): void {
   // pg's own list of the pool's clients (not in its types): those connected before this runs.
   const pool = pgPoolOf(dataSource) as Pool & { _clients?: EventEmitter[] };
   const guard = (client: EventEmitter) => {
     client.on('error', (error: Error & { code?: string }) => logger.warn({ errorCode: error.code }, 'database connection lost'));
-    if (prepared) prepareMarkedStatements(client as never);
+    wrapClientQuery(client as never, prepared);
   };
   pool._clients?.forEach(guard);
   pool.on('connect', guard);

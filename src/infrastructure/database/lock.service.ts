@@ -66,29 +66,37 @@ export class LockService {
 
   /**
    * Transaction-scoped locks on every name, taken in one round trip inside the caller's open
-   * transaction (or with the BEGIN that opens it); the wait is capped at LOCK_WAIT_MS, past which
-   * the call is answered 503/503/1.
+   * transaction (a call's own locks go ahead of its first statement: CallConnection.begin); the
+   * wait is capped at LOCK_WAIT_MS, past which the call is answered 503/503/1.
    *
    * The cap is `lock_timeout`, set for the lock calls only, inside their own statement: the target
    * list runs left to right, so the first `set_config` is in force while the locks wait and the
    * last puts back the pool's own value (DB_LOCK_TIMEOUT_DEFAULT).
    * One statement instead of the three a `set local statement_timeout` before and after took.
    */
-  async lockInTransaction(manager: EntityManager, names: readonly string[], prefix?: 'begin'): Promise<void> {
-    const wait = Math.max(1, this.config.env.lockWaitMs);
-    const statements: string[] = prefix ? [prefix] : [];
-    if (names.length > 0) {
-      statements.push(
-        `select set_config('lock_timeout', '${wait}', true), ${lockCalls('pg_advisory_xact_lock', names)}, set_config('lock_timeout', '${DB_LOCK_TIMEOUT_DEFAULT}', true)`,
-      );
-    }
-    if (statements.length === 0) return;
+  async lockInTransaction(manager: EntityManager, names: readonly string[]): Promise<void> {
+    const lock = this.lockStatement(names);
+    if (!lock) return;
     try {
-      await manager.query(statements.join('; '));
+      await manager.query(lock);
     } catch (error) {
-      if (isLockWaitFailure(error)) throw new DomainError('LOCK_TIMEOUT', { headers: { 'retry-after': '1' } });
-      throw error;
+      throw this.failureOf(error) ?? error;
     }
+  }
+
+  /**
+   * The one statement that takes every lock of `names` in the open transaction, waiting at most
+   * LOCK_WAIT_MS (see lockInTransaction); null for no names.
+   */
+  lockStatement(names: readonly string[]): string | null {
+    if (names.length === 0) return null;
+    const wait = Math.max(1, this.config.env.lockWaitMs);
+    return `select set_config('lock_timeout', '${wait}', true), ${lockCalls('pg_advisory_xact_lock', names)}, set_config('lock_timeout', '${DB_LOCK_TIMEOUT_DEFAULT}', true)`;
+  }
+
+  /** The answer to a lock statement's failure: 503/503/1 when it waited past its cap (or deadlocked); null for any other. */
+  failureOf(error: unknown): DomainError | null {
+    return isLockWaitFailure(error) ? new DomainError('LOCK_TIMEOUT', { headers: { 'retry-after': '1' } }) : null;
   }
 
   /**

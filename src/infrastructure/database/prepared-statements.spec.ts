@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { prepared, prepareMarkedStatements } from './prepared-statements';
+import { prepared, wrapClientQuery } from './prepared-statements';
 
 describe('prepared statements', () => {
   function fakeClient() {
@@ -14,7 +14,7 @@ describe('prepared statements', () => {
       return Promise.resolve({ rows: [] });
     };
     const client = Object.assign(new EventEmitter(), { query });
-    prepareMarkedStatements(client);
+    wrapClientQuery(client, true);
     return { client, calls };
   }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { prepared } from './prepared-statements';
+import { prepared, sendAhead } from './prepared-statements';
 
 type Statement = { sql: string; params: unknown[] };
 type AfterWrite = (manager: EntityManager) => Promise<void>;
@@ -50,6 +50,19 @@ export class WriteBatch {
       await manager.query(prepared(sql), params);
     }
     for (const work of this.afterWrites) await work(manager);
+  }
+
+  /**
+   * For a use case's last write: the batch goes with the transaction's next statement (its COMMIT
+   * at the latest), in the same round trip (sendAhead). A failure then fails that statement, and
+   * PostgreSQL runs nothing after it. Sent at once (execute) outside a transaction, or when work
+   * of its own must follow.
+   */
+  async executeWithNext(manager: EntityManager): Promise<void> {
+    const client = (manager.queryRunner as { databaseConnection?: object } | undefined)?.databaseConnection;
+    if (this.statements.length === 0 || this.afterWrites.length > 0 || !manager.queryRunner?.isTransactionActive || !client) return this.execute(manager);
+    const { sql, params } = this.compose();
+    sendAhead(client, [{ text: prepared(sql), values: params }]);
   }
 
   private compose(): Statement {

@@ -101,7 +101,7 @@ export class CallRunner {
       const outcome = await call.work({ resumed: existing !== null, connection, batch });
       const text = JSON.stringify(render(call.key.requestId, outcome, this.config.env.publicUrl));
       if (isFinal(outcome)) this.store.stageAnswer(batch, call.key, 200, text);
-      await batch.execute(connection.manager);
+      await batch.executeWithNext(connection.manager);
       return rawResponse(text, JSON_HEADERS);
     });
   }
@@ -160,10 +160,15 @@ export class CallRunner {
         failed = false;
         return early;
       }
-      await connection.begin();
+      connection.begin();
       this.cls.set(CURRENT_CALL, connection);
-      const result = await work(connection);
-      await connection.commit();
+      let result: T;
+      try {
+        result = await work(connection);
+        await connection.commit();
+      } catch (error) {
+        throw connection.failureOf(error);
+      }
       failed = false;
       return result;
     } finally {

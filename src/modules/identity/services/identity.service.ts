@@ -78,6 +78,6 @@ export class IdentityService {
         data: { userIdentifier: user.id, changed: ['identity'] },
       },
     ]);
-    await batch.execute(manager);
+    await batch.executeWithNext(manager);
   }
 }

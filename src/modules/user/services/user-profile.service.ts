@@ -95,7 +95,7 @@ export class UserProfileService {
         },
       ]);
     }
-    await batch.execute(manager);
+    await batch.executeWithNext(manager);
   }
 
   /**
