@@ -51,7 +51,7 @@ export class CallConnection {
   begin(): void {
     this.setActive(true);
     const lock = this.locks.lockStatement(this.lockList);
-    this.opening = lock ? [{ text: 'begin' }, { text: lock }] : [{ text: 'begin' }];
+    this.opening = lock ? [{ text: 'begin' }, lock] : [{ text: 'begin' }];
     sendAhead(this.client, this.opening);
   }
 

@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors/domain-error';
 import { DB_LOCK_TIMEOUT_DEFAULT } from './data-source-options';
+import { prepared } from './prepared-statements';
 
 /** A 64-bit advisory lock key from a lock name (sha-256, first 8 bytes, signed). */
 export function lockKey(name: string): string {
@@ -78,7 +79,7 @@ export class LockService {
     const lock = this.lockStatement(names);
     if (!lock) return;
     try {
-      await manager.query(lock);
+      await manager.query(lock.text, lock.values);
     } catch (error) {
       throw this.failureOf(error) ?? error;
     }
@@ -86,12 +87,19 @@ export class LockService {
 
   /**
    * The one statement that takes every lock of `names` in the open transaction, waiting at most
-   * LOCK_WAIT_MS (see lockInTransaction); null for no names.
+   * LOCK_WAIT_MS (see lockInTransaction); null for no names. Its keys are parameters and its text
+   * depends only on how many locks there are and which are shared, so it is a prepared statement:
+   * PostgreSQL plans it once per connection.
    */
-  lockStatement(names: readonly string[]): string | null {
+  lockStatement(names: readonly string[]): { text: string; values: string[] } | null {
     if (names.length === 0) return null;
     const wait = Math.max(1, this.config.env.lockWaitMs);
-    return `select set_config('lock_timeout', '${wait}', true), ${lockCalls('pg_advisory_xact_lock', names)}, set_config('lock_timeout', '${DB_LOCK_TIMEOUT_DEFAULT}', true)`;
+    const keys = orderedKeys(names);
+    const calls = keys.map(({ shared }, i) => `${shared ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}($${i + 1}::bigint)`);
+    return {
+      text: prepared(`select set_config('lock_timeout', '${wait}', true), ${calls.join(', ')}, set_config('lock_timeout', '${DB_LOCK_TIMEOUT_DEFAULT}', true)`),
+      values: keys.map(({ key }) => key),
+    };
   }
 
   /** The answer to a lock statement's failure: 503/503/1 when it waited past its cap (or deadlocked); null for any other. */
