@@ -57,6 +57,7 @@ export class StatementPipeline {
   private readonly results: Array<InstanceType<ResultClass>>;
   private index = 0;
   private failure: (Error & { [FAILED_STATEMENT]?: PipelinedStatement }) | null = null;
+  private unreadable: Error | null = null;
   /** pg's client sets the callback of a submittable it queues. */
   callback: ((error: Error | null, results?: StatementResult[]) => void) | undefined;
 
@@ -101,7 +102,13 @@ export class StatementPipeline {
 
   handleDataRow(message: { fields: unknown[] }): void {
     const result = this.current();
-    if (result) result.addRow(result.parseRow(message.fields));
+    if (!result || this.unreadable) return;
+    try {
+      result.addRow(result.parseRow(message.fields));
+    } catch (error) {
+      // As pg's Query does: a value its type parser refuses fails the query once the round trip ends.
+      this.unreadable = error as Error;
+    }
   }
 
   handleCommandComplete(message: unknown): void {
@@ -123,7 +130,9 @@ export class StatementPipeline {
   }
 
   handleReadyForQuery(): void {
-    if (!this.failure) this.finish(null, this.results);
+    if (this.failure) return;
+    if (this.unreadable) this.handleError(this.unreadable);
+    else this.finish(null, this.results);
   }
 
   handlePortalSuspended(): void {}

@@ -43,10 +43,11 @@ export class UserProfileService {
   }
 
   /**
-   * Four statements on the common path: the call's BEGIN with its locks, one `SELECT … FOR UPDATE`
-   * of the account with the user and its contact rows, every write and the outbox row as one
-   * statement, COMMIT. The answer is built from the rows in memory (nothing read back). A new
-   * default phone of the primary user adds the phone limit's count and record.
+   * Four statements in two round trips on the common path: the call's BEGIN and locks with one
+   * `SELECT … FOR UPDATE` of the account with the user and its contact rows; every write and the
+   * outbox row as one statement with the COMMIT (WriteBatch.executeWithNext). The answer is built
+   * from the rows in memory (nothing read back). A new default phone of the primary user adds the
+   * phone limit's count and record.
    */
   private updateLocked(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<UserView> {
     return this.transactions.run(async (manager) => {
