@@ -1,0 +1,48 @@
+import { startTestApp, TestApp } from './support/test-app';
+
+/**
+ * The console's HTTP plumbing (console-http.ts): its cookie and session hooks run on its routes
+ * only, and there, after them, its headers and the session cookie's Secure flag (PUBLIC_URL is
+ * https here, as behind a TLS-terminating load balancer).
+ */
+describe('care console HTTP (e2e)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp('console-http', { env: { PUBLIC_URL: 'https://enrollment.test' } });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('a console page starts a session whose cookie is Secure, HttpOnly and scoped to /care, under the console headers', async () => {
+    const res = await fetch(`${app.baseUrl}/care/sign-in`);
+    expect(res.status).toBe(200);
+    const cookies = res.headers.getSetCookie();
+    const session = cookies.find((cookie) => cookie.startsWith('care_session='));
+    expect(session).toBeDefined();
+    expect(session).toMatch(/;\s*Secure/i);
+    expect(session).toMatch(/;\s*HttpOnly/i);
+    expect(session).toMatch(/;\s*Path=\/care(;|$)/);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('an API call gets neither a session nor the console headers, even with a session cookie', async () => {
+    const page = await fetch(`${app.baseUrl}/care/sign-in`);
+    const session = page.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('care_session='))
+      ?.split(';', 1)[0];
+    expect(session).toBeDefined();
+    const client = app.client();
+    const res = await fetch(`${app.baseUrl}/v1/programs/sandbox/enrollments/accounts/00000000-0000-4000-8000-000000000000`, {
+      headers: { authorization: `Bearer ${await client.accessToken()}`, cookie: session as string },
+    });
+    expect(res.status).toBe(404);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(res.headers.get('content-security-policy')).toBeNull();
+  });
+});
