@@ -44,7 +44,10 @@ export class CallConnection {
    * Opens the call's transaction: BEGIN and the locks are sent with its first statement, in one
    * round trip (sendAhead), so a call whose first statement is its locked read costs one round trip
    * for the three. PostgreSQL runs them in order: the read runs only once the locks are held, and
-   * not at all when they fail (failureOf gives that its answer). The transaction is opened with plain
+   * not at all when they fail (failureOf gives that its answer). Until that first statement on this
+   * connection nothing is locked: the call's work runs on it (TransactionRunner), never on another
+   * pooled connection (the use cases' works, audited: their first statement is on the call's
+   * connection). The transaction is opened with plain
    * SQL (TypeORM's startTransaction costs a round trip of its own) and flagged on the query runner, so
    * TypeORM and the outbox see it as the active transaction.
    */

@@ -59,7 +59,11 @@ export class CallRunner {
    */
   private readonly inFlight = new Map<string, number>();
 
-  /** A call with locks and no idempotency key (user update, ITIN, care). */
+  /**
+   * A call with locks and no idempotency key (user update, ITIN, care). The work's statements go
+   * through TransactionRunner, on the call's connection: the locks are sent with its first one
+   * (CallConnection.begin), so a statement on another connection would not run under them.
+   */
   locked<T>(lockNames: readonly string[], work: () => Promise<T>): Promise<T> {
     return this.withConnection(lockNames, async () => null, work);
   }
