@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
 import { pgPoolOf } from '../../infrastructure/database/data-source-options';
+import { addRouteHooks, RouteHook } from '../../common/http/route-hooks';
 import { CONSOLE_CSS } from './views/console.css';
 
 export const CONSOLE_PATH = '/care';
@@ -102,19 +103,17 @@ export function verifyCsrf(fastify: FastifyInstance, request: FastifyRequest): P
   });
 }
 
-type ConsoleHook = { name: 'onRequest' | 'onSend'; hook: unknown };
-
 /**
  * Registers plugins (`register`) whose hooks should run on the console's routes only. The cookie
  * and session plugins add global onRequest and onSend hooks, which every API call then ran only to
  * find it had no session (measured: ~5% of a replay's CPU). Nest registers the console's routes on
  * the root instance, so Fastify's encapsulation cannot scope them: the hooks are taken as the
  * plugins add them and given, in the same order, to each route under /care as it is registered
- * (route hooks run after the global ones, as these did, being registered last). Returns that list,
- * for the console's own hooks to follow.
+ * (addRouteHooks; route hooks run after the global ones, as these did, being registered last).
+ * Returns that list, for the console's own hooks to follow.
  */
-async function consoleRouteHooks(fastify: FastifyInstance, register: () => Promise<void>): Promise<ConsoleHook[]> {
-  const hooks: ConsoleHook[] = [];
+async function consoleRouteHooks(fastify: FastifyInstance, register: () => Promise<void>): Promise<RouteHook[]> {
+  const hooks: RouteHook[] = [];
   const addHook = Object.getOwnPropertyDescriptor(fastify, 'addHook');
   const taking = function (this: FastifyInstance, name: string, hook: unknown) {
     if (name !== 'onRequest' && name !== 'onSend') throw new Error(`a console plugin added a ${name} hook: give it to the console's routes too`);
@@ -128,13 +127,6 @@ async function consoleRouteHooks(fastify: FastifyInstance, register: () => Promi
     if (addHook) Object.defineProperty(fastify, 'addHook', addHook);
     else delete (fastify as unknown as Record<string, unknown>).addHook;
   }
-  fastify.addHook('onRoute', (route) => {
-    if (!isConsolePath(route.url)) return;
-    const own = route as unknown as Record<ConsoleHook['name'], unknown>;
-    for (const { name, hook } of hooks) {
-      const existing = own[name] === undefined ? [] : Array.isArray(own[name]) ? (own[name] as unknown[]) : [own[name]];
-      own[name] = [...existing, hook];
-    }
-  });
+  addRouteHooks(fastify, (route) => isConsolePath(route.url), hooks);
   return hooks;
 }
