@@ -1,4 +1,5 @@
 import type { EntityManager, QueryRunner } from 'typeorm';
+import { pgClientOf } from './data-source-options';
 import type { LockService } from './lock.service';
 import { dropAhead, sendAhead } from './prepared-statements';
 import { FAILED_STATEMENT, PipelinedStatement } from './statement-pipeline';
@@ -31,9 +32,9 @@ export class CallConnection {
     return this.runner.manager;
   }
 
-  /** pg's client under the query runner (TypeORM's `databaseConnection`, once connected). */
+  /** pg's client under the query runner (connected by the CallRunner before the call starts). */
   private get client(): object {
-    return (this.runner as unknown as { databaseConnection: object }).databaseConnection;
+    return pgClientOf(this.runner) as object;
   }
 
   get inTransaction(): boolean {

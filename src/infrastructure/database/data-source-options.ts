@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Pool } from 'pg';
-import type { DataSource, DataSourceOptions } from 'typeorm';
+import type { DataSource, DataSourceOptions, QueryRunner } from 'typeorm';
 
 /**
  * `lock_timeout` of every pooled connection: none (statement_timeout bounds every statement). A
@@ -47,4 +47,9 @@ export function dataSourceOptions(url: string, schema = 'public', poolSize = 20,
  */
 export function pgPoolOf(dataSource: DataSource): Pool {
   return (dataSource.driver as unknown as { master: Pool }).master;
+}
+
+/** The pg client under a connected query runner (TypeORM's `databaseConnection`), if any. */
+export function pgClientOf(runner: QueryRunner | undefined): object | undefined {
+  return (runner as { databaseConnection?: object } | undefined)?.databaseConnection;
 }

@@ -52,12 +52,17 @@ function isLockWaitFailure(error: unknown): boolean {
   return code === LOCK_NOT_AVAILABLE || code === QUERY_CANCELED || code === DEADLOCK_DETECTED;
 }
 
-/** The advisory-lock calls for `names` in one target list (evaluated left to right, so in key order). */
-function lockCalls(fn: string, names: readonly string[]): string {
-  // The keys are integers we computed, so they are written into the text: one simple query.
-  return orderedKeys(names)
-    .map(({ key, shared }) => `${shared ? `${fn}_shared` : fn}(${BigInt(key).toString()})`)
-    .join(', ');
+/**
+ * The advisory-lock calls for `names` in one target list (evaluated left to right, so in key
+ * order), their keys as parameters: the text depends only on how many locks there are and which
+ * are shared.
+ */
+function lockCalls(fn: string, names: readonly string[]): { text: string; values: string[] } {
+  const keys = orderedKeys(names);
+  return {
+    text: keys.map(({ shared }, i) => `${shared ? `${fn}_shared` : fn}($${i + 1}::bigint)`).join(', '),
+    values: keys.map(({ key }) => key),
+  };
 }
 
 /** PostgreSQL advisory locks: they hold across every app instance sharing the database. */
@@ -94,11 +99,10 @@ export class LockService {
   lockStatement(names: readonly string[]): { text: string; values: string[] } | null {
     if (names.length === 0) return null;
     const wait = Math.max(1, this.config.env.lockWaitMs);
-    const keys = orderedKeys(names);
-    const calls = keys.map(({ shared }, i) => `${shared ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}($${i + 1}::bigint)`);
+    const calls = lockCalls('pg_advisory_xact_lock', names);
     return {
-      text: prepared(`select set_config('lock_timeout', '${wait}', true), ${calls.join(', ')}, set_config('lock_timeout', '${DB_LOCK_TIMEOUT_DEFAULT}', true)`),
-      values: keys.map(({ key }) => key),
+      text: prepared(`select set_config('lock_timeout', '${wait}', true), ${calls.text}, set_config('lock_timeout', '${DB_LOCK_TIMEOUT_DEFAULT}', true)`),
+      values: calls.values,
     };
   }
 
@@ -112,7 +116,9 @@ export class LockService {
    * already holds them in its transaction, so this never waits. Released by `releaseSession`.
    */
   async holdForSession(manager: EntityManager, names: readonly string[]): Promise<void> {
-    if (names.length > 0) await manager.query(`select ${lockCalls('pg_advisory_lock', names)}`);
+    if (names.length === 0) return;
+    const calls = lockCalls('pg_advisory_lock', names);
+    await manager.query(`select ${calls.text}`, calls.values);
   }
 
   /**

@@ -115,7 +115,7 @@ function pipelineOf(
   values: unknown[] | undefined,
   nameOf: (text: string) => string | undefined,
 ): PipelinedStatement[] | null {
-  if (typeof config !== 'string' || (values === undefined && config.includes(';'))) return null;
+  if (typeof config !== 'string') return null;
   const all: PipelinedStatement[] = [...queued, { text: config, values }];
   if (all.some((statement) => statement.values === undefined && statement.text.includes(';'))) return null;
   // Named in place: a failure is marked with the very statement its caller sent ahead.

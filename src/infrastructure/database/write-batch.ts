@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { pgClientOf } from './data-source-options';
 import { prepared, sendAhead } from './prepared-statements';
 
 type Statement = { sql: string; params: unknown[] };
@@ -59,7 +60,7 @@ export class WriteBatch {
    * of its own must follow.
    */
   async executeWithNext(manager: EntityManager): Promise<void> {
-    const client = (manager.queryRunner as { databaseConnection?: object } | undefined)?.databaseConnection;
+    const client = pgClientOf(manager.queryRunner);
     if (this.statements.length === 0 || this.afterWrites.length > 0 || !manager.queryRunner?.isTransactionActive || !client) return this.execute(manager);
     const { sql, params } = this.compose();
     sendAhead(client, [{ text: prepared(sql), values: params }]);
