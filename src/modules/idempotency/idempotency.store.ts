@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { FieldCipher } from '../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
+import { readRows } from '../../infrastructure/database/pooled-read';
 import { prepared } from '../../infrastructure/database/prepared-statements';
 
 export interface IdempotencyKey {
@@ -45,8 +46,12 @@ export class IdempotencyStore {
     private readonly cipher: FieldCipher,
   ) {}
 
-  async find(key: IdempotencyKey, manager: EntityManager = this.dataSource.manager): Promise<IdempotencyRecord | null> {
-    const rows = (await manager.query(FIND_SQL, [key.partnerId, key.programCode, key.requestId])) as IdempotencyRecord[];
+  /** The record of a requestId: in the call's transaction (`manager`), or a lone read (a replay). */
+  async find(key: IdempotencyKey, manager?: EntityManager): Promise<IdempotencyRecord | null> {
+    const values = [key.partnerId, key.programCode, key.requestId];
+    const rows = manager
+      ? ((await manager.query(FIND_SQL, values)) as IdempotencyRecord[])
+      : await readRows<IdempotencyRecord>(this.dataSource, FIND_SQL, values);
     return this.opened(key, rows[0]);
   }
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { PartnerConfig } from '../../../config/service-config';
 import { PartnerViewService } from '../../../infrastructure/crypto/partner-view.service';
@@ -80,7 +79,6 @@ function accountDataView(account: Account, purses: PurseRow[], sealed: Record<st
 @Injectable()
 export class AccountViewService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly accounts: AccountRepository,
     private readonly users: UserViewService,
     private readonly instruments: PaymentInstrumentService,
@@ -92,12 +90,7 @@ export class AccountViewService {
    * `{account, user, paymentInstruments}` of an account and its primary user, exactly as GET account
    * answers, read in one statement. Without a scope the caller has already checked who may see it.
    */
-  async render(
-    accountId: string,
-    partner: PartnerConfig,
-    manager: EntityManager = this.dataSource.manager,
-    scope: AccountScope | null = null,
-  ): Promise<AccountView> {
+  async render(accountId: string, partner: PartnerConfig, manager?: EntityManager, scope: AccountScope | null = null): Promise<AccountView> {
     const read = isAccountId(accountId) ? await this.reads.account(manager, accountId, scope, this.partnerView.receivesEncryptedData(partner)) : null;
     if (!read) throw new DomainError('ACCOUNT_NOT_FOUND');
     return this.viewOf(read, partner);
@@ -105,9 +98,7 @@ export class AccountViewService {
 
   /** Every user of a partner's account, primary first, read in one statement with the tenancy check. */
   async renderUsers(accountId: string, partner: PartnerConfig, scope: AccountScope): Promise<UserView[]> {
-    const read = isAccountId(accountId)
-      ? await this.reads.users(this.dataSource.manager, accountId, scope, this.partnerView.receivesEncryptedData(partner))
-      : null;
+    const read = isAccountId(accountId) ? await this.reads.users(accountId, scope, this.partnerView.receivesEncryptedData(partner)) : null;
     if (!read) throw new DomainError('ACCOUNT_NOT_FOUND');
     const views: UserView[] = [];
     for (const { user, contact } of read) views.push(await this.users.viewOf(user, contact, partner));
