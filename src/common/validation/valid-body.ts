@@ -5,7 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../context/request-context';
 import { DomainError } from '../errors/domain-error';
 import { API_BODY, prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
-import { createValidationPipe } from './validation';
+import { cacheValidationMetadata } from './metadata-cache';
+import { validBodyInstance } from './validation';
 import { ValidationMemo } from './validation-memo';
 
 /** Opens a partner's JWE compact string (implemented by the crypto module; common/ holds only the port). */
@@ -67,13 +68,13 @@ const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, conte
  */
 @Injectable()
 export class ValidBodyPipe implements PipeTransform<BodyParts> {
-  private readonly validation = createValidationPipe();
-
   constructor(
     private readonly moduleRef: ModuleRef,
     @Inject(BODY_DECRYPTER) private readonly decrypter: BodyDecrypter,
     private readonly memo: ValidationMemo,
-  ) {}
+  ) {
+    cacheValidationMetadata();
+  }
 
   async transform(parts: BodyParts, metadata: ArgumentMetadata): Promise<unknown> {
     const { dto, rules, remember } = metadata.data as unknown as ValidBodyOptions;
@@ -84,7 +85,7 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
     const key = remember ? this.memo.keyOf(dto, body) : undefined;
     if (!this.memo.hasPassed(key)) {
       // Throws the body's validation errors; the instance it returns holds the body's own data.
-      await this.validation.transform(body, { type: 'body', metatype: dto });
+      await validBodyInstance(dto as new () => object, body);
       this.memo.remember(key);
     }
     if (!rules) return body;

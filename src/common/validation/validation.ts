@@ -1,7 +1,8 @@
 import { applyDecorators, ArgumentMetadata, ValidationPipe, ValidationError } from '@nestjs/common';
-import { Type } from 'class-transformer';
-import { IsObject, ValidateNested } from 'class-validator';
+import { ClassTransformOptions, plainToInstance, Type } from 'class-transformer';
+import { IsObject, validate, ValidateNested, ValidatorOptions } from 'class-validator';
 import { DomainError } from '../errors/domain-error';
+import { prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
 import { ErrorKey } from '../errors/error-catalogue';
 import { cacheValidationMetadata } from './metadata-cache';
 
@@ -63,12 +64,44 @@ export function validationErrorsToDomainError(errors: ValidationError[]): Domain
   return new DomainError(first.key, { ...first.options, more });
 }
 
-/** A JSON body must be an object: an array, string or number is refused as a whole, not field by field. */
+const TRANSFORM_OPTIONS: ClassTransformOptions = { enableImplicitConversion: false };
+/** As Nest's ValidationPipe passes them to class-validator (it adds `forbidUnknownValues: false`). */
+const VALIDATOR_OPTIONS: ValidatorOptions = {
+  forbidUnknownValues: false,
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  validationError: { target: false, value: true },
+  stopAtFirstError: false,
+};
+const NOT_DTOS: readonly unknown[] = [String, Boolean, Number, Array, Object, Buffer, Date];
+
+/**
+ * A JSON body checked against its DTO's field rules: refused as a whole unless it is an object
+ * (none counts as empty), else built into the DTO class (class-transformer) and validated
+ * (class-validator), the failures mapped to the error catalogue. Returns the DTO instance.
+ *
+ * What Nest's ValidationPipe does for a body, without its three extra walks of the value: closing
+ * sparse arrays' gaps and looking for binary values (parsed JSON has neither), and stripping keys
+ * named like prototype properties, which the caller has done (prepareJson, WITHOUT_PROTOTYPE_KEYS)
+ * before anything reads the body. ~12 µs of a user update's CPU in the bench profile.
+ */
+export async function validBodyInstance(dto: new () => object, body: unknown): Promise<object> {
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+    throw new DomainError('INVALID_FIELD', { property: 'body', field: 'body' });
+  }
+  const instance = plainToInstance(dto, body ?? {}, TRANSFORM_OPTIONS);
+  const errors = await validate(instance, VALIDATOR_OPTIONS);
+  if (errors.length > 0) throw validationErrorsToDomainError(errors);
+  return instance;
+}
+
+/** The global pipe: a body with a DTO class goes through `validBodyInstance`, anything else through Nest's pipe. */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const present = value !== undefined && value !== null;
-    if (metadata.type === 'body' && present && (typeof value !== 'object' || Array.isArray(value))) {
-      throw new DomainError('INVALID_FIELD', { property: 'body', field: 'body' });
+    const { metatype } = metadata;
+    if (metadata.type === 'body' && typeof metatype === 'function' && !NOT_DTOS.includes(metatype)) {
+      prepareJson(value, WITHOUT_PROTOTYPE_KEYS);
+      return validBodyInstance(metatype as new () => object, value);
     }
     return super.transform(value, metadata);
   }
@@ -78,12 +111,9 @@ class BodyValidationPipe extends ValidationPipe {
 export function createValidationPipe(): ValidationPipe {
   cacheValidationMetadata();
   return new BodyValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
+    ...VALIDATOR_OPTIONS,
     transform: true,
-    transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: true },
-    stopAtFirstError: false,
+    transformOptions: TRANSFORM_OPTIONS,
     exceptionFactory: (errors) => validationErrorsToDomainError(errors),
   });
 }

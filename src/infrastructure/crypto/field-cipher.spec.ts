@@ -27,6 +27,13 @@ describe(FieldCipher.name, () => {
     expect(() => sut.decrypt(legacy, 'users.first_name', 'any-row')).toThrow(UnreadableCiphertextError);
   });
 
+  it('gives every value its own IV, across refills of the IV pool', () => {
+    // 2,000 values: the pool holds 512 IVs, so this crosses three refills.
+    const ivs = Array.from({ length: 2000 }, () => sut.encrypt('Zyllabe', 'users.last_name', 'row-a').split('.')[2]);
+    expect(new Set(ivs).size).toBe(ivs.length);
+    expect(ivs.every((iv) => Buffer.from(iv ?? '', 'base64url').length === 12)).toBe(true);
+  });
+
   it('an unreadable value says nothing of its content', () => {
     const value = sut.encrypt('Zyllabe', 'users.last_name', 'row-a');
     try {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, KeyObject, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, KeyObject, randomFillSync } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { KeyStore } from './key-store';
 
@@ -16,7 +16,7 @@ export class FieldCipher {
   encrypt(plaintext: string, context = '', row?: string): string {
     const kid = this.keys.material.currentDataKeyId;
     const key = this.keys.dataKeys.get(kid) as KeyObject;
-    const iv = randomBytes(12);
+    const iv = nextIv();
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(aad(context, row));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
@@ -60,6 +60,27 @@ export class FieldCipher {
   decryptNullable(value: string | null | undefined, context = '', row?: string): string | null {
     return value === null || value === undefined ? null : this.decrypt(value, context, row);
   }
+}
+
+const IV_BYTES = 12;
+const IV_POOL_BYTES = IV_BYTES * 512;
+let ivPool = Buffer.alloc(0);
+let ivOffset = 0;
+
+/**
+ * A fresh 96-bit IV from the CSPRNG, taken from a pool filled 512 IVs at a time (as Node's own
+ * randomUUID keeps a cache of random bytes): `randomBytes(12)` cost ~2.2 µs a value against
+ * ~0.05, and an enrollment encrypts a dozen values. Each IV is handed out once (the offset only
+ * moves forward; the pool is replaced, never rewound); createCipheriv copies it.
+ */
+function nextIv(): Buffer {
+  if (ivOffset + IV_BYTES > ivPool.length) {
+    ivPool = randomFillSync(Buffer.allocUnsafe(IV_POOL_BYTES));
+    ivOffset = 0;
+  }
+  const iv = ivPool.subarray(ivOffset, ivOffset + IV_BYTES);
+  ivOffset += IV_BYTES;
+  return iv;
 }
 
 /**

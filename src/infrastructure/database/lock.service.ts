@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
@@ -8,7 +8,7 @@ import { prepared } from './prepared-statements';
 
 /** A 64-bit advisory lock key from a lock name (sha-256, first 8 bytes, signed). */
 export function lockKey(name: string): string {
-  return createHash('sha256').update(name).digest().readBigInt64BE(0).toString();
+  return hash('sha256', name, 'buffer').readBigInt64BE(0).toString();
 }
 
 const SHARED = 'shared:';
@@ -23,8 +23,9 @@ function orderedKeys(names: readonly string[]): Array<{ key: string; shared: boo
     byKey.set(key, (byKey.get(key) ?? true) && shared);
   }
   return [...byKey.entries()]
-    .map(([key, shared]) => ({ key, shared }))
-    .sort((a, b) => (BigInt(a.key) < BigInt(b.key) ? -1 : BigInt(a.key) > BigInt(b.key) ? 1 : 0));
+    .map(([key, shared]) => ({ key, shared, order: BigInt(key) }))
+    .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0))
+    .map(({ key, shared }) => ({ key, shared }));
 }
 
 /**
