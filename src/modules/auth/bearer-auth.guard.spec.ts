@@ -5,21 +5,25 @@ import { IS_PUBLIC, REQUIRED_SCOPES } from '../../common/auth/decorators';
 import { DomainError } from '../../common/errors/domain-error';
 import type { Principal, RequestContextStore } from '../../common/context/request-context';
 import { BearerAuthGuard } from './bearer-auth.guard';
+import type { TokenService } from './token.service';
 
 const principal = { partner: { programs: ['sandbox'] }, clientId: 'acme', scopes: ['enrollments'] } as unknown as Principal;
 
-function contextWith(metadata: Record<string, unknown>, request: Record<string, unknown> = {}) {
+function contextWith(metadata: Record<string, unknown>, request: Record<string, unknown> = {}, cached?: Principal) {
   const reflector = { getAllAndOverride: (key: string) => metadata[key] } as unknown as Reflector;
   const cls = { isActive: () => false, set: jest.fn() } as unknown as ClsService<RequestContextStore>;
   const req = { headers: { authorization: 'Bearer x' }, params: {}, query: {}, body: undefined, user: principal, ...request };
   const context = { getHandler: () => undefined, getClass: () => undefined, switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext;
-  return { sut: new BearerAuthGuard(reflector, cls), context };
+  const tokens = { cachedPrincipal: (token: string) => (token === 'x' ? cached : undefined) } as unknown as TokenService;
+  return { sut: new BearerAuthGuard(reflector, cls, tokens), context, req };
 }
 
 describe(BearerAuthGuard.name, () => {
+  let passport: jest.SpyInstance;
+
   beforeEach(() => {
     // The passport step (token verification) is covered end to end; here it succeeds.
-    jest.spyOn(Object.getPrototypeOf(BearerAuthGuard.prototype) as { canActivate: () => Promise<boolean> }, 'canActivate').mockResolvedValue(true);
+    passport = jest.spyOn(Object.getPrototypeOf(BearerAuthGuard.prototype) as { canActivate: () => Promise<boolean> }, 'canActivate').mockResolvedValue(true);
   });
 
   afterEach(() => jest.restoreAllMocks());
@@ -44,5 +48,17 @@ describe(BearerAuthGuard.name, () => {
     expect(error).toBeInstanceOf(DomainError);
     expect(error.key).toBe('UNAUTHORIZED');
     expect(error.options.headers?.['www-authenticate']).toMatch(/error="invalid_request"/);
+  });
+
+  it('takes a token of the verified-token cache as its principal without passport, and still checks its scopes', async () => {
+    const scoped = contextWith({ [REQUIRED_SCOPES]: ['enrollments'] }, { user: undefined }, principal);
+    await expect(scoped.sut.canActivate(scoped.context)).resolves.toBe(true);
+    expect(scoped.req.user).toBe(principal);
+    expect(passport).not.toHaveBeenCalled();
+    const other = contextWith({ [REQUIRED_SCOPES]: ['care'] }, { user: undefined }, principal);
+    await expect(other.sut.canActivate(other.context)).rejects.toMatchObject({ key: 'INSUFFICIENT_SCOPE' });
+    const uncached = contextWith({ [REQUIRED_SCOPES]: ['enrollments'] });
+    await expect(uncached.sut.canActivate(uncached.context)).resolves.toBe(true);
+    expect(passport).toHaveBeenCalledTimes(1);
   });
 });

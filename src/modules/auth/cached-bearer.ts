@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../../common/context/request-context';
 import type { Scope } from '../../config/service-config';
-import { refusalOf, tokenOutsideHeader } from './bearer-auth.guard';
+import { bearerTokenOf, refusalOf, tokenOutsideHeader } from './bearer-auth.guard';
 import { TokenService } from './token.service';
 
 /**
@@ -22,11 +22,4 @@ export class CachedBearer {
     const principal = this.tokens.cachedPrincipal(token);
     return principal && refusalOf(principal, required, request) === null ? principal : undefined;
   }
-}
-
-/** The token of `Authorization: Bearer <token>`, read as passport-http-bearer reads it (scheme in any case, one space). */
-function bearerTokenOf(authorization: string | undefined): string | undefined {
-  if (typeof authorization !== 'string') return undefined;
-  const parts = authorization.split(' ');
-  return parts.length === 2 && /^Bearer$/i.test(parts[0]) && parts[1] !== '' ? parts[1] : undefined;
 }
