@@ -5,7 +5,7 @@ import { pgPoolOf } from './data-source-options';
  * One statement outside any transaction (a request's lone read: a replay's stored answer, GET
  * account, GET users), on a pooled pg client directly. TypeORM's DataSource.query costs ~5 µs more
  * CPU a statement for nothing such a read needs (a query runner, its own connect and release, its
- * result wrapping, ~25 µs against ~30 µs in a bench of the same prepared statement): 2% of a
+ * result wrapping: ~24 µs against ~29 µs of CPU in a bench of the same prepared statement), 2% of a
  * replay. The client's query is the wrapped one, so a statement marked `prepared()` runs prepared.
  * A client whose statement failed is not put back (a failed lone read means a lost connection).
  */
