@@ -53,6 +53,16 @@ describe('Client secret verification cache (e2e)', () => {
     expect(typeof again.body.access_token).toBe('string');
   });
 
+  it('answers a JSON body that is not an object as RFC 6749 says (400 invalid_request, no token), not in the API envelope', async () => {
+    const response = await fetch(`${app.baseUrl}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1]' });
+    const body = (await response.json()) as { access_token?: string; error?: string; responseDetails?: unknown };
+    expect(response.status).toBe(400);
+    expect(body.error).toBe('invalid_request');
+    expect(body.access_token).toBeUndefined();
+    expect(body.responseDetails).toBeUndefined();
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('refuses an unknown client id like a wrong secret', async () => {
     expectInvalidClient(await tokenRequest(app, 'nobody', PARTNERS.hashed.clientSecret), /^Basic realm=/);
   });

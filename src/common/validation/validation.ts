@@ -95,7 +95,12 @@ export async function validBodyInstance(dto: new () => object, body: unknown): P
   return instance;
 }
 
-/** The global pipe: a body with a DTO class goes through `validBodyInstance`, anything else through Nest's pipe. */
+/**
+ * The global pipe: a body with a DTO class goes through `validBodyInstance`, anything else through
+ * Nest's pipe, which hands a body without a DTO class (the token endpoint's form, the console's
+ * sign-in form) to its handler as parsed: the token endpoint answers a body that is not a form in
+ * its own RFC 6749 format (400 invalid_request), as its OpenAPI documents.
+ */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype } = metadata;
