@@ -24,8 +24,7 @@ function orderedKeys(names: readonly string[]): Array<{ key: string; shared: boo
   }
   return [...byKey.entries()]
     .map(([key, shared]) => ({ key, shared, order: BigInt(key) }))
-    .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0))
-    .map(({ key, shared }) => ({ key, shared }));
+    .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
 }
 
 /**

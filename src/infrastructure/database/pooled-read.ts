@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { pgPoolOf } from './data-source-options';
 
 /**
@@ -9,7 +9,7 @@ import { pgPoolOf } from './data-source-options';
  * replay. The client's query is the wrapped one, so a statement marked `prepared()` runs prepared.
  * A client whose statement failed is not put back (a failed lone read means a lost connection).
  */
-export async function readRows<T>(dataSource: DataSource, text: string, values: readonly unknown[]): Promise<T[]> {
+async function readRows<T>(dataSource: DataSource, text: string, values: readonly unknown[]): Promise<T[]> {
   const client = await pgPoolOf(dataSource).connect();
   let failed: Error | undefined;
   try {
@@ -20,4 +20,9 @@ export async function readRows<T>(dataSource: DataSource, text: string, values: 
   } finally {
     client.release(failed);
   }
+}
+
+/** The rows of one statement: in the caller's transaction when given its `manager`, else a lone read (`readRows`). */
+export async function queryRows<T>(dataSource: DataSource, manager: EntityManager | undefined, text: string, values: readonly unknown[]): Promise<T[]> {
+  return manager ? ((await manager.query(text, values as unknown[])) as T[]) : readRows<T>(dataSource, text, values);
 }

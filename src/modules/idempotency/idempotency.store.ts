@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { FieldCipher } from '../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
-import { readRows } from '../../infrastructure/database/pooled-read';
+import { queryRows } from '../../infrastructure/database/pooled-read';
 import { prepared } from '../../infrastructure/database/prepared-statements';
 
 export interface IdempotencyKey {
@@ -49,9 +49,7 @@ export class IdempotencyStore {
   /** The record of a requestId: in the call's transaction (`manager`), or a lone read (a replay). */
   async find(key: IdempotencyKey, manager?: EntityManager): Promise<IdempotencyRecord | null> {
     const values = [key.partnerId, key.programCode, key.requestId];
-    const rows = manager
-      ? ((await manager.query(FIND_SQL, values)) as IdempotencyRecord[])
-      : await readRows<IdempotencyRecord>(this.dataSource, FIND_SQL, values);
+    const rows = await queryRows<IdempotencyRecord>(this.dataSource, manager, FIND_SQL, values);
     return this.opened(key, rows[0]);
   }
 
