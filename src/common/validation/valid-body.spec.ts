@@ -1,5 +1,8 @@
+import { createSecretKey, randomBytes } from 'node:crypto';
 import type { ModuleRef } from '@nestjs/core';
 import { IsString, Matches } from 'class-validator';
+import type { KeyStore } from '../../infrastructure/crypto/key-store';
+import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { DomainError } from '../errors/domain-error';
 import { prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
 import { ValidBodyPipe } from './valid-body';
@@ -17,15 +20,34 @@ class OtherDto {
   ssn: string;
 }
 
+class TwoFieldDto {
+  @IsString()
+  ssn: string;
+
+  @IsString()
+  name: string;
+}
+
+const OPERATION = 'sample';
+
+function fingerprints(): PayloadFingerprint {
+  return new PayloadFingerprint({ blindIndexKey: createSecretKey(randomBytes(32)) } as unknown as KeyStore);
+}
+
+function pipeOf(memo = new ValidationMemo(), bodyFingerprints = fingerprints()): ValidBodyPipe {
+  return new ValidBodyPipe({} as ModuleRef, { decryptFromPartner: () => Promise.reject(new Error('unused')) }, bodyFingerprints, memo);
+}
+
 function pipeWithSpy(): { pipe: ValidBodyPipe; fieldRuleRuns: () => number } {
-  const pipe = new ValidBodyPipe({} as ModuleRef, { decryptFromPartner: () => Promise.reject(new Error('unused')) }, new ValidationMemo());
+  const pipe = pipeOf();
   const validate = jest.spyOn(validation, 'validBodyInstance');
   validate.mockClear();
   return { pipe, fieldRuleRuns: () => validate.mock.calls.length };
 }
 
 const parts = (body: unknown) => ({ body, programCode: undefined, principal: undefined });
-const asDto = (dto: unknown, remember = true) => ({ type: 'custom' as const, data: { dto, remember } as never });
+/** The pipe's metadata for a DTO: remembered under OPERATION, or not at all (null). */
+const asDto = (dto: unknown, remember: string | null = OPERATION) => ({ type: 'custom' as const, data: { dto, remember: remember ?? undefined } as never });
 
 describe('ValidBodyPipe and its validation memo', () => {
   it('runs the field rules of a new body, and not again for the identical body; both times the handler gets the body as plain data', async () => {
@@ -61,17 +83,20 @@ describe('ValidBodyPipe and its validation memo', () => {
     expect(fieldRuleRuns()).toBe(4);
   });
 
-  it('on a route that does not remember (not idempotent), validates the identical body every time', async () => {
+  it('on a route that does not remember (not idempotent), validates the identical body every time and fingerprints nothing', async () => {
     const { pipe, fieldRuleRuns } = pipeWithSpy();
     const remembered = jest.spyOn(ValidationMemo.prototype, 'remember');
-    const digested = jest.spyOn(ValidationMemo.prototype, 'keyOf');
-    await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto, false));
-    await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto, false));
-    expect(fieldRuleRuns()).toBe(2);
-    expect(digested).not.toHaveBeenCalled();
-    expect(remembered).toHaveBeenCalledWith(undefined);
-    remembered.mockRestore();
-    digested.mockRestore();
+    const fingerprinted = jest.spyOn(PayloadFingerprint.prototype, 'of');
+    try {
+      await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto, null));
+      await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto, null));
+      expect(fieldRuleRuns()).toBe(2);
+      expect(fingerprinted).not.toHaveBeenCalled();
+      expect(remembered).toHaveBeenCalledWith(SampleDto, undefined);
+    } finally {
+      remembered.mockRestore();
+      fingerprinted.mockRestore();
+    }
   });
 
   it('remembers a body under its DTO: the same body for another DTO is validated by that DTO', async () => {
@@ -80,45 +105,44 @@ describe('ValidBodyPipe and its validation memo', () => {
     await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto));
     expect(fieldRuleRuns()).toBe(2);
   });
+
+  it('knows the identical body with its keys in another order (the fingerprint is of the canonical form)', async () => {
+    const { pipe, fieldRuleRuns } = pipeWithSpy();
+    await pipe.transform(parts({ ssn: '123456789', name: 'a' }), asDto(TwoFieldDto));
+    await pipe.transform(parts({ name: 'a', ssn: '123456789' }), asDto(TwoFieldDto));
+    await pipe.transform(parts({ name: 'b', ssn: '123456789' }), asDto(TwoFieldDto));
+    expect(fieldRuleRuns()).toBe(2);
+  });
+
+  it("fingerprints a body object once: the pipe and the call runner reuse the early replay's fingerprint of the same request's body", async () => {
+    const memo = new ValidationMemo();
+    const bodyFingerprints = fingerprints();
+    const computed = jest.spyOn(bodyFingerprints, 'of');
+    const body = JSON.parse('{"ssn":"123456789","constructor":1}') as unknown;
+    prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
+    // The early replay's question, before the pipe: not known yet.
+    const fingerprint = bodyFingerprints.ofBody(OPERATION, body);
+    expect(memo.hasPassed(SampleDto, fingerprint)).toBe(false);
+    await pipeOf(memo, bodyFingerprints).transform(parts(body), asDto(SampleDto));
+    // What the runner asks for the same body is that same fingerprint, not computed again.
+    expect(bodyFingerprints.ofBody(OPERATION, body)).toBe(fingerprint);
+    expect(computed).toHaveBeenCalledTimes(1);
+    // The pipe remembered it: the identical body, parsed again, has passed (one more computation, for the new object).
+    expect(memo.hasPassed(SampleDto, bodyFingerprints.ofBody(OPERATION, JSON.parse('{"ssn":"123456789"}')))).toBe(true);
+    expect(computed).toHaveBeenCalledTimes(2);
+  });
 });
 
 describe('ValidationMemo', () => {
-  it('keys only JSON objects, by DTO and body, and holds no part of the body', () => {
+  it('has passed only what it was told passed, per DTO', () => {
     const memo = new ValidationMemo();
-    expect(memo.keyOf(SampleDto, ['x'])).toBeUndefined();
-    expect(memo.keyOf(SampleDto, 'x')).toBeUndefined();
-    const key = memo.keyOf(SampleDto, { ssn: '123456789' });
-    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(key).not.toContain('123456789');
-    expect(memo.keyOf(SampleDto, { ssn: '123456789' })).toBe(key);
-    expect(memo.keyOf(OtherDto, { ssn: '123456789' })).not.toBe(key);
-    expect(memo.keyOf(SampleDto, { ssn: '123456780' })).not.toBe(key);
-    expect(new ValidationMemo().keyOf(SampleDto, { ssn: '123456789' })).not.toBe(key);
-  });
-
-  it("serialises a body object once: the body pipe reuses the early replay's digest of the same request's body", async () => {
-    const memo = new ValidationMemo();
-    const stringify = jest.spyOn(JSON, 'stringify');
-    try {
-      const body = JSON.parse('{"ssn":"123456789","constructor":1}') as unknown;
-      expect(memo.hasPassedBody(SampleDto, body)).toBe(false);
-      const pipe = new ValidBodyPipe({} as ModuleRef, { decryptFromPartner: () => Promise.reject(new Error('unused')) }, memo);
-      await pipe.transform(parts(body), asDto(SampleDto));
-      expect(stringify).toHaveBeenCalledTimes(1);
-      // The pipe remembered it under that digest: the identical body, parsed again, has passed.
-      expect(memo.hasPassedBody(SampleDto, JSON.parse('{"ssn":"123456789"}'))).toBe(true);
-      expect(stringify).toHaveBeenCalledTimes(2);
-    } finally {
-      stringify.mockRestore();
-    }
-  });
-
-  it('has passed only what it was told passed', () => {
-    const memo = new ValidationMemo();
-    const key = memo.keyOf(SampleDto, { ssn: '123456789' });
-    expect(memo.hasPassed(key)).toBe(false);
-    memo.remember(key);
-    expect(memo.hasPassed(key)).toBe(true);
-    expect(memo.hasPassed(undefined)).toBe(false);
+    const fingerprint = fingerprints().ofBody(OPERATION, { ssn: '123456789' });
+    expect(memo.hasPassed(SampleDto, fingerprint)).toBe(false);
+    memo.remember(SampleDto, fingerprint);
+    expect(memo.hasPassed(SampleDto, fingerprint)).toBe(true);
+    expect(memo.hasPassed(OtherDto, fingerprint)).toBe(false);
+    expect(memo.hasPassed(SampleDto, undefined)).toBe(false);
+    memo.remember(SampleDto, undefined);
+    expect(memo.hasPassed(SampleDto, undefined)).toBe(false);
   });
 });

@@ -15,6 +15,15 @@ export interface BodyDecrypter {
 }
 export const BODY_DECRYPTER = Symbol('BODY_DECRYPTER');
 
+/**
+ * The idempotency fingerprint of a request's parsed body under an operation, computed once per body
+ * object (implemented by the crypto module's PayloadFingerprint.ofBody): the validation memo's key.
+ */
+export interface BodyFingerprint {
+  ofBody(operation: string, body: unknown): string;
+}
+export const BODY_FINGERPRINT = Symbol('BODY_FINGERPRINT');
+
 /** Rules of a body that span fields or need the program's configuration; they return what the use case works from. */
 export interface CrossFieldRules<D, R> {
   check(context: { programCode: string | undefined }, dto: D): R;
@@ -33,17 +42,18 @@ export interface ValidBodySettings {
   /** The request body's examples in OpenAPI. */
   examples?: Record<string, { summary: string; value: unknown }>;
   /**
-   * Remember the bodies that pass (ValidationMemo), for an idempotent call, whose identical retry
-   * replays: there the memo spares the field rules of every replay. Elsewhere a body is rarely sent
-   * twice, and its digest and memo entry would be work for nothing.
+   * The operation of an idempotent call (as its CallRunner call names it): the bodies that pass are
+   * remembered (ValidationMemo) by their payload fingerprint under it, which the runner then reuses.
+   * Its identical retry replays, and there the memo spares the field rules of every replay.
+   * Elsewhere a body is rarely sent twice, and its fingerprint and memo entry would be work for nothing.
    */
-  remember?: boolean;
+  remember?: string;
 }
 
 interface ValidBodyOptions {
   dto: Type<object>;
   rules?: Type<CrossFieldRules<never, unknown>>;
-  remember: boolean;
+  remember: string | undefined;
 }
 
 const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, context: ExecutionContext): BodyParts => {
@@ -71,6 +81,7 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
   constructor(
     private readonly moduleRef: ModuleRef,
     @Inject(BODY_DECRYPTER) private readonly decrypter: BodyDecrypter,
+    @Inject(BODY_FINGERPRINT) private readonly fingerprints: BodyFingerprint,
     private readonly memo: ValidationMemo,
   ) {
     cacheValidationMetadata();
@@ -80,13 +91,13 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
     const { dto, rules, remember } = metadata.data as unknown as ValidBodyOptions;
     const body = await this.opened(parts);
     // Keys named like prototype properties dropped first, as Nest's ValidationPipe drops them before
-    // validating: the memo's digest, the field rules and the handler all see the same data.
+    // validating: the memo's fingerprint, the field rules and the handler all see the same data.
     prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
-    const key = remember ? this.memo.keyOf(dto, body) : undefined;
-    if (!this.memo.hasPassed(key)) {
+    const fingerprint = remember === undefined ? undefined : this.fingerprints.ofBody(remember, body);
+    if (!this.memo.hasPassed(dto, fingerprint)) {
       // Throws the body's validation errors; the instance it returns holds the body's own data.
       await validBodyInstance(dto as new () => object, body);
-      this.memo.remember(key);
+      this.memo.remember(dto, fingerprint);
     }
     if (!rules) return body;
     return this.moduleRef.get(rules, { strict: false }).check({ programCode: parts.programCode }, body as never);
@@ -114,7 +125,7 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
  * `@ValidBody(Dto)` or `@ValidBody(Dto, { rules, examples, remember })`: the parameter receives the
  * validated body typed by its DTO, or what the rules return.
  */
-export function ValidBody(dto: Type<object>, { rules, examples, remember = false }: ValidBodySettings = {}): ParameterDecorator {
+export function ValidBody(dto: Type<object>, { rules, examples, remember }: ValidBodySettings = {}): ParameterDecorator {
   return (target, key, index) => {
     RequestBodyParts({ dto, rules, remember } satisfies ValidBodyOptions, ValidBodyPipe)(target, key, index);
     if (key !== undefined) ApiBody({ type: dto, examples })(target, key, Object.getOwnPropertyDescriptor(target, key) as PropertyDescriptor);

@@ -37,4 +37,20 @@ describe(PayloadFingerprint.name, () => {
     expect(sut.matches(sut.of('enrollment', payload), 'enrollment', payload)).toBe(true);
     expect(sut.matches(sut.of('enrollment', payload), 'enrollment', { ...payload, requestId: 'r-2' })).toBe(false);
   });
+
+  it('ofBody: the same fingerprint as of(), computed once per body object and operation', () => {
+    const sut = new PayloadFingerprint(keys());
+    const computed = jest.spyOn(sut, 'of');
+    const body = JSON.parse(JSON.stringify(payload)) as object;
+    expect(sut.ofBody('enrollment', body)).toBe(sut.of('enrollment', payload));
+    computed.mockClear();
+    expect(sut.ofBody('enrollment', body)).toBe(sut.of('enrollment', payload));
+    expect(computed).toHaveBeenCalledTimes(1);
+    // Another operation on the same object, another object with the same data, a value that is not an object: computed.
+    computed.mockClear();
+    expect(sut.ofBody('other', body)).toBe(sut.of('other', payload));
+    expect(sut.ofBody('enrollment', { ...payload })).toBe(sut.of('enrollment', payload));
+    expect(sut.ofBody('enrollment', 'text')).toBe(sut.of('enrollment', 'text'));
+    expect(computed).toHaveBeenCalledTimes(6);
+  });
 });

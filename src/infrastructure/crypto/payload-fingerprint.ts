@@ -15,10 +15,30 @@ const KEYED = 'h1:';
 export class PayloadFingerprint {
   constructor(private readonly keys: KeyStore) {}
 
+  /**
+   * The fingerprints of request bodies already computed, per body object: the enrollment's early
+   * replay, the body pipe (its validation memo is keyed by it) and the call runner each need the
+   * fingerprint of the same parsed body, and the canonical form with its HMAC is the dearest step
+   * of a replay after the decryption. Sound because nothing changes a body once it is ready: the
+   * body hook's NFC and the dropped prototype-named keys come before the first of them asks, and
+   * the rules, the use case and the runner only read it (the validated body is what they receive).
+   */
+  private readonly ofBodies = new WeakMap<object, { operation: string; fingerprint: string }>();
+
   of(operation: string, payload: unknown, key: KeyObject = this.keys.blindIndexKey): string {
     return `${KEYED}${createHmac('sha256', key)
       .update(`fingerprint\n${operation}\n${canonicalize(payload) ?? ''}`)
       .digest('base64url')}`;
+  }
+
+  /** `of()` for a request's parsed body, computed once per body object (see `ofBodies`). */
+  ofBody(operation: string, body: unknown): string {
+    if (body === null || typeof body !== 'object') return this.of(operation, body);
+    const known = this.ofBodies.get(body);
+    if (known?.operation === operation) return known.fingerprint;
+    const fingerprint = this.of(operation, body);
+    this.ofBodies.set(body, { operation, fingerprint });
+    return fingerprint;
   }
 
   /**

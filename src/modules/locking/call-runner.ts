@@ -79,7 +79,7 @@ export class CallRunner {
     if (!this.tryAdmit(partnerId)) return null;
     try {
       const seen = await this.store.find(call.key);
-      return seen && seen.responseBody !== null && this.fingerprints.matches(seen.fingerprint, call.operation, call.payload) ? replayOf(seen, true) : null;
+      return seen && seen.responseBody !== null && this.samePayload(seen, call) ? replayOf(seen, true) : null;
     } catch {
       // Whatever failed here fails again on the call's own way, which answers it.
       return null;
@@ -89,17 +89,16 @@ export class CallRunner {
   }
 
   async idempotent(call: IdempotentCall): Promise<RawResponse> {
-    const fingerprint = this.fingerprints.of(call.operation, call.payload);
-    const samePayload = (record: IdempotencyRecord) => this.fingerprints.matches(record.fingerprint, call.operation, call.payload, fingerprint);
+    const fingerprint = this.fingerprints.ofBody(call.operation, call.payload);
     const beforeLocks = async (manager: EntityManager): Promise<RawResponse | null> => {
       const seen = await this.store.find(call.key, manager);
-      if (seen) return replayOf(seen, samePayload(seen));
+      if (seen) return replayOf(seen, this.samePayload(seen, call));
       await call.firstAttempt?.(manager);
       return null;
     };
     return this.withConnection(call.locks, beforeLocks, async (connection) => {
       const existing = await this.store.claim(connection.manager, call.key, call.operation, fingerprint);
-      const replay = existing ? replayOf(existing, samePayload(existing)) : null;
+      const replay = existing ? replayOf(existing, this.samePayload(existing, call)) : null;
       if (replay) return replay;
       const batch = new WriteBatch();
       const outcome = await call.work({ resumed: existing !== null, connection, batch });
@@ -108,6 +107,11 @@ export class CallRunner {
       await batch.executeWithNext(connection.manager);
       return rawResponse(text, JSON_HEADERS);
     });
+  }
+
+  /** Whether a stored record is of this call's payload (its fingerprint computed once per body, `ofBody`). */
+  private samePayload(record: IdempotencyRecord, call: Pick<IdempotentCall, 'operation' | 'payload'>): boolean {
+    return this.fingerprints.matches(record.fingerprint, call.operation, call.payload, this.fingerprints.ofBody(call.operation, call.payload));
   }
 
   /** The partner's call is admitted under its in-flight cap (else 503/503/3), then runs on its connection. */

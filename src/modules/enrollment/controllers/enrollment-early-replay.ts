@@ -4,8 +4,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUIRED_SCOPES } from '../../../common/auth/decorators';
 import { answerBody, RawResponse } from '../../../common/http/answer';
 import { addRoutePreHandler } from '../../../common/http/route-hooks';
+import { prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../../../common/http/json-body';
 import { ValidationMemo } from '../../../common/validation/validation-memo';
 import type { Scope } from '../../../config/service-config';
+import { PayloadFingerprint } from '../../../infrastructure/crypto/payload-fingerprint';
 import { CachedBearer } from '../../auth/cached-bearer';
 import { CallRunner } from '../../locking/call-runner';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
@@ -33,6 +35,7 @@ export class EnrollmentEarlyReplay {
   constructor(
     private readonly bearer: CachedBearer,
     private readonly memo: ValidationMemo,
+    private readonly fingerprints: PayloadFingerprint,
     private readonly calls: CallRunner,
     reflector: Reflector,
   ) {
@@ -57,8 +60,13 @@ export class EnrollmentEarlyReplay {
     if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.requestId !== 'string' || typeof body.encryptedUserData === 'string')
       return null;
     const principal = this.bearer.admitted(request, this.scopes);
-    if (!principal || !this.memo.hasPassedBody(CreateEnrollmentDto, body)) return null;
+    if (!principal) return null;
+    // Read as the body pipe reads it (prototype-named keys dropped, in place), then fingerprinted
+    // once (ofBody): the memo's key, and what the runner compares with the stored fingerprint.
+    prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
     const { programCode } = request.params as { programCode: string };
-    return this.calls.storedAnswer(principal.partner.partnerId, enrollmentCall(principal.partner.partnerId, programCode, body as { requestId: string }));
+    const call = enrollmentCall(principal.partner.partnerId, programCode, body as { requestId: string });
+    if (!this.memo.hasPassed(CreateEnrollmentDto, this.fingerprints.ofBody(call.operation, call.payload))) return null;
+    return this.calls.storedAnswer(principal.partner.partnerId, call);
   }
 }

@@ -16,6 +16,7 @@ import { ApiLocked } from '../../locking/lock-on.decorator';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { EnrollmentService } from '../services/enrollment.service';
 import { EnrollmentRequestsService, RequestStatus } from '../services/enrollment-requests.service';
+import { ENROLLMENT_OPERATION } from '../services/enrollment-points';
 import { EnrollmentRequestStatusResponse } from '../dtos/request-status.response';
 import { EnrollmentPlan, EnrollmentRulesService } from '../services/enrollment-rules.service';
 
@@ -72,7 +73,8 @@ export class EnrollmentController {
   async enroll(
     @CurrentPrincipal() principal: Principal,
     @ValidateOnly() validateOnly: boolean,
-    @ValidBody(CreateEnrollmentDto, { rules: EnrollmentRulesService, examples: ENROLLMENT_REQUEST_EXAMPLES, remember: true }) plan: EnrollmentPlan,
+    @ValidBody(CreateEnrollmentDto, { rules: EnrollmentRulesService, examples: ENROLLMENT_REQUEST_EXAMPLES, remember: ENROLLMENT_OPERATION })
+    plan: EnrollmentPlan,
   ): Promise<RawResponse | ValidatedOnly> {
     if (validateOnly) {
       this.enrollments.validate(plan);
