@@ -51,6 +51,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics), adapter, {
     bufferLogs: true,
     abortOnError: false,
+    // The body's bytes stay on the request (`rawBody`): the validation memo knows a body by them.
+    rawBody: true,
   });
   app.useLogger(nestLogger(rootLogger));
   // No enableShutdownHooks(): the entry point (main.ts) closes the app on SIGTERM/SIGINT itself, once.

@@ -45,7 +45,13 @@ function pipeWithSpy(): { pipe: ValidBodyPipe; fieldRuleRuns: () => number } {
   return { pipe, fieldRuleRuns: () => validate.mock.calls.length };
 }
 
-const parts = (body: unknown) => ({ body, programCode: undefined, principal: undefined });
+/** What the pipe receives for a body that arrived as `raw` (its JSON text unless given) under `contentType`. */
+const parts = (body: unknown, raw: string | null = JSON.stringify(body), contentType = 'application/json') => ({
+  body,
+  arrived: { contentType, raw: raw === null ? undefined : Buffer.from(raw) },
+  programCode: undefined,
+  principal: undefined,
+});
 /** The pipe's metadata for a DTO: remembered under OPERATION, or not at all (null). */
 const asDto = (dto: unknown, remember: string | null = OPERATION) => ({ type: 'custom' as const, data: { dto, remember: remember ?? undefined } as never });
 
@@ -83,19 +89,20 @@ describe('ValidBodyPipe and its validation memo', () => {
     expect(fieldRuleRuns()).toBe(4);
   });
 
-  it('on a route that does not remember (not idempotent), validates the identical body every time and fingerprints nothing', async () => {
+  it('on a route that does not remember (not idempotent), validates the identical body every time and neither digests nor fingerprints it', async () => {
     const { pipe, fieldRuleRuns } = pipeWithSpy();
-    const remembered = jest.spyOn(ValidationMemo.prototype, 'remember');
-    const fingerprinted = jest.spyOn(PayloadFingerprint.prototype, 'of');
+    const spies = [
+      jest.spyOn(ValidationMemo.prototype, 'remember'),
+      jest.spyOn(ValidationMemo.prototype, 'digestOf'),
+      jest.spyOn(PayloadFingerprint.prototype, 'of'),
+    ];
     try {
       await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto, null));
       await pipe.transform(parts({ ssn: '123456789' }), asDto(SampleDto, null));
       expect(fieldRuleRuns()).toBe(2);
-      expect(fingerprinted).not.toHaveBeenCalled();
-      expect(remembered).toHaveBeenCalledWith(SampleDto, undefined);
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
     } finally {
-      remembered.mockRestore();
-      fingerprinted.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
   });
 
@@ -106,43 +113,62 @@ describe('ValidBodyPipe and its validation memo', () => {
     expect(fieldRuleRuns()).toBe(2);
   });
 
-  it('knows the identical body with its keys in another order (the fingerprint is of the canonical form)', async () => {
+  it('knows a body by its bytes and Content-Type: other bytes for the same data, another Content-Type or no bytes are validated again', async () => {
     const { pipe, fieldRuleRuns } = pipeWithSpy();
     await pipe.transform(parts({ ssn: '123456789', name: 'a' }), asDto(TwoFieldDto));
+    await pipe.transform(parts({ ssn: '123456789', name: 'a' }), asDto(TwoFieldDto));
+    expect(fieldRuleRuns()).toBe(1);
     await pipe.transform(parts({ name: 'a', ssn: '123456789' }), asDto(TwoFieldDto));
-    await pipe.transform(parts({ name: 'b', ssn: '123456789' }), asDto(TwoFieldDto));
-    expect(fieldRuleRuns()).toBe(2);
+    await pipe.transform(parts({ ssn: '123456789', name: 'a' }, '{ "ssn": "123456789", "name": "a" }'), asDto(TwoFieldDto));
+    await pipe.transform(parts({ ssn: '123456789', name: 'a' }, undefined, 'application/json; charset=utf-8'), asDto(TwoFieldDto));
+    await pipe.transform(parts({ ssn: '123456789', name: 'a' }, null), asDto(TwoFieldDto));
+    await pipe.transform(parts({ ssn: '123456789', name: 'a' }, null), asDto(TwoFieldDto));
+    expect(fieldRuleRuns()).toBe(6);
   });
 
-  it("fingerprints a body object once: the pipe and the call runner reuse the early replay's fingerprint of the same request's body", async () => {
+  it("remembers the body's payload fingerprint, the one the call runner then uses, computed once for both", async () => {
     const memo = new ValidationMemo();
     const bodyFingerprints = fingerprints();
     const computed = jest.spyOn(bodyFingerprints, 'of');
-    const body = JSON.parse('{"ssn":"123456789","constructor":1}') as unknown;
-    prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
-    // The early replay's question, before the pipe: not known yet.
-    const fingerprint = bodyFingerprints.ofBody(OPERATION, body);
-    expect(memo.hasPassed(SampleDto, fingerprint)).toBe(false);
-    await pipeOf(memo, bodyFingerprints).transform(parts(body), asDto(SampleDto));
-    // What the runner asks for the same body is that same fingerprint, not computed again.
-    expect(bodyFingerprints.ofBody(OPERATION, body)).toBe(fingerprint);
+    const sent = parts(JSON.parse('{"ssn":"123456789","constructor":1}'), '{"ssn":"123456789","constructor":1}');
+    const digest = memo.digestOf(SampleDto, sent.arrived);
+    expect(memo.fingerprintOf(digest)).toBeUndefined();
+    await pipeOf(memo, bodyFingerprints).transform(sent, asDto(SampleDto));
+    // The runner asks for the same body's fingerprint: the one remembered, not computed again.
+    const fingerprint = bodyFingerprints.ofBody(OPERATION, sent.body);
     expect(computed).toHaveBeenCalledTimes(1);
-    // The pipe remembered it: the identical body, parsed again, has passed (one more computation, for the new object).
-    expect(memo.hasPassed(SampleDto, bodyFingerprints.ofBody(OPERATION, JSON.parse('{"ssn":"123456789"}')))).toBe(true);
-    expect(computed).toHaveBeenCalledTimes(2);
+    // Of the body as the pipe passed it on (prototype-named keys dropped), and known from the bytes alone.
+    expect(fingerprint).toBe(bodyFingerprints.of(OPERATION, { ssn: '123456789' }));
+    expect(memo.fingerprintOf(memo.digestOf(SampleDto, { contentType: 'application/json', raw: Buffer.from('{"ssn":"123456789","constructor":1}') }))).toBe(
+      fingerprint,
+    );
   });
 });
 
 describe('ValidationMemo', () => {
-  it('has passed only what it was told passed, per DTO', () => {
+  const arrived = (text: string, contentType = 'application/json') => ({ contentType, raw: Buffer.from(text) });
+
+  it('digests a body by DTO, Content-Type and bytes under a key of its own, holding no part of it', () => {
     const memo = new ValidationMemo();
-    const fingerprint = fingerprints().ofBody(OPERATION, { ssn: '123456789' });
-    expect(memo.hasPassed(SampleDto, fingerprint)).toBe(false);
-    memo.remember(SampleDto, fingerprint);
-    expect(memo.hasPassed(SampleDto, fingerprint)).toBe(true);
-    expect(memo.hasPassed(OtherDto, fingerprint)).toBe(false);
-    expect(memo.hasPassed(SampleDto, undefined)).toBe(false);
-    memo.remember(SampleDto, undefined);
-    expect(memo.hasPassed(SampleDto, undefined)).toBe(false);
+    const digest = memo.digestOf(SampleDto, arrived('{"ssn":"123456789"}'));
+    expect(digest).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(digest).not.toContain('123456789');
+    expect(memo.digestOf(SampleDto, arrived('{"ssn":"123456789"}'))).toBe(digest);
+    expect(memo.digestOf(OtherDto, arrived('{"ssn":"123456789"}'))).not.toBe(digest);
+    expect(memo.digestOf(SampleDto, arrived('{"ssn":"123456789"}', 'application/x-www-form-urlencoded'))).not.toBe(digest);
+    expect(memo.digestOf(SampleDto, arrived('{"ssn":"123456780"}'))).not.toBe(digest);
+    expect(new ValidationMemo().digestOf(SampleDto, arrived('{"ssn":"123456789"}'))).not.toBe(digest);
+    expect(memo.digestOf(SampleDto, { contentType: 'application/json', raw: undefined })).toBeUndefined();
+  });
+
+  it('knows only what it was told passed, with its fingerprint', () => {
+    const memo = new ValidationMemo();
+    const digest = memo.digestOf(SampleDto, arrived('{"ssn":"123456789"}'));
+    expect(memo.fingerprintOf(digest)).toBeUndefined();
+    memo.remember(digest, 'h1:fingerprint');
+    expect(memo.fingerprintOf(digest)).toBe('h1:fingerprint');
+    expect(memo.fingerprintOf(undefined)).toBeUndefined();
+    memo.remember(undefined, 'h1:other');
+    expect(memo.fingerprintOf(undefined)).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { DomainError } from '../errors/domain-error';
 import { API_BODY, prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
 import { cacheValidationMetadata } from './metadata-cache';
 import { validBodyInstance } from './validation';
-import { ValidationMemo } from './validation-memo';
+import { ArrivedBody, ValidationMemo } from './validation-memo';
 
 /** Opens a partner's JWE compact string (implemented by the crypto module; common/ holds only the port). */
 export interface BodyDecrypter {
@@ -31,6 +31,8 @@ export interface CrossFieldRules<D, R> {
 
 interface BodyParts {
   body: unknown;
+  /** Its bytes (Nest's body parser keeps them, `rawBody`) and Content-Type: the validation memo's key. */
+  arrived: ArrivedBody;
   programCode: string | undefined;
   principal: Principal | undefined;
 }
@@ -43,9 +45,9 @@ export interface ValidBodySettings {
   examples?: Record<string, { summary: string; value: unknown }>;
   /**
    * The operation of an idempotent call (as its CallRunner call names it): the bodies that pass are
-   * remembered (ValidationMemo) by their payload fingerprint under it, which the runner then reuses.
-   * Its identical retry replays, and there the memo spares the field rules of every replay.
-   * Elsewhere a body is rarely sent twice, and its fingerprint and memo entry would be work for nothing.
+   * remembered (ValidationMemo) with their payload fingerprint under it, which the runner then
+   * reuses (`ofBody`). Its identical retry replays, and there the memo spares the field rules of
+   * every replay. Elsewhere a body is rarely sent twice, and its memo entry would be work for nothing.
    */
   remember?: string;
 }
@@ -57,8 +59,13 @@ interface ValidBodyOptions {
 }
 
 const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, context: ExecutionContext): BodyParts => {
-  const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
-  return { body: request.body, programCode: (request.params as Record<string, string | undefined>)?.programCode, principal: request.user };
+  const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal; rawBody?: Buffer }>();
+  return {
+    body: request.body,
+    arrived: { contentType: request.headers['content-type'], raw: request.rawBody },
+    programCode: (request.params as Record<string, string | undefined>)?.programCode,
+    principal: request.user,
+  };
 });
 
 /**
@@ -93,11 +100,11 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
     // Keys named like prototype properties dropped first, as Nest's ValidationPipe drops them before
     // validating: the memo's fingerprint, the field rules and the handler all see the same data.
     prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
-    const fingerprint = remember === undefined ? undefined : this.fingerprints.ofBody(remember, body);
-    if (!this.memo.hasPassed(dto, fingerprint)) {
+    const digest = remember === undefined ? undefined : this.memo.digestOf(dto, parts.arrived);
+    if (this.memo.fingerprintOf(digest) === undefined) {
       // Throws the body's validation errors; the instance it returns holds the body's own data.
       await validBodyInstance(dto as new () => object, body);
-      this.memo.remember(dto, fingerprint);
+      if (remember !== undefined) this.memo.remember(digest, this.fingerprints.ofBody(remember, body));
     }
     if (!rules) return body;
     return this.moduleRef.get(rules, { strict: false }).check({ programCode: parts.programCode }, body as never);

@@ -1,3 +1,4 @@
+import { createHmac, createSecretKey, KeyObject, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 
@@ -5,40 +6,54 @@ import { LRUCache } from 'lru-cache';
 const MAX_REMEMBERED = 10_000;
 const REMEMBER_MS = 10 * 60_000;
 
+/** A request body as it arrived: its bytes and the Content-Type that chose their parser. */
+export interface ArrivedBody {
+  contentType: string | undefined;
+  raw: Buffer | undefined;
+}
+
 /**
- * The bodies that have passed their DTO's field rules lately, so that an identical body (a
- * partner's retry of the same call, the common case of an idempotent replay) is not validated
- * field by field again: ~130 µs of class-validator per enrollment body. Sound because the field
- * rules are a function of the parsed body and the code alone (the one clock-dependent rule, a
- * date of birth not in the future, only turns from invalid to valid as time passes): an identical
- * parsed body gets the same verdict. Only successes are remembered; a body that fails is
- * validated every time and answered with its errors.
+ * The request bodies that have passed their DTO's field rules lately, each with its payload
+ * fingerprint, so that the identical body (a partner's retry of the same call, the common case of
+ * an idempotent replay) is not validated field by field again (~130 µs of class-validator per
+ * enrollment body), nor serialised and hashed again for its fingerprint. Sound because the same
+ * bytes under the same Content-Type parse to the same value, which the body hook and the pipe
+ * prepare the same way (NFC, prototype-named keys, a JWE opened: its plaintext is a function of
+ * its bytes), and the field rules and the fingerprint are functions of that value and the code
+ * alone (the one clock-dependent rule, a date of birth not in the future, only turns from invalid
+ * to valid as time passes). Only successes are remembered; a body that fails is validated every
+ * time and answered with its errors. A body that differs by a byte (whitespace, key order) is
+ * simply not known: it is validated, and its call still finds its stored answer by fingerprint.
  *
- * It holds no part of a body: only the call's payload fingerprint (PayloadFingerprint: an HMAC of
- * the RFC 8785 canonical form under the blind-index key, which the idempotency record stores
- * anyway), under the DTO's name. The caller computes it, once per body object (`ofBody`): the same
- * fingerprint the call runner then compares with the stored one, so an identical retry serialises
- * and hashes its body once, not once for the memo and again for the runner. Canonical, so key order
- * does not count, and the field rules do not depend on it either.
+ * It holds no part of a body: it is keyed by an HMAC of the DTO's name, the Content-Type and the
+ * bytes, under a key made at start-up that never leaves the process, so the digests of bodies
+ * carrying SSNs cannot be tested against guesses anywhere else; the fingerprints it keeps are the
+ * ones the idempotency records store anyway (PayloadFingerprint).
  *
  * One per process (ValidationModule): the body pipe fills it, and the enrollment's early replay
- * asks it whether a body has passed before reading a stored answer (CONTRACT section 6: the field
- * rules first, then the stored-answer look-up).
+ * asks it, before reading a stored answer, whether a body has passed and under which fingerprint
+ * (CONTRACT section 6: the field rules first, then the stored-answer look-up).
  */
 @Injectable()
 export class ValidationMemo {
-  private readonly passed = new LRUCache<string, true>({ max: MAX_REMEMBERED, ttl: REMEMBER_MS });
+  private readonly key: KeyObject = createSecretKey(randomBytes(32));
+  private readonly passed = new LRUCache<string, string>({ max: MAX_REMEMBERED, ttl: REMEMBER_MS });
 
-  /** Whether a body of this fingerprint passed this DTO's field rules lately. */
-  hasPassed(dto: { name: string }, fingerprint: string | undefined): boolean {
-    return fingerprint !== undefined && this.passed.has(keyOf(dto, fingerprint));
+  /** The memo's key of a body for this DTO, or undefined when its bytes are not known (no memo then). */
+  digestOf(dto: { name: string }, { contentType, raw }: ArrivedBody): string | undefined {
+    if (raw === undefined) return undefined;
+    return createHmac('sha256', this.key)
+      .update(`${dto.name}\u0000${contentType ?? ''}\u0000`)
+      .update(raw)
+      .digest('base64url');
   }
 
-  remember(dto: { name: string }, fingerprint: string | undefined): void {
-    if (fingerprint !== undefined) this.passed.set(keyOf(dto, fingerprint), true);
+  /** The payload fingerprint of a body that passed lately, or undefined. */
+  fingerprintOf(digest: string | undefined): string | undefined {
+    return digest === undefined ? undefined : this.passed.get(digest);
   }
-}
 
-function keyOf(dto: { name: string }, fingerprint: string): string {
-  return `${dto.name}\n${fingerprint}`;
+  remember(digest: string | undefined, fingerprint: string): void {
+    if (digest !== undefined) this.passed.set(digest, fingerprint);
+  }
 }

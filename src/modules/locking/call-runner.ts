@@ -70,16 +70,17 @@ export class CallRunner {
 
   /**
    * `idempotent()`'s first step, taken ahead of the route's pipeline by an early replay (the
-   * enrollment's, for a body the validation memo knows): the stored answer when this requestId has a
-   * final one for this identical payload. Null for anything else (no record, no final answer yet,
-   * another payload, the partner at its in-flight cap, the read failing): the call then goes the
+   * enrollment's, for a body the validation memo knows, with the fingerprint the memo kept for it):
+   * the stored answer when this requestId has a final one stored under exactly this fingerprint.
+   * Null for anything else (no record, no final answer yet, another payload or a fingerprint of an
+   * older form or key, the partner at its in-flight cap, the read failing): the call then goes the
    * whole way, and `idempotent()` decides and answers as it always does.
    */
-  async storedAnswer(partnerId: string, call: Pick<IdempotentCall, 'key' | 'operation' | 'payload'>): Promise<RawResponse | null> {
+  async storedAnswer(partnerId: string, key: IdempotencyKey, fingerprint: string): Promise<RawResponse | null> {
     if (!this.tryAdmit(partnerId)) return null;
     try {
-      const seen = await this.store.find(call.key);
-      return seen && seen.responseBody !== null && this.samePayload(seen, call) ? replayOf(seen, true) : null;
+      const seen = await this.store.find(key);
+      return seen && seen.responseBody !== null && seen.fingerprint === fingerprint ? replayOf(seen, true) : null;
     } catch {
       // Whatever failed here fails again on the call's own way, which answers it.
       return null;

@@ -4,10 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUIRED_SCOPES } from '../../../common/auth/decorators';
 import { answerBody, RawResponse } from '../../../common/http/answer';
 import { addRoutePreHandler } from '../../../common/http/route-hooks';
-import { prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../../../common/http/json-body';
 import { ValidationMemo } from '../../../common/validation/validation-memo';
 import type { Scope } from '../../../config/service-config';
-import { PayloadFingerprint } from '../../../infrastructure/crypto/payload-fingerprint';
 import { CachedBearer } from '../../auth/cached-bearer';
 import { CallRunner } from '../../locking/call-runner';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
@@ -17,11 +15,13 @@ import { ENROLLMENTS_PATH, EnrollmentController } from './enrollment.controller'
 /**
  * The identical retry of an enrollment, answered ahead of Nest's pipeline: a Fastify preHandler of
  * POST enrollments takes the CallRunner's first step (the stored-answer read) for a request that
- * the bearer guard would admit from its verified-token cache and whose body the validation memo
- * knows has passed the field rules (so the order of CONTRACT section 6 holds: the field rules, then
- * the stored-answer look-up). When it finds a final answer for that identical payload, it sends it,
+ * the bearer guard would admit from its verified-token cache and whose body (these very bytes)
+ * the validation memo knows has passed the field rules, with the fingerprint of its payload (so the
+ * order of CONTRACT section 6 holds: the field rules, then the stored-answer look-up). When it finds
+ * a final answer stored under that fingerprint, it sends it,
  * as the whole pipeline would have; in every other case (a token not cached, a body not known, a
- * JWE body, any query string such as `?validateOnly`, no final answer, another payload) it does
+ * JWE body, any query string such as `?validateOnly`, no final answer, another payload or a
+ * fingerprint of an older form) it does
  * nothing more and the request goes the whole way, where the guard, the pipe and the runner
  * decide and answer as they always do.
  *
@@ -35,7 +35,6 @@ export class EnrollmentEarlyReplay {
   constructor(
     private readonly bearer: CachedBearer,
     private readonly memo: ValidationMemo,
-    private readonly fingerprints: PayloadFingerprint,
     private readonly calls: CallRunner,
     reflector: Reflector,
   ) {
@@ -54,19 +53,23 @@ export class EnrollmentEarlyReplay {
     return reply.code(200).send(answerBody(reply, answer));
   }
 
-  private storedAnswer(request: FastifyRequest): Promise<RawResponse | null> | null {
+  private storedAnswer(request: FastifyRequest & { rawBody?: Buffer }): Promise<RawResponse | null> | null {
     if (request.url.includes('?')) return null;
     const body = request.body as { requestId?: unknown; encryptedUserData?: unknown } | null;
     if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.requestId !== 'string' || typeof body.encryptedUserData === 'string')
       return null;
     const principal = this.bearer.admitted(request, this.scopes);
     if (!principal) return null;
-    // Read as the body pipe reads it (prototype-named keys dropped, in place), then fingerprinted
-    // once (ofBody): the memo's key, and what the runner compares with the stored fingerprint.
-    prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
+    // These very bytes passed the field rules lately, and this is the fingerprint of their payload.
+    const fingerprint = this.memo.fingerprintOf(
+      this.memo.digestOf(CreateEnrollmentDto, { contentType: request.headers['content-type'], raw: request.rawBody }),
+    );
+    if (fingerprint === undefined) return null;
     const { programCode } = request.params as { programCode: string };
-    const call = enrollmentCall(principal.partner.partnerId, programCode, body as { requestId: string });
-    if (!this.memo.hasPassed(CreateEnrollmentDto, this.fingerprints.ofBody(call.operation, call.payload))) return null;
-    return this.calls.storedAnswer(principal.partner.partnerId, call);
+    return this.calls.storedAnswer(
+      principal.partner.partnerId,
+      enrollmentCall(principal.partner.partnerId, programCode, body as { requestId: string }).key,
+      fingerprint,
+    );
   }
 }
