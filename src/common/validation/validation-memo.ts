@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, KeyObject, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 
@@ -25,10 +25,13 @@ export interface ArrivedBody {
  * time and answered with its errors. A body that differs by a byte (whitespace, key order) is
  * simply not known: it is validated, and its call still finds its stored answer by fingerprint.
  *
- * It holds no part of a body: it is keyed by an HMAC of the DTO's name, the Content-Type and the
- * bytes, under a key made at start-up that never leaves the process, so the digests of bodies
+ * It holds no part of a body: it is keyed by a SHA-256 of a secret made at start-up that never
+ * leaves the process, the DTO's name, the Content-Type and the bytes, so the digests of bodies
  * carrying SSNs cannot be tested against guesses anywhere else; the fingerprints it keeps are the
- * ones the idempotency records store anyway (PayloadFingerprint).
+ * ones the idempotency records store anyway (PayloadFingerprint). A secret prefix rather than an
+ * HMAC: the digest is never sent or verified anywhere (so length extension gives nothing), and the
+ * one-shot hash costs a replay ~1 µs against the HMAC's ~2 in a micro-benchmark and ~8 µs under the
+ * bench's load (OpenSSL's per-call HMAC set-up).
  *
  * One per process (ValidationModule): the body pipe fills it, and the enrollment's early replay
  * asks it, before reading a stored answer, whether a body has passed and under which fingerprint
@@ -36,16 +39,13 @@ export interface ArrivedBody {
  */
 @Injectable()
 export class ValidationMemo {
-  private readonly key: KeyObject = createSecretKey(randomBytes(32));
+  private readonly secret = randomBytes(32);
   private readonly passed = new LRUCache<string, string>({ max: MAX_REMEMBERED, ttl: REMEMBER_MS });
 
   /** The memo's key of a body for this DTO, or undefined when its bytes are not known (no memo then). */
   digestOf(dto: { name: string }, { contentType, raw }: ArrivedBody): string | undefined {
     if (raw === undefined) return undefined;
-    return createHmac('sha256', this.key)
-      .update(`${dto.name}\u0000${contentType ?? ''}\u0000`)
-      .update(raw)
-      .digest('base64url');
+    return hash('sha256', Buffer.concat([this.secret, Buffer.from(`${dto.name}\u0000${contentType ?? ''}\u0000`), raw]), 'base64url');
   }
 
   /** The payload fingerprint of a body that passed lately, or undefined. */
