@@ -1,4 +1,6 @@
-import { censorSensitive } from './logging';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ClsServiceManager } from 'nestjs-cls';
+import { captureLogs, censorSensitive, createRootLogger, installRequestLogging } from './logging';
 
 describe(censorSensitive.name, () => {
   it('censors sensitive keys at any depth and in arrays, leaving the rest', () => {
@@ -34,5 +36,70 @@ describe(censorSensitive.name, () => {
       email = 'jose@example.com';
     }
     expect(censorSensitive({ dto: new Dto() })).toEqual({ dto: { email: '[redacted]' } });
+  });
+});
+
+describe('the request line', () => {
+  /** A root logger writing to an array, its request-line hook, and a way to answer a request through it. */
+  function logging(level = 'info') {
+    const lines: string[] = [];
+    captureLogs({ write: (line: string) => void lines.push(line) });
+    const root = createRootLogger(level);
+    captureLogs(undefined);
+    let hook: ((request: FastifyRequest, reply: FastifyReply, done: () => void) => void) | undefined;
+    installRequestLogging({ addHook: (_name: string, handler: typeof hook) => (hook = handler) } as unknown as FastifyInstance, root);
+    const answer = (url: string, statusCode: number) =>
+      hook?.({ id: 'gen-1', method: 'POST', url } as FastifyRequest, { statusCode, elapsedTime: 12.345 } as FastifyReply, () => undefined);
+    return { root, lines, answer };
+  }
+
+  const parsedWithoutTime = (line: string | undefined) => {
+    const parsed = JSON.parse(line ?? 'null') as Record<string, unknown>;
+    expect(typeof parsed.time).toBe('number');
+    delete parsed.time;
+    return parsed;
+  };
+
+  it("is the line pino writes for the same fields, key for key and in pino's order, with the request's requestId", () => {
+    const { root, lines, answer } = logging();
+    const cls = ClsServiceManager.getClsService();
+    cls.run(() => {
+      cls.set('requestId', 'req-"1"');
+      answer('/v1/programs/p1/enrollments?validateOnly=true', 200);
+      root.info(
+        { req: { id: 'gen-1', method: 'POST', url: '/v1/programs/p1/enrollments' }, res: { statusCode: 200 }, responseTime: 12.3 },
+        'request completed',
+      );
+      answer('/v1/programs/p1/accounts/"x"', 503);
+      root.error(
+        { req: { id: 'gen-1', method: 'POST', url: '/v1/programs/p1/accounts/"x"' }, res: { statusCode: 503 }, responseTime: 12.3 },
+        'request errored',
+      );
+    });
+    expect(lines).toHaveLength(4);
+    for (const [ours, pinos] of [
+      [lines[0], lines[1]],
+      [lines[2], lines[3]],
+    ]) {
+      expect(ours?.endsWith('\n')).toBe(true);
+      expect(Object.keys(parsedWithoutTime(ours))).toEqual(Object.keys(parsedWithoutTime(pinos)));
+      expect(parsedWithoutTime(ours)).toEqual(parsedWithoutTime(pinos));
+    }
+    expect(parsedWithoutTime(lines[0])).toMatchObject({
+      level: 30,
+      requestId: 'req-"1"',
+      req: { url: '/v1/programs/p1/enrollments' },
+      msg: 'request completed',
+    });
+    expect(parsedWithoutTime(lines[2])).toMatchObject({ level: 50, res: { statusCode: 503 }, msg: 'request errored' });
+  });
+
+  it('follows the level: below it nothing is written; outside a request there is no requestId', () => {
+    const { lines, answer } = logging('error');
+    answer('/health', 200);
+    expect(lines).toHaveLength(0);
+    answer('/health', 500);
+    expect(lines).toHaveLength(1);
+    expect(parsedWithoutTime(lines[0])).not.toHaveProperty('requestId');
   });
 });

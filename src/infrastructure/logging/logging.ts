@@ -1,7 +1,8 @@
+import { hostname } from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
 import { Logger, PinoLogger } from 'nestjs-pino';
-import { pino, type DestinationStream, type Logger as PinoRoot, type LoggerOptions } from 'pino';
+import { destination as pinoDestination, pino, type DestinationStream, type Logger as PinoRoot, type LoggerOptions } from 'pino';
 
 /** Every property that may hold plaintext of encrypted data or credentials, at any depth we log. */
 const SENSITIVE_KEYS = [
@@ -91,12 +92,24 @@ export function createRootLogger(level: string): PinoRoot {
     level,
     formatters: { log: (object) => censorSensitive(object) as Record<string, unknown> },
     mixin: () => {
-      const cls = ClsServiceManager.getClsService();
-      const requestId = cls.isActive() ? (cls.get('requestId') as string | undefined) : undefined;
+      const requestId = contextRequestId();
       return requestId ? { requestId } : {};
     },
   };
-  return capture ? pino(options, capture) : pino(options);
+  // pino's own default destination (stdout, asynchronous), made here so that the request lines can share it.
+  const destination = capture ?? pinoDestination();
+  const root = pino(options, destination);
+  destinations.set(root, destination);
+  return root;
+}
+
+/** The destination of each root logger (createRootLogger), for its request lines. */
+const destinations = new WeakMap<PinoRoot, DestinationStream>();
+
+/** The requestId of the request being served (the request context), which every line carries. */
+function contextRequestId(): string | undefined {
+  const cls = ClsServiceManager.getClsService();
+  return cls.isActive() ? (cls.get('requestId') as string | undefined) : undefined;
 }
 
 /**
@@ -113,19 +126,57 @@ export function nestLogger(root: PinoRoot): Logger {
 /**
  * One line per answered request, from an onResponse hook: method, path without the query
  * string, status and time; never a header or a body. Level error for 5xx, info otherwise.
+ *
+ * Written as the root logger writes a line (`requestLine`: the same fields, in the same order, to
+ * the same destination) but without pino's general path: its mixin, the censoring walk over an
+ * object that holds only these fields, and the serialisation of each nested object: that path
+ * cost a replay ~12 µs of server CPU under the bench's load (five paired runs, 167 against 179 µs
+ * per request). `logging.spec.ts` holds the line equal to pino's, key for key and in order.
  */
 export function installRequestLogging(fastify: FastifyInstance, root: PinoRoot): void {
+  const destination = destinations.get(root);
+  if (!destination) throw new Error('installRequestLogging takes a logger made by createRootLogger');
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const statusCode = reply.statusCode;
-    const url = request.url;
-    const query = url.indexOf('?');
-    const line = {
-      req: { id: request.id, method: request.method, url: query < 0 ? url : url.slice(0, query) },
-      res: { statusCode },
-      responseTime: Math.round(reply.elapsedTime * 10) / 10,
-    };
-    if (statusCode >= 500) root.error(line, 'request errored');
-    else root.info(line, 'request completed');
+    const level = statusCode >= 500 ? 'error' : 'info';
+    if (root.isLevelEnabled(level)) {
+      const url = request.url;
+      const query = url.indexOf('?');
+      destination.write(
+        requestLine(root.levels.values[level] as number, Date.now(), contextRequestId(), {
+          id: String(request.id),
+          method: request.method,
+          path: query < 0 ? url : url.slice(0, query),
+          statusCode,
+          responseTime: Math.round(reply.elapsedTime * 10) / 10,
+        }),
+      );
+    }
     done();
   });
+}
+
+/** What pino writes after `"time":…` on every line of a root logger: its base bindings. */
+const BINDINGS = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
+
+interface RequestLineFields {
+  id: string;
+  method: string;
+  path: string;
+  statusCode: number;
+  responseTime: number;
+}
+
+/**
+ * The JSON line pino writes for `root.info({ req: { id, method, url }, res: { statusCode },
+ * responseTime }, 'request completed')` (or `root.error(…, 'request errored')`): level, time, the
+ * base bindings, the mixin's requestId, the fields, the message, a newline.
+ */
+function requestLine(level: number, time: number, requestId: string | undefined, fields: RequestLineFields): string {
+  const message = level >= 50 ? 'request errored' : 'request completed';
+  return (
+    `{"level":${level},"time":${time}${BINDINGS}${requestId ? `,"requestId":${JSON.stringify(requestId)}` : ''}` +
+    `,"req":{"id":${JSON.stringify(fields.id)},"method":${JSON.stringify(fields.method)},"url":${JSON.stringify(fields.path)}}` +
+    `,"res":{"statusCode":${fields.statusCode}},"responseTime":${fields.responseTime},"msg":"${message}"}\n`
+  );
 }
