@@ -1,6 +1,6 @@
 import { createSecretKey, randomBytes } from 'node:crypto';
 import type { ModuleRef } from '@nestjs/core';
-import { IsString, Matches } from 'class-validator';
+import { IsObject, IsString, Matches } from 'class-validator';
 import type { KeyStore } from '../../infrastructure/crypto/key-store';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { DomainError } from '../errors/domain-error';
@@ -26,6 +26,11 @@ class TwoFieldDto {
 
   @IsString()
   name: string;
+}
+
+class SealedDto {
+  @IsObject()
+  encryptedUserData: Record<string, unknown>;
 }
 
 const OPERATION = 'sample';
@@ -142,6 +147,23 @@ describe('ValidBodyPipe and its validation memo', () => {
     expect(memo.fingerprintOf(memo.digestOf(SampleDto, { contentType: 'application/json', raw: Buffer.from('{"ssn":"123456789","constructor":1}') }))).toBe(
       fingerprint,
     );
+  });
+});
+
+describe('ValidBodyPipe, the memo and JWE bodies', () => {
+  it("never lets a partner without encryption pass on the memo entry of another partner's JWE bytes", async () => {
+    const memo = new ValidationMemo();
+    const pipe = new ValidBodyPipe({} as ModuleRef, { decryptFromPartner: () => Promise.resolve({ ssn: '123456789' }) }, fingerprints(), memo);
+    const sealed = '{"encryptedUserData":"eyJhbGciOiJSU0EtT0FFUC0yNTYifQ.sealed"}';
+    const sent = (encryption: boolean) => ({
+      ...parts(JSON.parse(sealed), sealed),
+      principal: { partner: { partnerId: 'p', ...(encryption ? { encryption: {} } : {}) } } as never,
+    });
+    // Opened for a partner with encryption: it passes, and is remembered.
+    expect(await pipe.transform(sent(true), asDto(SealedDto))).toEqual({ encryptedUserData: { ssn: '123456789' } });
+    // The same bytes from a partner without encryption stay a string: refused, not passed on by the memo.
+    await expect(pipe.transform(sent(false), asDto(SealedDto))).rejects.toBeInstanceOf(DomainError);
+    expect(memo.digestOf(SealedDto, sent(true).arrived, true)).not.toBe(memo.digestOf(SealedDto, sent(true).arrived, false));
   });
 });
 

@@ -100,7 +100,7 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
     // Keys named like prototype properties dropped first, as Nest's ValidationPipe drops them before
     // validating: the memo's fingerprint, the field rules and the handler all see the same data.
     prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
-    const digest = remember === undefined ? undefined : this.memo.digestOf(dto, parts.arrived);
+    const digest = remember === undefined ? undefined : this.memo.digestOf(dto, parts.arrived, body !== parts.body);
     if (this.memo.fingerprintOf(digest) === undefined) {
       // Throws the body's validation errors; the instance it returns holds the body's own data.
       await validBodyInstance(dto as new () => object, body);

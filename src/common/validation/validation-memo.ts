@@ -18,8 +18,9 @@ export interface ArrivedBody {
  * an idempotent replay) is not validated field by field again (~130 µs of class-validator per
  * enrollment body), nor serialised and hashed again for its fingerprint. Sound because the same
  * bytes under the same Content-Type parse to the same value, which the body hook and the pipe
- * prepare the same way (NFC, prototype-named keys, a JWE opened: its plaintext is a function of
- * its bytes), and the field rules and the fingerprint are functions of that value and the code
+ * prepare the same way (NFC on every /v1 route, which the remembering routes are; prototype-named
+ * keys; a JWE opened with the service's keys, for a partner with encryption: its plaintext is a
+ * function of its bytes, and the key says whether it was opened), and the field rules and the fingerprint are functions of that value and the code
  * alone (the one clock-dependent rule, a date of birth not in the future, only turns from invalid
  * to valid as time passes). Only successes are remembered; a body that fails is validated every
  * time and answered with its errors. A body that differs by a byte (whitespace, key order) is
@@ -42,10 +43,16 @@ export class ValidationMemo {
   private readonly secret = randomBytes(32);
   private readonly passed = new LRUCache<string, string>({ max: MAX_REMEMBERED, ttl: REMEMBER_MS });
 
-  /** The memo's key of a body for this DTO, or undefined when its bytes are not known (no memo then). */
-  digestOf(dto: { name: string }, { contentType, raw }: ArrivedBody): string | undefined {
+  /**
+   * The memo's key of a body for this DTO, or undefined when its bytes are not known (no memo then).
+   * `opened`: whether the pipe read the body through a partner's JWE. The same bytes are another
+   * body for a partner without encryption (the JWE string stays a string there, and fails the
+   * rules), so the two readings never share an entry.
+   */
+  digestOf(dto: { name: string }, { contentType, raw }: ArrivedBody, opened = false): string | undefined {
     if (raw === undefined) return undefined;
-    return hash('sha256', Buffer.concat([this.secret, Buffer.from(`${dto.name}\u0000${contentType ?? ''}\u0000`), raw]), 'base64url');
+    const reading = `${dto.name}\u0000${opened ? 'jwe' : 'plain'}\u0000${contentType ?? ''}\u0000`;
+    return hash('sha256', Buffer.concat([this.secret, Buffer.from(reading), raw]), 'base64url');
   }
 
   /** The payload fingerprint of a body that passed lately, or undefined. */
