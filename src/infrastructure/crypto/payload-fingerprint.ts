@@ -16,12 +16,12 @@ export class PayloadFingerprint {
   constructor(private readonly keys: KeyStore) {}
 
   /**
-   * The fingerprints of request bodies already computed, per body object: the enrollment's early
-   * replay, the body pipe (its validation memo is keyed by it) and the call runner each need the
-   * fingerprint of the same parsed body, and the canonical form with its HMAC is the dearest step
-   * of a replay after the decryption. Sound because nothing changes a body once it is ready: the
-   * body hook's NFC and the dropped prototype-named keys come before the first of them asks, and
-   * the rules, the use case and the runner only read it (the validated body is what they receive).
+   * The fingerprints of request bodies already computed, per body object: the body pipe (which
+   * keeps it in the validation memo) and the call runner both need the fingerprint of the same
+   * parsed body, and the canonical form with its HMAC is the dearest step of a call's idempotency
+   * check. Sound because nothing changes a body once it is ready: the body hook's NFC and the
+   * dropped prototype-named keys come before the first of them asks, and the rules, the use case
+   * and the runner only read it (the validated body is what they receive).
    */
   private readonly ofBodies = new WeakMap<object, { operation: string; fingerprint: string }>();
 
