@@ -7,7 +7,7 @@ import { DomainError } from '../errors/domain-error';
 import { API_BODY, prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
 import { cacheValidationMetadata } from './metadata-cache';
 import { validBodyInstance } from './validation';
-import { ArrivedBody, ValidationMemo } from './validation-memo';
+import { ArrivedBody, arrivedBodyOf, ValidationMemo } from './validation-memo';
 
 /** Opens a partner's JWE compact string (implemented by the crypto module; common/ holds only the port). */
 export interface BodyDecrypter {
@@ -59,10 +59,10 @@ interface ValidBodyOptions {
 }
 
 const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, context: ExecutionContext): BodyParts => {
-  const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal; rawBody?: Buffer }>();
+  const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
   return {
     body: request.body,
-    arrived: { contentType: request.headers['content-type'], raw: request.rawBody },
+    arrived: arrivedBodyOf(request),
     programCode: (request.params as Record<string, string | undefined>)?.programCode,
     principal: request.user,
   };

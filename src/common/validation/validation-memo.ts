@@ -1,5 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 
 /** How many bodies, and for how long, the memo remembers as having passed their DTO's field rules. */
@@ -10,6 +11,11 @@ const REMEMBER_MS = 10 * 60_000;
 export interface ArrivedBody {
   contentType: string | undefined;
   raw: Buffer | undefined;
+}
+
+/** How a request's body arrived: its bytes, which Nest's body parser keeps (`rawBody`), and its Content-Type. */
+export function arrivedBodyOf(request: FastifyRequest & { rawBody?: Buffer }): ArrivedBody {
+  return { contentType: request.headers['content-type'], raw: request.rawBody };
 }
 
 /**

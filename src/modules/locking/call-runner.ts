@@ -91,15 +91,16 @@ export class CallRunner {
 
   async idempotent(call: IdempotentCall): Promise<RawResponse> {
     const fingerprint = this.fingerprints.ofBody(call.operation, call.payload);
+    const samePayload = (record: IdempotencyRecord) => this.fingerprints.matches(record.fingerprint, call.operation, call.payload, fingerprint);
     const beforeLocks = async (manager: EntityManager): Promise<RawResponse | null> => {
       const seen = await this.store.find(call.key, manager);
-      if (seen) return replayOf(seen, this.samePayload(seen, call));
+      if (seen) return replayOf(seen, samePayload(seen));
       await call.firstAttempt?.(manager);
       return null;
     };
     return this.withConnection(call.locks, beforeLocks, async (connection) => {
       const existing = await this.store.claim(connection.manager, call.key, call.operation, fingerprint);
-      const replay = existing ? replayOf(existing, this.samePayload(existing, call)) : null;
+      const replay = existing ? replayOf(existing, samePayload(existing)) : null;
       if (replay) return replay;
       const batch = new WriteBatch();
       const outcome = await call.work({ resumed: existing !== null, connection, batch });
@@ -108,11 +109,6 @@ export class CallRunner {
       await batch.executeWithNext(connection.manager);
       return rawResponse(text, JSON_HEADERS);
     });
-  }
-
-  /** Whether a stored record is of this call's payload (its fingerprint computed once per body, `ofBody`). */
-  private samePayload(record: IdempotencyRecord, call: Pick<IdempotentCall, 'operation' | 'payload'>): boolean {
-    return this.fingerprints.matches(record.fingerprint, call.operation, call.payload, this.fingerprints.ofBody(call.operation, call.payload));
   }
 
   /** The partner's call is admitted under its in-flight cap (else 503/503/3), then runs on its connection. */

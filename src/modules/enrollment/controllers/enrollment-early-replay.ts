@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUIRED_SCOPES } from '../../../common/auth/decorators';
 import { answerBody, RawResponse } from '../../../common/http/answer';
 import { addRoutePreHandler } from '../../../common/http/route-hooks';
-import { ValidationMemo } from '../../../common/validation/validation-memo';
+import { arrivedBodyOf, ValidationMemo } from '../../../common/validation/validation-memo';
 import type { Scope } from '../../../config/service-config';
 import { CachedBearer } from '../../auth/cached-bearer';
 import { CallRunner } from '../../locking/call-runner';
@@ -53,7 +53,7 @@ export class EnrollmentEarlyReplay {
     return reply.code(200).send(answerBody(reply, answer));
   }
 
-  private storedAnswer(request: FastifyRequest & { rawBody?: Buffer }): Promise<RawResponse | null> | null {
+  private storedAnswer(request: FastifyRequest): Promise<RawResponse | null> | null {
     if (request.url.includes('?')) return null;
     const body = request.body as { requestId?: unknown; encryptedUserData?: unknown } | null;
     if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.requestId !== 'string' || typeof body.encryptedUserData === 'string')
@@ -61,9 +61,7 @@ export class EnrollmentEarlyReplay {
     const principal = this.bearer.admitted(request, this.scopes);
     if (!principal) return null;
     // These very bytes passed the field rules lately, and this is the fingerprint of their payload.
-    const fingerprint = this.memo.fingerprintOf(
-      this.memo.digestOf(CreateEnrollmentDto, { contentType: request.headers['content-type'], raw: request.rawBody }),
-    );
+    const fingerprint = this.memo.fingerprintOf(this.memo.digestOf(CreateEnrollmentDto, arrivedBodyOf(request)));
     if (fingerprint === undefined) return null;
     const { programCode } = request.params as { programCode: string };
     return this.calls.storedAnswer(
