@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   });
   app.get('/handwritten/stats', async () => handwritten.stats);
   app.post('/handwritten/oauth2/token', async (request, reply) => {
-    const answer = handwrittenToken.issue(request.headers.authorization, request.body as Record<string, string> | undefined);
+    const answer = await handwrittenToken.issue(request.headers.authorization, request.body as Record<string, string> | undefined);
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
   app.post('/handwritten/replay/v1/programs/:programCode/enrollments', async (request, reply) => {

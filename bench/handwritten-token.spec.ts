@@ -7,8 +7,8 @@ describe('baseline (c) of the token scenario', () => {
   const token = new HandwrittenToken('acme', 's3cret', 'enrollments users', 'http://127.0.0.1');
   const grant = { grant_type: 'client_credentials' };
 
-  it('issues an RFC 9068 token signed ES256, answered as RFC 6749 §5.1 with no-store', () => {
-    const answer = token.issue(basic('acme', 's3cret'), grant);
+  it('issues an RFC 9068 token signed ES256, answered as RFC 6749 §5.1 with no-store', async () => {
+    const answer = await token.issue(basic('acme', 's3cret'), grant);
     expect(answer.status).toBe(200);
     expect(answer.headers['cache-control']).toBe('no-store');
     const body = JSON.parse(answer.body) as { access_token: string; token_type: string; expires_in: number; scope: string };
@@ -27,10 +27,10 @@ describe('baseline (c) of the token scenario', () => {
     expect(verify('sha256', signed, { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'))).toBe(true);
   });
 
-  it('refuses a wrong secret, an unknown client and another grant', () => {
-    expect(token.issue(basic('acme', 'wrong'), grant).status).toBe(401);
-    expect(token.issue(basic('other', 's3cret'), grant).status).toBe(401);
-    expect(token.issue(undefined, grant).status).toBe(401);
-    expect(token.issue(basic('acme', 's3cret'), { grant_type: 'password' }).status).toBe(400);
+  it('refuses a wrong secret, an unknown client and another grant', async () => {
+    expect((await token.issue(basic('acme', 'wrong'), grant)).status).toBe(401);
+    expect((await token.issue(basic('other', 's3cret'), grant)).status).toBe(401);
+    expect((await token.issue(undefined, grant)).status).toBe(401);
+    expect((await token.issue(basic('acme', 's3cret'), { grant_type: 'password' })).status).toBe(400);
   });
 });

@@ -8,11 +8,11 @@
  * the client authenticated from its `Authorization: Basic` header (the presented secret's HMAC
  * under a per-process key compared in constant time with the configured secret's, which is what the
  * service's ClientSecretVerifier does on a cache hit, the bench's steady state), an RFC 9068 access
- * token signed ES256 (the service's claims and header), and the RFC 6749 §5.1 answer with
+ * token signed ES256 (the service's claims and header; by WebCrypto, which signs on libuv's pool
+ * and leaves the event loop free, as the service's KeyStore does), and the RFC 6749 §5.1 answer with
  * `cache-control: no-store`. No rate limit, request log, metrics or request context.
  */
-import { createHmac, createSecretKey, generateKeyPairSync, KeyObject, randomBytes, randomUUID, sign, timingSafeEqual } from 'node:crypto';
-import { derToJose } from 'ecdsa-sig-formatter';
+import { createHmac, createSecretKey, generateKeyPairSync, KeyObject, randomBytes, randomUUID, timingSafeEqual, webcrypto } from 'node:crypto';
 import { basicCredentials } from '../src/modules/auth/client-credentials';
 
 /** What one request of (c) does, in order; the report prints it. */
@@ -35,6 +35,13 @@ export interface HandwrittenTokenAnswer {
 export class HandwrittenToken {
   private readonly macKey = createSecretKey(randomBytes(32));
   readonly signingKey: KeyObject = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  private readonly cryptoKey = webcrypto.subtle.importKey(
+    'pkcs8',
+    this.signingKey.export({ format: 'der', type: 'pkcs8' }),
+    { name: 'ECDSA', namedCurve: 'P-256' },
+    false,
+    ['sign'],
+  );
   private readonly header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'at+jwt', kid: 'bench-handwritten' })).toString('base64url');
   private readonly expectedMac: Buffer;
 
@@ -47,7 +54,7 @@ export class HandwrittenToken {
     this.expectedMac = this.mac(clientId, clientSecret);
   }
 
-  issue(authorization: string | undefined, form: Record<string, string> | undefined): HandwrittenTokenAnswer {
+  async issue(authorization: string | undefined, form: Record<string, string> | undefined): Promise<HandwrittenTokenAnswer> {
     if (form?.grant_type !== 'client_credentials') return refused(400, 'unsupported_grant_type');
     const credentials = basicCredentials(authorization);
     if (!credentials || credentials.id !== this.clientId || !timingSafeEqual(this.mac(credentials.id, credentials.secret), this.expectedMac)) {
@@ -65,7 +72,8 @@ export class HandwrittenToken {
       jti: randomUUID(),
     };
     const input = `${this.header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-    const token = `${input}.${derToJose(sign('sha256', Buffer.from(input), this.signingKey), 'ES256')}`;
+    const signature = await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, await this.cryptoKey, Buffer.from(input));
+    const token = `${input}.${Buffer.from(signature).toString('base64url')}`;
     return { status: 200, headers: HEADERS, body: JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: TTL_SECONDS, scope: this.scope }) };
   }
 

@@ -68,10 +68,18 @@ describe(KeyStore.name, () => {
     );
   });
 
+  it('refuses at start a signing key without its private half (it could not sign a token)', async () => {
+    const material = await generateKeyMaterial();
+    const { d: _d, ...publicOnly } = material.signing;
+    await expect(KeyStore.from(JSON.stringify({ ...material, signing: publicOnly }), false, '/nonexistent')).rejects.toThrow(
+      new KeyStoreError('signing is not a private ES256 (P-256) JWK'),
+    );
+  });
+
   it('signs a compact ES256 JWS that jose verifies against the published keys, and one changed byte does not', async () => {
     const keys = await KeyStore.from(JSON.stringify(await generateKeyMaterial()), false, '/nonexistent');
     const now = Math.floor(Date.now() / 1000);
-    const token = keys.signJwt('at+jwt', { sub: 'acme', iat: now, exp: now + 60, scope: 'José' });
+    const token = await keys.signJwt('at+jwt', { sub: 'acme', iat: now, exp: now + 60, scope: 'José' });
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'ES256', typ: 'at+jwt', kid: keys.signingKeyId });
     const jwks = createLocalJWKSet(keys.publicJwks());
     const { payload } = await jwtVerify(token, jwks, { algorithms: ['ES256'], typ: 'at+jwt' });

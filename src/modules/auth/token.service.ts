@@ -65,7 +65,7 @@ export class TokenService {
     const now = Math.floor(Date.now() / 1000);
     const ttl = this.config.env.tokenTtlSeconds;
     // RFC 9068 access token: typ at+jwt, with iss, sub, aud, iat, exp, jti and client_id.
-    const token = this.keys.signJwt('at+jwt', {
+    const token = await this.keys.signJwt('at+jwt', {
       client_id: partner.clientId,
       scope: scopes.join(' '),
       iss: this.issuer,
