@@ -9,7 +9,8 @@
  * (handwritten-token.ts) and `/handwritten/replay/v1/programs/:programCode/enrollments`
  * (handwritten-replay.ts, on the service's rows with the service's keys) and
  * `/handwritten/user-update/v1/programs/:programCode/accounts/:accountIdentifier/users/:userIdentifier`
- * (handwritten-user-update.ts, the same). (a) and (b) accept any
+ * (handwritten-user-update.ts, the same). `/const-signed` answers the constant after one ES256
+ * signature (the token scenario's ceiling, handwritten-token.ts's `signOnce`). (a) and (b) accept any
  * method and parse a JSON or form body like the service does, then ignore it. Started by run.ts with
  * DATABASE_URL, BENCH_BASELINE_SCHEMA, BENCH_SERVICE_SCHEMA, BENCH_SERVICE_DATA_DIR, DB_POOL_SIZE,
  * BENCH_PARTNER_ID, BENCH_PARTNER_SECRET and BENCH_PARTNER_SCOPE; reports its port over IPC.
@@ -20,7 +21,7 @@ import { runMigrations } from '../src/infrastructure/database/migrate';
 import { KeyStore } from '../src/infrastructure/crypto/key-store';
 import { generateKeys, HandwrittenEnrollment } from './handwritten-enrollment';
 import { HandwrittenReplay } from './handwritten-replay';
-import { HandwrittenToken } from './handwritten-token';
+import { HandwrittenToken, SignOnce } from './handwritten-token';
 import { HandwrittenUserUpdate } from './handwritten-user-update';
 import { wrapClientQuery } from '../src/infrastructure/database/prepared-statements';
 import { asBaselineRead, prepareBaselineRows, RecordedRead, replayPlan } from './sql-plan';
@@ -65,6 +66,15 @@ async function main(): Promise<void> {
     method: [...methods],
     url: '/const',
     handler: async (_request, reply) => reply.header('content-type', 'application/json').send(CONSTANT),
+  });
+  const signOnce = await SignOnce.create();
+  app.route({
+    method: [...methods],
+    url: '/const-signed',
+    handler: async (_request, reply) => {
+      await signOnce.sign();
+      return reply.header('content-type', 'application/json').send(CONSTANT);
+    },
   });
   app.post('/sql-reads/:name', { bodyLimit: 4 * 1024 * 1024 }, async (request) => {
     const requests = (request.body as RecordedRead[][]).map((reads) => reads.map(asBaselineRead));

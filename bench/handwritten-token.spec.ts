@@ -1,5 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { HandwrittenToken } from './handwritten-token';
+import { HandwrittenToken, SignOnce } from './handwritten-token';
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
@@ -32,5 +32,13 @@ describe('baseline (c) of the token scenario', () => {
     expect((await token.issue(basic('other', 's3cret'), grant)).status).toBe(401);
     expect((await token.issue(undefined, grant)).status).toBe(401);
     expect((await token.issue(basic('acme', 's3cret'), { grant_type: 'password' })).status).toBe(400);
+  });
+
+  it("the ceiling's route makes one ES256 signature (r‖s, 64 bytes) per call, each a fresh one", async () => {
+    const once = await SignOnce.create();
+    const [first, second] = [Buffer.from(await once.sign()), Buffer.from(await once.sign())];
+    expect(first).toHaveLength(64);
+    expect(second).toHaveLength(64);
+    expect(first.equals(second)).toBe(false);
   });
 });

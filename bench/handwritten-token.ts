@@ -82,6 +82,27 @@ export class HandwrittenToken {
   }
 }
 
+/**
+ * The token scenario's ceiling, beside (b): the constant route plus one ES256 signature, signed
+ * as (c) and the service sign (WebCrypto, on libuv's pool) over a token-sized input. A token route
+ * must sign each token it issues (CONTRACT section 3: JWTs signed by the service), so no token
+ * route on this machine answers faster than this one; the report prints its share of (b).
+ */
+export class SignOnce {
+  private static readonly INPUT = Buffer.alloc(420, 'a');
+
+  private constructor(private readonly key: webcrypto.CryptoKey) {}
+
+  static async create(): Promise<SignOnce> {
+    const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+    return new SignOnce(pair.privateKey);
+  }
+
+  async sign(): Promise<ArrayBuffer> {
+    return webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, this.key, SignOnce.INPUT);
+  }
+}
+
 function refused(status: number, error: string): HandwrittenTokenAnswer {
   return { status, headers: HEADERS, body: JSON.stringify({ error }) };
 }

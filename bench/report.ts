@@ -36,6 +36,13 @@ export interface ScenarioResult {
   ratioPgTrivial?: number;
   ratioConstant?: number;
   /**
+   * Token only, measured in turns with (b): the constant route plus one ES256 signature
+   * (handwritten-token.ts's SignOnce), the fastest any route that signs each token can answer
+   * here; `ceilingOfConstant` is its req/s over (b)'s.
+   */
+  ceiling?: LoadFigures;
+  ceilingOfConstant?: number;
+  /**
    * Baseline (c): the scenario's essential work by hand on a bare Fastify route (token, enrollment,
    * replay and user-update scenarios): handwritten-token.ts, handwritten-enrollment.ts,
    * handwritten-replay.ts, handwritten-user-update.ts.
@@ -155,6 +162,16 @@ export function markdownReport(run: BenchRun): string {
         `${c.statements.join('; ')}.`
       );
     });
+  const ceilings = run.scenarios
+    .filter((s) => s.ceiling)
+    .map((s) => {
+      const ceiling = s.ceiling as LoadFigures;
+      return (
+        `Ceiling for ${s.name}: (b) plus one ES256 signature (WebCrypto, as the service signs), in turns with (b): ` +
+        `${ceiling.requestsPerSecond} req/s, ${pct(s.ceilingOfConstant)} of (b), errors ${ceiling.errors}. ` +
+        'Every token is signed (CONTRACT section 3), so no token route answers faster here.'
+      );
+    });
   const webhooks = run.scenarios
     .filter((s) => s.webhooks)
     .map((s) => {
@@ -190,6 +207,7 @@ export function markdownReport(run: BenchRun): string {
     ...plans,
     '',
     ...(handwritten.length ? [...handwritten, ''] : []),
+    ...(ceilings.length ? [...ceilings, ''] : []),
     ...(webhooks.length ? [...webhooks, ''] : []),
     METHOD_NOTE,
     '',

@@ -151,7 +151,8 @@ async function measure(
 /**
  * The service and its baselines, each for BENCH_DURATION in all, taking turns in BENCH_ROUNDS
  * parts (each warmed up before its first part only), combined per target: (a) with the service's
- * own reads when `reads` names them, (a′) with trivial selects (only beside such an (a)), (b).
+ * own reads when `reads` names them, (a′) with trivial selects (only beside such an (a)), (b), and
+ * for the token scenario the ceiling beside (b): the constant route plus one ES256 signature.
  */
 async function measureInTurns(
   service: ServiceProcess,
@@ -159,15 +160,20 @@ async function measureInTurns(
   scenario: Scenario,
   plan: string,
   reads: string | undefined,
-): Promise<{ service: LoadFigures; pg?: LoadFigures; pgTrivial?: LoadFigures; constant?: LoadFigures }> {
+): Promise<{ service: LoadFigures; pg?: LoadFigures; pgTrivial?: LoadFigures; constant?: LoadFigures; ceiling?: LoadFigures }> {
   const sqlPath = `/sql/${plan || '-'}`;
-  const targets: Array<{ target: { baseUrl: string; pid: number | undefined }; pathOverride?: string; name: 'service' | 'pg' | 'pgTrivial' | 'constant' }> = [
+  const targets: Array<{
+    target: { baseUrl: string; pid: number | undefined };
+    pathOverride?: string;
+    name: 'service' | 'pg' | 'pgTrivial' | 'constant' | 'ceiling';
+  }> = [
     { name: 'service', target: { baseUrl: service.baseUrl, pid: service.child.pid } },
     ...(baseline
       ? [
           { name: 'pg' as const, target: baseline, pathOverride: reads ? `${sqlPath}?reads=${reads}` : sqlPath },
           ...(reads ? [{ name: 'pgTrivial' as const, target: baseline, pathOverride: sqlPath }] : []),
           { name: 'constant' as const, target: baseline, pathOverride: '/const' },
+          ...(scenario.name === 'token' ? [{ name: 'ceiling' as const, target: baseline, pathOverride: '/const-signed' }] : []),
         ]
       : []),
   ];
@@ -270,7 +276,7 @@ async function runScenario(
     `  ${scenario.name}: ${serviceFigures.requestsPerSecond} req/s, p50 ${serviceFigures.p50Ms} ms, p99 ${serviceFigures.p99Ms} ms, errors ${serviceFigures.errors} ${JSON.stringify(serviceFigures.statusCodes)}`,
   );
   const measured: ScenarioResult = { ...result, status: 'measured', service: serviceFigures, sql: { ...sql, readsRecorded: readsName ? reads.length : 0 } };
-  const { pg, pgTrivial, constant } = turns;
+  const { pg, pgTrivial, constant, ceiling } = turns;
   if (!baseline || !pg || !constant) return measured;
   log(
     `  ${scenario.name}: baseline (a) ${pg.requestsPerSecond} req/s${pgTrivial ? `, (a′) ${pgTrivial.requestsPerSecond} req/s` : ''}, (b) ${constant.requestsPerSecond} req/s`,
@@ -282,7 +288,9 @@ async function runScenario(
     ratioPg: round(serviceFigures.requestsPerSecond / pg.requestsPerSecond, 3),
     ratioConstant: round(serviceFigures.requestsPerSecond / constant.requestsPerSecond, 3),
     ...(pgTrivial ? { baselinePgTrivial: pgTrivial, ratioPgTrivial: round(serviceFigures.requestsPerSecond / pgTrivial.requestsPerSecond, 3) } : {}),
+    ...(ceiling ? { ceiling, ceilingOfConstant: round(ceiling.requestsPerSecond / constant.requestsPerSecond, 3) } : {}),
   };
+  if (ceiling) log(`  ${scenario.name}: ceiling, (b) plus one ES256 signature, ${ceiling.requestsPerSecond} req/s, ${withBaselines.ceilingOfConstant} of (b)`);
   const handwritten = await measureHandwritten(baseline, scenario);
   if (!handwritten) return withBaselines;
   const c = handwritten.figures;
