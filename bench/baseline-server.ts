@@ -10,7 +10,7 @@
  * (handwritten-replay.ts, on the service's rows with the service's keys) and
  * `/handwritten/user-update/v1/programs/:programCode/accounts/:accountIdentifier/users/:userIdentifier`
  * (handwritten-user-update.ts, the same). `/const-signed` answers the constant after one ES256
- * signature (the token scenario's ceiling, handwritten-token.ts's `signOnce`). (a) and (b) accept any
+ * signature (the token scenario's ceiling, handwritten-token.ts's `SignOnce`). (a) and (b) accept any
  * method and parse a JSON or form body like the service does, then ignore it. Started by run.ts with
  * DATABASE_URL, BENCH_BASELINE_SCHEMA, BENCH_SERVICE_SCHEMA, BENCH_SERVICE_DATA_DIR, DB_POOL_SIZE,
  * BENCH_PARTNER_ID, BENCH_PARTNER_SECRET and BENCH_PARTNER_SCOPE; reports its port over IPC.

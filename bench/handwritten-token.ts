@@ -83,8 +83,8 @@ export class HandwrittenToken {
 }
 
 /**
- * The token scenario's ceiling, beside (b): the constant route plus one ES256 signature, signed
- * as (c) and the service sign (WebCrypto, on libuv's pool) over a token-sized input. A token route
+ * The token scenario's ceiling, beside (b): the constant route plus one ES256 signature, made the
+ * way (c) and the service sign (WebCrypto, on libuv's pool), over a token-sized input. A token route
  * must sign each token it issues (CONTRACT section 3: JWTs signed by the service), so no token
  * route on this machine answers faster than this one; the report prints its share of (b).
  */

@@ -12,7 +12,7 @@ export interface ClientSecretVerifierOptions {
   /** How long a verified secret is accepted without scrypt. */
   readonly cacheTtlMs: number;
   readonly maxCachedClients: number;
-  /** scrypt runs on the 4-thread libuv pool that jose, pino and fs share: leave them threads. */
+  /** scrypt runs on the 4-thread libuv pool that token signing (WebCrypto), jose, pino and fs share: leave them threads. */
   readonly maxConcurrentScrypt: number;
   readonly now: () => number;
 }
