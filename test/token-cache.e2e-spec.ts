@@ -1,3 +1,4 @@
+import { createLocalJWKSet, JSONWebKeySet, jwtVerify } from 'jose';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { PARTNERS, startTestApp, TestApp } from './support/test-app';
 
@@ -81,5 +82,21 @@ describe('Verified-token cache (e2e)', () => {
     expect(queryOnly.headers.get('www-authenticate')).toMatch(/error="invalid_request"/);
     const both = await fetch(`${app.baseUrl}${ACCOUNT_PATH}?access_token=${bearer}`, { headers: { authorization: `Bearer ${bearer}` } });
     expect(both.status).toBe(401);
+  });
+
+  it('tokens asked for at once (signed off the event loop) are each whole, distinct, verified against the JWKS and admitted', async () => {
+    const bearers = await Promise.all(Array.from({ length: 40 }, () => token(app)));
+    const jwks = createLocalJWKSet((await (await fetch(`${app.baseUrl}/.well-known/jwks.json`)).json()) as JSONWebKeySet);
+    const jtis = new Set<unknown>();
+    for (const bearer of bearers) {
+      const { payload } = await jwtVerify(bearer, jwks, { algorithms: ['ES256'], typ: 'at+jwt' });
+      expect(payload.client_id).toBe('acme');
+      jtis.add(payload.jti);
+    }
+    expect(new Set(bearers).size).toBe(40);
+    expect(jtis.size).toBe(40);
+    // Admitted by the guard: the account is missing (404), not the caller unauthenticated (401).
+    const answers = await Promise.all(bearers.map((bearer) => getWith(app, bearer)));
+    expect(answers.map((answer) => answer.status)).toEqual(bearers.map(() => 404));
   });
 });
