@@ -1,7 +1,8 @@
 'use strict';
 // A click-through collection of the sandbox from the OpenAPI document: one request per operation,
-// in the .http format of VS Code REST Client and JetBrains HTTP Client. Request bodies are the
-// document's first example; path parameters are variables filled from earlier answers.
+// in the .http format of the VS Code REST Client extension (its request variables, `{{name.response...}}`,
+// are not JetBrains HTTP Client syntax). Request bodies are the document's first example; path
+// parameters are variables filled from earlier answers.
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
 
