@@ -40,6 +40,44 @@ module.exports = tseslint.config(
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {
+    // Services know no HTTP (ARCHITECTURE.md): they throw domain errors and return outcomes; the HTTP
+    // edge renders them. Fastify and src/common/http are refused to services by .dependency-cruiser.js.
+    files: ['src/**/*.service.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@nestjs/common',
+              importNames: [
+                'HttpException',
+                'HttpStatus',
+                'Req',
+                'Res',
+                'Request',
+                'Response',
+                'Headers',
+                'BadRequestException',
+                'UnauthorizedException',
+                'ForbiddenException',
+                'NotFoundException',
+                'ConflictException',
+                'GoneException',
+                'PayloadTooLargeException',
+                'UnprocessableEntityException',
+                'InternalServerErrorException',
+                'ServiceUnavailableException',
+                'GatewayTimeoutException',
+              ],
+              message: 'Services know no HTTP: throw a DomainError (or return an outcome); the filter renders it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'src/**/*.spec.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/consistent-type-imports': 'off' },
   },

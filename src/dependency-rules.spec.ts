@@ -6,6 +6,14 @@ import * as path from 'node:path';
 const ROOT = path.resolve(__dirname, '..');
 const DEPCRUISE = path.join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 const CONFIG = path.join(ROOT, '.dependency-cruiser.js');
+const KNOWN = path.join(ROOT, '.dependency-cruiser-known-violations.json');
+
+interface KnownViolation {
+  type: string;
+  from: string;
+  to: string;
+  rule: { name: string; severity: string };
+}
 
 /** depcruise over `src` in `cwd` with the project's rules; its output, violations or not. */
 function depcruise(cwd: string, ...args: string[]): string {
@@ -25,6 +33,8 @@ function inTree<T>(files: Record<string, string>, check: (dir: string) => T): T 
       fs.writeFileSync(path.join(dir, file), text);
     }
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'ES2022', strict: true } }));
+    // The project's packages, so that an import of fastify resolves as it does in src.
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     return check(dir);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -32,9 +42,9 @@ function inTree<T>(files: Record<string, string>, check: (dir: string) => T): T 
 }
 
 /** Runs the project's dependency rules (the ones `npm run lint` applies) on a small tree written for the test. */
-function cruise(files: Record<string, string>): string {
+function cruise(files: Record<string, string>, ...args: string[]): string {
   return inTree(files, (dir) => {
-    const out = depcruise(dir, '--output-type', 'err');
+    const out = depcruise(dir, '--output-type', 'err', ...args);
     return out.includes('no dependency violations found') ? '' : out;
   });
 }
@@ -104,6 +114,96 @@ describe('dependency rules (npm run lint)', () => {
     expect(out).toContain('infrastructure-not-modules: src/infrastructure/database/db.ts → src/modules/a/a.ts');
     expect(out).toMatch(/no-cycles: src\/modules\/(a\/a|b\/b)\.ts/);
   });
+
+  it("refuse a module importing another module's repository, even for a type, and allow its own", () => {
+    const out = cruise({
+      'src/modules/accounts/repositories/account.repository.ts': 'export class AccountRepository { find() { return 1; } }\n',
+      'src/modules/accounts/services/account.service.ts':
+        "import { AccountRepository } from '../repositories/account.repository';\nexport const s = new AccountRepository();\n",
+      'src/modules/care/services/care.service.ts':
+        "import type { AccountRepository } from '../../accounts/repositories/account.repository';\nexport const f = (r: AccountRepository) => r.find();\n",
+    });
+    expect(out).toContain('no-foreign-repositories: src/modules/care/services/care.service.ts → src/modules/accounts/repositories/account.repository.ts');
+    expect(out).not.toContain('account.service.ts');
+  });
+
+  it('refuse common/ importing a module', () => {
+    const out = cruise({
+      'src/modules/user/user.types.ts': 'export interface User { id: string; }\n',
+      'src/common/http/envelope.ts': "import type { User } from '../../modules/user/user.types';\nexport const id = (u: User) => u.id;\n",
+    });
+    expect(out).toContain('common-not-modules: src/common/http/envelope.ts → src/modules/user/user.types.ts');
+  });
+
+  it('refuse a service importing Fastify or src/common/http, and leave controllers to them', () => {
+    const out = cruise({
+      'src/common/http/answer.ts': 'export const answer = (status: number) => ({ status });\n',
+      'src/modules/user/services/user.service.ts':
+        "import type { FastifyRequest } from 'fastify';\nimport { answer } from '../../../common/http/answer';\nexport const f = (r: FastifyRequest) => answer(r.id.length);\n",
+      'src/modules/user/controllers/user.controller.ts':
+        "import type { FastifyRequest } from 'fastify';\nimport { answer } from '../../../common/http/answer';\nexport const g = (r: FastifyRequest) => answer(r.id.length);\n",
+    });
+    expect(out).toContain('services-not-http: src/modules/user/services/user.service.ts → src/common/http/answer.ts');
+    expect(out).toMatch(/services-not-http: src\/modules\/user\/services\/user\.service\.ts → \S*node_modules\/fastify\//);
+    expect(out).not.toContain('user.controller.ts');
+  });
+
+  it("refuse a service importing @nestjs/common's HTTP exceptions and request decorators (ESLint)", () => {
+    const text =
+      "import { HttpException, Injectable, Req } from '@nestjs/common';\n@Injectable()\nexport class S {\n  f(r: unknown) { return [HttpException, Req, r]; }\n}\n";
+    const restricted = (file: string) => {
+      const args = [path.join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--format', 'json', '--stdin', '--stdin-filename', file];
+      let out: string;
+      try {
+        out = execFileSync(process.execPath, args, { cwd: ROOT, input: text, encoding: 'utf8', stdio: 'pipe' });
+      } catch (error) {
+        out = String((error as { stdout?: string }).stdout);
+      }
+      const [result] = JSON.parse(out) as Array<{ messages: Array<{ ruleId: string | null; message: string }> }>;
+      return result.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+    };
+    expect(restricted('src/modules/user/services/user.service.ts')).toEqual([
+      expect.stringContaining("'HttpException' import from '@nestjs/common' is restricted"),
+      expect.stringContaining("'Req' import from '@nestjs/common' is restricted"),
+    ]);
+    expect(restricted('src/modules/user/controllers/user.controller.ts')).toEqual([]);
+  }, 30_000);
+
+  it('check spec files too', () => {
+    const out = cruise({
+      'src/infrastructure/crypto/keys.ts': 'export const key = 1;\n',
+      'src/common/pipe.spec.ts': "import { key } from '../infrastructure/crypto/keys';\nexport const k = key;\n",
+    });
+    expect(out).toContain('common-not-infrastructure: src/common/pipe.spec.ts → src/infrastructure/crypto/keys.ts');
+  });
+
+  it('pass a violation listed in the known-violations file (--ignore-known, as npm run lint runs) and still refuse a new one', () => {
+    const known: KnownViolation[] = [
+      {
+        type: 'dependency',
+        from: 'src/modules/care/care.service.ts',
+        to: 'src/modules/accounts/account.repository.ts',
+        rule: { name: 'no-foreign-repositories', severity: 'error' },
+      },
+    ];
+    const files = {
+      'src/modules/accounts/account.repository.ts': 'export const repo = 1;\n',
+      'src/modules/care/care.service.ts': "import { repo } from '../accounts/account.repository';\nexport const c = repo;\n",
+      'src/modules/cards/cards.service.ts': "import { repo } from '../accounts/account.repository';\nexport const d = repo;\n",
+      'known.json': JSON.stringify(known),
+    };
+    const out = cruise(files, '--ignore-known', 'known.json');
+    expect(out).toContain('no-foreign-repositories: src/modules/cards/cards.service.ts → src/modules/accounts/account.repository.ts');
+    expect(out).not.toContain('src/modules/care/care.service.ts →');
+  });
+
+  it('list in the known-violations file only violations src still has (fixing one means removing it: npm run lint:baseline)', () => {
+    const known = JSON.parse(fs.readFileSync(KNOWN, 'utf8')) as KnownViolation[];
+    const found = JSON.parse(depcruise(ROOT, '--output-type', 'json')) as { summary: { violations: KnownViolation[] } };
+    const key = (v: KnownViolation) => `${v.rule.name}: ${v.from} → ${v.to}`;
+    const current = new Set(found.summary.violations.map(key));
+    expect(known.map(key).filter((violation) => !current.has(violation))).toEqual([]);
+  }, 60_000);
 
   it('refuse a cycle between module folders even where no file cycle exists (accounts → user → accounts, as before account-views)', () => {
     const out = cruise({

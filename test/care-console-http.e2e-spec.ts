@@ -1,9 +1,9 @@
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
- * The console's HTTP plumbing (console-http.ts): its cookie and session hooks run on its routes
- * only, and there, after them, its headers and the session cookie's Secure flag (PUBLIC_URL is
- * https here, as behind a TLS-terminating load balancer).
+ * The console's HTTP plumbing (console-http.ts): a session on its routes only, and there its headers
+ * and the session cookie's Secure flag (PUBLIC_URL is https here, as behind a TLS-terminating load
+ * balancer).
  */
 describe('care console HTTP (e2e)', () => {
   let app: TestApp;

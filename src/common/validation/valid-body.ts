@@ -5,7 +5,6 @@ import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../context/request-context';
 import { DomainError } from '../errors/domain-error';
 import { API_BODY, prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
-import { cacheValidationMetadata } from './metadata-cache';
 import { validBodyInstance } from './validation';
 import { ArrivedBody, arrivedBodyOf, ValidationMemo } from './validation-memo';
 
@@ -90,9 +89,7 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
     @Inject(BODY_DECRYPTER) private readonly decrypter: BodyDecrypter,
     @Inject(BODY_FINGERPRINT) private readonly fingerprints: BodyFingerprint,
     private readonly memo: ValidationMemo,
-  ) {
-    cacheValidationMetadata();
-  }
+  ) {}
 
   async transform(parts: BodyParts, metadata: ArgumentMetadata): Promise<unknown> {
     const { dto, rules, remember } = metadata.data as unknown as ValidBodyOptions;

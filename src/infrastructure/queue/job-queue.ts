@@ -3,7 +3,7 @@ import PgBoss from 'pg-boss';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { JobDefinition, JobHandler, SendJobOptions, WorkOptions } from './job-definition';
-import { tolerateUnrecordedJobOutcomes } from './pg-boss-outcome-guard';
+import { JobWorker } from './job-worker';
 
 const DEFAULT_WORK: Required<WorkOptions> = { batchSize: 5, pollingIntervalSeconds: 0.5 };
 const STOP_TIMEOUT_MS = 15_000;
@@ -27,11 +27,11 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
   private queueCreation: Promise<unknown> = Promise.resolve();
   private starting?: Promise<void>;
   private stopped = false;
+  private readonly workers: Array<Pick<JobWorker<object>, 'stop'>> = [];
 
   constructor(private readonly config: AppConfig) {
     const { databaseUrl, dbSchema, jobsEnabled } = config.env;
     if (!databaseUrl) throw new Error('DATABASE_URL must be resolved before the job queue starts');
-    tolerateUnrecordedJobOutcomes(this.logger);
     this.boss = new PgBoss({
       connectionString: databaseUrl,
       schema: jobSchemaFor(dbSchema),
@@ -61,7 +61,8 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
     if (this.stopped || !this.starting) return;
     this.stopped = true;
     await this.starting.catch(() => undefined);
-    // Graceful: in-flight handlers finish (or their jobs are failed and retried elsewhere).
+    // Graceful: in-flight handlers finish and are recorded; past the timeout their jobs expire and run elsewhere.
+    await Promise.race([Promise.all(this.workers.map((worker) => worker.stop())), new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS).unref())]);
     await this.boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
   }
 
@@ -110,17 +111,9 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
     if (!this.workersEnabled || this.stopped) return;
     await this.ensureQueue(definition.name);
     const { batchSize, pollingIntervalSeconds } = { ...DEFAULT_WORK, ...options };
-    await this.boss.work<T>(definition.name, { batchSize, pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
-      const outcomes = await Promise.allSettled(jobs.map((job) => handler(job.data, { id: job.id, retryCount: job.retryCount })));
-      for (const [index, outcome] of outcomes.entries()) {
-        if (outcome.status === 'fulfilled') continue;
-        const job = jobs[index];
-        const reason = outcome.reason as Error | undefined;
-        this.logger.warn({ job: definition.name, jobId: job.id, retryCount: job.retryCount, errorName: reason?.name, message: reason?.message }, 'job failed');
-        // Failed here, retried per definition; the others are completed when this callback returns.
-        await this.boss.fail(definition.name, job.id, { errorName: reason?.name ?? 'Error' });
-      }
-    });
+    const worker = new JobWorker(this.boss, definition, handler, { batchSize, pollingIntervalMs: pollingIntervalSeconds * 1000 }, this.logger);
+    this.workers.push(worker);
+    worker.start();
   }
 
   /** A cron schedule (UTC), kept in the database: one instance sends each tick's job. */

@@ -8,7 +8,6 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
 import { pgPoolOf } from '../../infrastructure/database/data-source-options';
-import { addRouteHooks, RouteHook } from '../../common/http/route-hooks';
 import { CONSOLE_CSS } from './views/console.css';
 
 export const CONSOLE_PATH = '/care';
@@ -32,8 +31,10 @@ export function isConsolePath(url: string): boolean {
  * Fastify plugins of the console, registered before the app initialises: cookies, the server-side
  * session (@fastify/session with connect-pg-simple on the app's own pg pool, table care_sessions of
  * the app's schema), CSRF tokens kept in that session, the stylesheet and the security headers.
- * Their hooks run on the console's routes only, and the session cookie is scoped to /care, so no
- * other route reads or writes a session, nor pays for the hooks.
+ * Nest registers every controller on the root Fastify instance, so a plugin's hooks cannot be
+ * scoped to the console's routes by encapsulation: the plugins are registered as their documents
+ * say and their hooks run on every request. The session's are inert outside its cookie's path
+ * (/care): no other route reads or writes a session. The console's headers go on /care only.
  */
 export async function installConsoleHttp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   const env = config.env.careConsole;
@@ -44,44 +45,39 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
   const store = new PgStore({ pool, schemaName: config.env.dbSchema, tableName: 'care_sessions', createTableIfMissing: false, ttl: idleMs / 1000 });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const secureCookie = config.env.publicUrl.startsWith('https://');
-  // The plugins' hooks run on the console's routes only (consoleRouteHooks); their decorators are the app's.
-  const hooks = await consoleRouteHooks(fastify, async () => {
-    await app.register(fastifyCookie);
-    await app.register(fastifySession, {
-      // Every instance sharing SERVICE_KEYS signs alike, so any of them serves a signed-in staff member.
-      secret: env.sessionSecret ?? app.get(KeyStore, { strict: false }).derivedSecret('care-console-session-cookie'),
-      cookieName: SESSION_COOKIE,
-      store: store as unknown as FastifySessionOptions['store'],
-      saveUninitialized: false,
-      // Every request moves the expiry: the session ends after CARE_SESSION_IDLE_MINUTES without one.
-      rolling: true,
-      // Secure is added below: @fastify/session would refuse to save a secure session on a request
-      // that reached Node over http, which is every request behind a TLS-terminating load balancer.
-      cookie: { path: CONSOLE_PATH, httpOnly: true, sameSite: 'lax', secure: false, maxAge: idleMs },
-    });
-    await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
+  await app.register(fastifyCookie);
+  await app.register(fastifySession, {
+    // Every instance sharing SERVICE_KEYS signs alike, so any of them serves a signed-in staff member.
+    secret: env.sessionSecret ?? app.get(KeyStore, { strict: false }).derivedSecret('care-console-session-cookie'),
+    cookieName: SESSION_COOKIE,
+    store: store as unknown as FastifySessionOptions['store'],
+    saveUninitialized: false,
+    // Every request moves the expiry: the session ends after CARE_SESSION_IDLE_MINUTES without one.
+    rolling: true,
+    // Secure is added below: @fastify/session would refuse to save a secure session on a request
+    // that reached Node over http, which is every request behind a TLS-terminating load balancer.
+    cookie: { path: CONSOLE_PATH, httpOnly: true, sameSite: 'lax', secure: false, maxAge: idleMs },
   });
+  await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
   // The pool is the app's: closing the store only stops its pruning timer.
   fastify.addHook('onClose', async () => store.close());
-  // After the plugins' own onSend hooks, so the session's cookie is already set when it gets Secure.
-  hooks.push({
-    name: 'onSend',
-    hook: (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-      void reply.headers({
-        'content-security-policy': CONSOLE_CSP,
-        'x-frame-options': 'DENY',
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'same-origin',
-      });
-      if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
-      if (secureCookie && reply.hasHeader('set-cookie')) {
-        // Fastify appends set-cookie values: take them off, then put them back marked Secure.
-        const cookies = withSecure(reply.getHeader('set-cookie'));
-        reply.removeHeader('set-cookie');
-        void reply.header('set-cookie', cookies);
-      }
-      done(null, payload);
-    },
+  // Added after the plugins' own onSend hooks, so the session's cookie is already set when it gets Secure.
+  fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    if (!isConsolePath(request.url)) return done(null, payload);
+    void reply.headers({
+      'content-security-policy': CONSOLE_CSP,
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'same-origin',
+    });
+    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    if (secureCookie && reply.hasHeader('set-cookie')) {
+      // Fastify appends set-cookie values: take them off, then put them back marked Secure.
+      const cookies = withSecure(reply.getHeader('set-cookie'));
+      reply.removeHeader('set-cookie');
+      void reply.header('set-cookie', cookies);
+    }
+    done(null, payload);
   });
   fastify.get(`${CONSOLE_PATH}/assets/console.css`, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CONSOLE_CSS),
@@ -101,32 +97,4 @@ export function verifyCsrf(fastify: FastifyInstance, request: FastifyRequest): P
     const replyAdapter = { send: (error: Error) => reject(error) } as unknown as FastifyReply;
     fastify.csrfProtection(request, replyAdapter, () => resolve());
   });
-}
-
-/**
- * Registers plugins (`register`) whose hooks should run on the console's routes only. The cookie
- * and session plugins add global onRequest and onSend hooks, which every API call then ran only to
- * find it had no session (measured: ~5% of a replay's CPU). Nest registers the console's routes on
- * the root instance, so Fastify's encapsulation cannot scope them: the hooks are taken as the
- * plugins add them and given, in the same order, to each route under /care as it is registered
- * (addRouteHooks; route hooks run after the global ones, as these did, being registered last).
- * Returns that list, for the console's own hooks to follow.
- */
-async function consoleRouteHooks(fastify: FastifyInstance, register: () => Promise<void>): Promise<RouteHook[]> {
-  const hooks: RouteHook[] = [];
-  const addHook = Object.getOwnPropertyDescriptor(fastify, 'addHook');
-  const taking = function (this: FastifyInstance, name: string, hook: unknown) {
-    if (name !== 'onRequest' && name !== 'onSend') throw new Error(`a console plugin added a ${name} hook: give it to the console's routes too`);
-    hooks.push({ name, hook });
-    return this;
-  };
-  Object.defineProperty(fastify, 'addHook', { value: taking, configurable: true, writable: true });
-  try {
-    await register();
-  } finally {
-    if (addHook) Object.defineProperty(fastify, 'addHook', addHook);
-    else delete (fastify as unknown as Record<string, unknown>).addHook;
-  }
-  addRouteHooks(fastify, (route) => isConsolePath(route.url), hooks);
-  return hooks;
 }
