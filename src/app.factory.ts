@@ -21,7 +21,6 @@ import { drainPool } from './infrastructure/database/pool-drain';
 import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { installTokenRateLimit } from './modules/auth/token-rate-limit';
-import { EnrollmentEarlyReplay } from './modules/enrollment/controllers/enrollment-early-replay';
 import { setupOpenApi } from './openapi';
 import { installConsoleHttp } from './modules/care-console/console-http';
 
@@ -51,7 +50,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics), adapter, {
     bufferLogs: true,
     abortOnError: false,
-    // The body's bytes stay on the request (`rawBody`): the validation memo knows a body by them.
+    // The body's bytes stay on the request (`rawBody`): the idempotency replay knows a retry by them.
     rawBody: true,
   });
   app.useLogger(nestLogger(rootLogger));
@@ -74,8 +73,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   if (config.isSandbox) fastify.addHook('preHandler', unavailableFaultHook);
   fastify.addHook('preValidation', jsonBodyHook);
-  // After the hooks above (route hooks run after the global ones): an enrollment's identical retry answered from its stored answer.
-  app.get(EnrollmentEarlyReplay).install(fastify);
   app.useGlobalPipes(createValidationPipe());
   // Closing: the calls still running (a client may have gone away) finish on their connections before the pool closes.
   const pool = pgPoolOf(app.get(DataSource));
