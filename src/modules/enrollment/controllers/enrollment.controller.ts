@@ -66,6 +66,7 @@ export class EnrollmentController {
       'Check responseDetails[0].code: 0 is success. A replayed answer carries the header Idempotent-Replayed: true.',
     ENROLLMENT_ANSWER_EXAMPLES,
   )
+  // Nest's order: the guard (RequiresScopes) → the replay of a byte-identical retry (Idempotent) → the body pipes (ValidBody) → the use case.
   @Idempotent(ENROLLMENT_OPERATION)
   @ApiErrors(
     { 400: ENROLLMENT_VALIDATION_ERRORS, 422: ['IDEMPOTENCY_PAYLOAD_MISMATCH'] },
