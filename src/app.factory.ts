@@ -2,8 +2,7 @@ import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { ClsServiceManager } from 'nestjs-cls';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { jsonBodyHook } from './common/http/json-body';
 import { sendError } from './common/http/exception.filter';
@@ -12,7 +11,7 @@ import { installGracefulClose } from './common/http/graceful-close';
 import { unavailableFaultHook } from './common/context/sandbox-faults';
 import { installRequestContext } from './common/context/request-scope';
 import { ApiFastifyAdapter } from './common/http/api-fastify-adapter';
-import { generateRequestId, RawWithRequestId, resolveRequestId } from './common/http/request-id';
+import { incomingRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';
 import { pgPoolOf } from './infrastructure/database/data-source-options';
@@ -21,7 +20,6 @@ import { drainPool } from './infrastructure/database/pool-drain';
 import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { installTokenRateLimit } from './modules/auth/token-rate-limit';
-import { EnrollmentEarlyReplay } from './modules/enrollment/controllers/enrollment-early-replay';
 import { setupOpenApi } from './openapi';
 import { installConsoleHttp } from './modules/care-console/console-http';
 
@@ -33,7 +31,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   await runMigrations(config.env.databaseUrl, config.env.dbSchema);
   const adapter = new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    genReqId: (raw: RawWithRequestId) => generateRequestId(raw),
+    genReqId: incomingRequestId,
     logger: false,
     trustProxy: false,
     onProtoPoisoning: 'error',
@@ -44,14 +42,14 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       sendError(error, request, reply, new NestLogger('Errors'), config.env.publicUrl),
   });
   const rootLogger = createRootLogger(config.env.logLevel);
-  // First of all hooks: the request's context store, then (at the end) its log line.
+  // First of all hooks: the request's context store and its id, then (at the end) its log line.
   installRequestContext(adapter.getInstance(), config.isSandbox);
   installRequestLogging(adapter.getInstance(), rootLogger);
   const metrics = new Metrics();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics), adapter, {
     bufferLogs: true,
     abortOnError: false,
-    // The body's bytes stay on the request (`rawBody`): the validation memo knows a body by them.
+    // The body's bytes stay on the request (`rawBody`): the idempotency replay knows a retry by them.
     rawBody: true,
   });
   app.useLogger(nestLogger(rootLogger));
@@ -61,21 +59,12 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const fastify = app.getHttpAdapter().getInstance();
   metrics.install(fastify);
   const errors = new NestLogger('Errors');
-  const requestContext = ClsServiceManager.getClsService();
   installRequestTimeout(fastify, config.env.requestTimeoutMs, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
   await installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
   // JSON only (and the token endpoint's form): any other body type is refused with 415.
   fastify.removeContentTypeParser('text/plain');
-  fastify.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const requestId = resolveRequestId(request);
-    void reply.header('x-request-id', requestId);
-    requestContext.set('requestId', requestId);
-    done();
-  });
   if (config.isSandbox) fastify.addHook('preHandler', unavailableFaultHook);
   fastify.addHook('preValidation', jsonBodyHook);
-  // After the hooks above (route hooks run after the global ones): an enrollment's identical retry answered from its stored answer.
-  app.get(EnrollmentEarlyReplay).install(fastify);
   app.useGlobalPipes(createValidationPipe());
   // Closing: the calls still running (a client may have gone away) finish on their connections before the pool closes.
   const pool = pgPoolOf(app.get(DataSource));

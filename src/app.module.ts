@@ -2,7 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { RequestContextModule } from './common/context/request-context.module';
 import { GlobalExceptionFilter } from './common/http/exception.filter';
-import { ValidationModule } from './common/validation/validation.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { CryptoModule } from './infrastructure/crypto/crypto.module';
@@ -53,7 +52,6 @@ export class AppModule {
         ConfigModule.forRoot(config),
         MetricsModule.forRoot(metrics),
         RequestContextModule,
-        ValidationModule,
         TimeModule,
         DatabaseModule,
         CryptoModule,

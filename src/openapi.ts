@@ -13,7 +13,9 @@ const DESCRIPTION = `
 Partner-facing enrollment API. Every JSON body carries \`requestId\` and \`responseDetails\`
 (\`[{code, subCode, description, field?}]\`); success is exactly one detail \`{code: 0, subCode: 0}\`.
 Business declines (account limits, OFAC hold, locked account) answer HTTP 200 with the decline first.
-\`X-Request-Id\` echoes the body's requestId, or a generated id.
+One id per request: the body's requestId, else an \`X-Request-Id\` of 1 to 128 characters of \`A-Za-z0-9._:-\`,
+else a generated id (a malformed header is replaced, never refused); it is the envelope's requestId and the
+\`X-Request-Id\` of the answer. Every /v1 answer carries \`Cache-Control: no-store\`.
 
 Retry policy: retry only on 503 (which carries Retry-After), with the same request, at most 3 times,
 after random waits of 1-1000 ms, 1000-5000 ms and 5000-30000 ms. Never retry a 400 or 500.
@@ -67,7 +69,7 @@ const CLOSED_SCHEMAS = [
 /** Headers of every answer (X-Request-Id) and of every 503 (Retry-After), referenced from components.headers. */
 const RESPONSE_HEADERS: Record<string, HeaderObject> = {
   'X-Request-Id': {
-    description: "The body's requestId when the request had one, otherwise a generated id",
+    description: "The request's id: the body's requestId, else a well-formed X-Request-Id of the request, else a generated id",
     schema: { type: 'string' },
     example: 'req-20261121-0001',
   },

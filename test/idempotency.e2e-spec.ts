@@ -136,7 +136,7 @@ describe('Idempotency (e2e)', () => {
     const first = await post();
     const firstText = await first.text();
     expect({ status: first.status, detail: (JSON.parse(firstText) as EnrollmentBody).responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0 } });
-    // The second body is known to the validation memo: it skips the field rules, not the dropping.
+    // The byte-identical retry is answered by the replay interceptor from the answer the first call stored.
     const again = await post();
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');

@@ -23,7 +23,7 @@ async function getWith(app: TestApp, bearer: string) {
   };
 }
 
-/** The bearer guard caches verified tokens until their exp (RFC 6750 behaviour unchanged). */
+/** The bearer guard's strategy caches verified tokens until their exp at most (RFC 6750 behaviour unchanged). */
 describe('Verified-token cache (e2e)', () => {
   let app: TestApp;
 
@@ -47,7 +47,7 @@ describe('Verified-token cache (e2e)', () => {
     expect(expired.wwwAuthenticate).toMatch(/^Bearer /);
   });
 
-  it("an enrollment's identical retry, replayed early while its cached token lives, is refused once the token expires", async () => {
+  it("an enrollment's identical retry, replayed while its cached token lives, is refused once the token expires", async () => {
     const bearer = await token(app);
     const body = JSON.stringify(EnrollmentRequestFactory.build());
     const enroll = () =>

@@ -642,7 +642,7 @@ export interface components {
             /** @description [] while the account was never activated; absent only on a limit decline answered alone */
             paymentInstruments?: components["schemas"]["PaymentInstrument"][];
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -725,7 +725,7 @@ export interface components {
             /** @description Oldest first */
             auditTrail: components["schemas"]["AuditEntry"][];
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -935,7 +935,7 @@ export interface components {
             /** @description Absent only on a ?validateOnly=true answer */
             businessData?: components["schemas"]["BusinessData"];
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -1124,7 +1124,7 @@ export interface components {
         /** @description The body of every error answer under /v1 and /health (CONTRACT section 2). */
         ErrorEnvelope: {
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -1170,7 +1170,7 @@ export interface components {
         };
         LiveResponse: {
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -1259,7 +1259,7 @@ export interface components {
              */
             migrations: "applied";
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -1275,7 +1275,7 @@ export interface components {
             /** @description The event as it stands after the redelivery request (pending, due now) */
             event: components["schemas"]["WebhookEventListItem"];
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -1385,7 +1385,7 @@ export interface components {
              */
             onboardingID: string;
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -1429,7 +1429,7 @@ export interface components {
             /** @example sandbox */
             programCode: string;
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -1521,7 +1521,7 @@ export interface components {
         /** @description Success with the user, or a HTTP 200 decline (5/362 locked account, 2/6x limits, 5/380, 5/381) without it. */
         UserResponse: {
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -1532,7 +1532,7 @@ export interface components {
         };
         UsersResponse: {
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -1650,7 +1650,7 @@ export interface components {
              */
             nextCursor: string | null;
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -1660,7 +1660,7 @@ export interface components {
         WebhookEventResponse: {
             event: components["schemas"]["WebhookEvent"];
             /**
-             * @description The request's requestId, or the generated id (also in X-Request-Id)
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
              * @example req-20261121-0001
              */
             requestId: string;
@@ -1678,7 +1678,7 @@ export interface components {
          */
         "Retry-After": number;
         /**
-         * @description The body's requestId when the request had one, otherwise a generated id
+         * @description The request's id: the body's requestId, else a well-formed X-Request-Id of the request, else a generated id
          * @example req-20261121-0001
          */
         "X-Request-Id": string;
@@ -3531,10 +3531,7 @@ export interface operations {
                 /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, so that a dry run misspelt never runs for real. */
                 validateOnly?: "true" | "false";
             };
-            header?: {
-                /** @description Response header: "true" when the stored answer of this requestId is replayed */
-                "Idempotent-Replayed"?: string;
-            };
+            header?: never;
             path: {
                 /** @description One of the partner's programs (else 403/403/2) */
                 programCode: unknown;
@@ -3550,6 +3547,8 @@ export interface operations {
             /** @description Success, or a business decline with HTTP 200: the OFAC hold (code 5, subCode 370) and the account-limit declines (code 2, subCodes 60, 61, 63, 66). Check responseDetails[0].code: 0 is success. A replayed answer carries the header Idempotent-Replayed: true. */
             200: {
                 headers: {
+                    /** @description "true" when this is the stored answer of the requestId, replayed byte for byte */
+                    "Idempotent-Replayed"?: "true";
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

@@ -17,5 +17,5 @@ export interface RequestContextStore extends ClsStore {
   [SANDBOX_FAULTS]?: readonly string[];
 }
 
-/** Valid partner requestIds are echoed as the correlation id; anything else gets a generated one. */
+/** A partner's body requestId (1 to 64 characters); valid, it is the request's id (common/http/request-id.ts). */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;

@@ -1,15 +1,30 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
+import { currentRequestId, REQUEST_ID_HEADER, resolveRequestId } from '../http/request-id';
 import type { RequestContextStore } from './request-context';
 import { parseSandboxFaults, SANDBOX_FAULT_HEADER, SANDBOX_FAULTS } from './sandbox-faults';
 
 const NO_FAULTS: readonly string[] = Object.freeze([]);
 
 /**
- * Opens the request's context store (AsyncLocalStorage through nestjs-cls) in the first onRequest
- * hook: `enterWith` in the request's own async context, so everything the request runs afterwards
- * (body parsing, guard, handler, the onResponse log line) sees it, and nothing else does. The
- * requestId starts as the generated id; the preHandler hook replaces it with the body's requestId.
+ * The headers every answer carries (CONTRACT section 1): its `X-Request-Id`, and under /v1
+ * `Cache-Control: no-store`. Set by the onSend hook below, and by the error path of Fastify's own
+ * URL errors, which answer before any hook runs.
+ */
+export function contextHeaders(request: FastifyRequest): Record<string, string> {
+  const url = request.url;
+  const api = url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+  return api ? { [REQUEST_ID_HEADER]: currentRequestId(request), 'cache-control': 'no-store' } : { [REQUEST_ID_HEADER]: currentRequestId(request) };
+}
+
+/**
+ * The request's context, opened by the first hooks of every request:
+ * - onRequest: the context store (AsyncLocalStorage through nestjs-cls), entered with `enterWith` in
+ *   the request's own async context, so everything the request runs afterwards (body parsing, guard,
+ *   handler, the onResponse log line) sees it, and nothing else does; its requestId is the incoming
+ *   one (request-id.ts).
+ * - preHandler (the first): the body is parsed; a valid body `requestId` becomes the request's id.
+ * - onSend: the context's headers (contextHeaders) on every answer, errors included.
  */
 export function installRequestContext(fastify: FastifyInstance, sandbox: boolean): void {
   const cls = ClsServiceManager.getClsService<RequestContextStore>();
@@ -17,5 +32,14 @@ export function installRequestContext(fastify: FastifyInstance, sandbox: boolean
     const header = sandbox ? request.headers[SANDBOX_FAULT_HEADER] : undefined;
     cls.enterWith({ requestId: request.id, [SANDBOX_FAULTS]: header === undefined ? NO_FAULTS : parseSandboxFaults(header) });
     done();
+  });
+  fastify.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const requestId = resolveRequestId(request);
+    if (requestId !== request.id) cls.set('requestId', requestId);
+    done();
+  });
+  fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    void reply.headers(contextHeaders(request));
+    done(null, payload);
   });
 }

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
+import { contextHeaders } from '../context/request-scope';
 import { currentRequestId } from './request-id';
 import { renderError } from './error-rendering';
 
@@ -28,8 +29,9 @@ export function sendError(exception: unknown, request: FastifyRequest, reply: Fa
     logger.error({ requestId, errorName: error?.name, errorCode: error?.code, stack: error?.stack?.split('\n').slice(1, 8).join('\n') }, 'unexpected error');
   }
   if (reply.sent) return;
+  // Fastify's URL errors answer before any hook (contextHeaders' onSend) runs.
   void reply
     .status(rendered.status)
-    .headers({ ...rendered.headers, 'x-request-id': requestId, 'content-type': 'application/json; charset=utf-8' })
+    .headers({ ...contextHeaders(request), ...rendered.headers, 'content-type': 'application/json; charset=utf-8' })
     .send(JSON.stringify(rendered.body));
 }

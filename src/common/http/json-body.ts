@@ -32,8 +32,8 @@ export interface JsonPreparation {
   nfc: boolean;
   /**
    * Keys named like prototype properties (`__proto__`, `prototype`, `constructor`) dropped at any
-   * depth, as Nest's ValidationPipe drops them before validating, so that the validation memo's
-   * digest, the field rules and the handler all see the same data. Fastify already refuses a JSON
+   * depth, as Nest's ValidationPipe drops them before validating, so that the payload fingerprint,
+   * the field rules and the handler all see the same data. Fastify already refuses a JSON
    * body that would poison a prototype; a decrypted JWE payload comes from JSON.parse, where such a
    * key is only an own property, ignored as every DTO ignores it.
    */

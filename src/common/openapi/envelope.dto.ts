@@ -39,7 +39,10 @@ export class ErrorDetailDto extends ResponseDetailDto {
 /** Every error answer (4xx, 5xx): the envelope with the governing detail first, and nothing else. */
 @ApiSchema({ name: 'ErrorEnvelope', description: 'The body of every error answer under /v1 and /health (CONTRACT section 2).' })
 export class ErrorEnvelopeDto {
-  @ApiProperty({ description: "The request's requestId, or the generated id (also in X-Request-Id)", example: 'req-20261121-0001' })
+  @ApiProperty({
+    description: "The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)",
+    example: 'req-20261121-0001',
+  })
   requestId: string;
 
   @ApiProperty({ type: [ErrorDetailDto], minItems: 1 })
@@ -49,7 +52,10 @@ export class ErrorEnvelopeDto {
 /** The envelope of a success answer; resource answers extend it with their data. */
 @ApiSchema({ name: 'Envelope' })
 export class EnvelopeDto {
-  @ApiProperty({ description: "The request's requestId, or the generated id (also in X-Request-Id)", example: 'req-20261121-0001' })
+  @ApiProperty({
+    description: "The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)",
+    example: 'req-20261121-0001',
+  })
   requestId: string;
 
   @ApiProperty({

@@ -6,22 +6,12 @@ import type { Principal } from '../context/request-context';
 import { DomainError } from '../errors/domain-error';
 import { API_BODY, prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
 import { validBodyInstance } from './validation';
-import { ArrivedBody, arrivedBodyOf, ValidationMemo } from './validation-memo';
 
 /** Opens a partner's JWE compact string (implemented by the crypto module; common/ holds only the port). */
 export interface BodyDecrypter {
   decryptFromPartner(compact: string): Promise<unknown>;
 }
 export const BODY_DECRYPTER = Symbol('BODY_DECRYPTER');
-
-/**
- * The idempotency fingerprint of a request's parsed body under an operation, computed once per body
- * object (implemented by the crypto module's PayloadFingerprint.ofBody): the validation memo's key.
- */
-export interface BodyFingerprint {
-  ofBody(operation: string, body: unknown): string;
-}
-export const BODY_FINGERPRINT = Symbol('BODY_FINGERPRINT');
 
 /** Rules of a body that span fields or need the program's configuration; they return what the use case works from. */
 export interface CrossFieldRules<D, R> {
@@ -30,8 +20,6 @@ export interface CrossFieldRules<D, R> {
 
 interface BodyParts {
   body: unknown;
-  /** Its bytes (Nest's body parser keeps them, `rawBody`) and Content-Type: the validation memo's key. */
-  arrived: ArrivedBody;
   programCode: string | undefined;
   principal: Principal | undefined;
 }
@@ -42,26 +30,17 @@ export interface ValidBodySettings {
   rules?: Type<CrossFieldRules<never, unknown>>;
   /** The request body's examples in OpenAPI. */
   examples?: Record<string, { summary: string; value: unknown }>;
-  /**
-   * The operation of an idempotent call (as its CallRunner call names it): the bodies that pass are
-   * remembered (ValidationMemo) with their payload fingerprint under it, which the runner then
-   * reuses (`ofBody`). Its identical retry replays, and there the memo spares the field rules of
-   * every replay. Elsewhere a body is rarely sent twice, and its memo entry would be work for nothing.
-   */
-  remember?: string;
 }
 
 interface ValidBodyOptions {
   dto: Type<object>;
   rules?: Type<CrossFieldRules<never, unknown>>;
-  remember: string | undefined;
 }
 
 const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, context: ExecutionContext): BodyParts => {
   const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
   return {
     body: request.body,
-    arrived: arrivedBodyOf(request),
     programCode: (request.params as Record<string, string | undefined>)?.programCode,
     principal: request.user,
   };
@@ -70,39 +49,28 @@ const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, conte
 /**
  * The body of a route that carries `encryptedUserData`, made ready in one place and in this order,
  * before the handler (so before any look-up or lock, CONTRACT section 6): the JWE of an
- * encryption partner opened (and NFC-normalised) → DTO validation (unknown properties, field rules;
- * on a route that remembers, skipped for a body identical to one that passed lately, see
- * ValidationMemo) → the route's
- * cross-field rules, whose result (e.g. the enrollment plan) is what the handler receives.
+ * encryption partner opened (and NFC-normalised) → DTO validation (unknown properties, field rules)
+ * → the route's cross-field rules, whose result (e.g. the enrollment plan) is what the handler receives.
  *
  * What passes on is the validated body itself, as plain data typed by its DTO, not the DTO instance
  * class-transformer builds to run the field rules: DTO classes declare rules and types and carry no
- * behaviour (no method, accessor, initialiser or @Transform), so both hold the same data, and a body
- * the memo knows skips building the instance too. That instance (class-transformer walking the
- * class metadata for every key, Nest's pipe walking the value three more times) was ~60 µs of a
- * replayed enrollment's CPU, measured by alternating batches in one process.
+ * behaviour (no method, accessor, initialiser or @Transform), so both hold the same data.
  */
 @Injectable()
 export class ValidBodyPipe implements PipeTransform<BodyParts> {
   constructor(
     private readonly moduleRef: ModuleRef,
     @Inject(BODY_DECRYPTER) private readonly decrypter: BodyDecrypter,
-    @Inject(BODY_FINGERPRINT) private readonly fingerprints: BodyFingerprint,
-    private readonly memo: ValidationMemo,
   ) {}
 
   async transform(parts: BodyParts, metadata: ArgumentMetadata): Promise<unknown> {
-    const { dto, rules, remember } = metadata.data as unknown as ValidBodyOptions;
+    const { dto, rules } = metadata.data as unknown as ValidBodyOptions;
     const body = await this.opened(parts);
     // Keys named like prototype properties dropped first, as Nest's ValidationPipe drops them before
-    // validating: the memo's fingerprint, the field rules and the handler all see the same data.
+    // validating: the field rules, the fingerprint and the handler all see the same data.
     prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
-    const digest = remember === undefined ? undefined : this.memo.digestOf(dto, parts.arrived, body !== parts.body);
-    if (this.memo.fingerprintOf(digest) === undefined) {
-      // Throws the body's validation errors; the instance it returns holds the body's own data.
-      await validBodyInstance(dto as new () => object, body);
-      if (remember !== undefined) this.memo.remember(digest, this.fingerprints.ofBody(remember, body));
-    }
+    // Throws the body's validation errors; the instance it returns holds the body's own data.
+    await validBodyInstance(dto as new () => object, body);
     if (!rules) return body;
     return this.moduleRef.get(rules, { strict: false }).check({ programCode: parts.programCode }, body as never);
   }
@@ -126,12 +94,12 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
 }
 
 /**
- * `@ValidBody(Dto)` or `@ValidBody(Dto, { rules, examples, remember })`: the parameter receives the
+ * `@ValidBody(Dto)` or `@ValidBody(Dto, { rules, examples })`: the parameter receives the
  * validated body typed by its DTO, or what the rules return.
  */
-export function ValidBody(dto: Type<object>, { rules, examples, remember }: ValidBodySettings = {}): ParameterDecorator {
+export function ValidBody(dto: Type<object>, { rules, examples }: ValidBodySettings = {}): ParameterDecorator {
   return (target, key, index) => {
-    RequestBodyParts({ dto, rules, remember } satisfies ValidBodyOptions, ValidBodyPipe)(target, key, index);
+    RequestBodyParts({ dto, rules } satisfies ValidBodyOptions, ValidBodyPipe)(target, key, index);
     if (key !== undefined) ApiBody({ type: dto, examples })(target, key, Object.getOwnPropertyDescriptor(target, key) as PropertyDescriptor);
   };
 }

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { BODY_DECRYPTER, BODY_FINGERPRINT } from '../../common/validation/valid-body';
+import { BODY_DECRYPTER } from '../../common/validation/valid-body';
 import { AppConfig } from '../../config/app-config';
 import { BlindIndex, FieldCipher } from './field-cipher';
 import { JweService } from './jwe.service';
@@ -17,8 +17,7 @@ import { PayloadFingerprint } from './payload-fingerprint';
     PayloadFingerprint,
     PartnerViewService,
     { provide: BODY_DECRYPTER, useExisting: JweService },
-    { provide: BODY_FINGERPRINT, useExisting: PayloadFingerprint },
   ],
-  exports: [KeyStore, FieldCipher, BlindIndex, JweService, PayloadFingerprint, PartnerViewService, BODY_DECRYPTER, BODY_FINGERPRINT],
+  exports: [KeyStore, FieldCipher, BlindIndex, JweService, PayloadFingerprint, PartnerViewService, BODY_DECRYPTER],
 })
 export class CryptoModule {}

@@ -38,19 +38,22 @@ describe(PayloadFingerprint.name, () => {
     expect(sut.matches(sut.of('enrollment', payload), 'enrollment', { ...payload, requestId: 'r-2' })).toBe(false);
   });
 
-  it('ofBody: the same fingerprint as of(), computed once per body object and operation', () => {
+  it('ofBytes: keyed, of the operation, the Content-Type and every byte; null without bytes', () => {
     const sut = new PayloadFingerprint(keys());
-    const computed = jest.spyOn(sut, 'of');
-    const body = JSON.parse(JSON.stringify(payload)) as object;
-    expect(sut.ofBody('enrollment', body)).toBe(sut.of('enrollment', payload));
-    computed.mockClear();
-    expect(sut.ofBody('enrollment', body)).toBe(sut.of('enrollment', payload));
-    expect(computed).toHaveBeenCalledTimes(1);
-    // Another operation on the same object, another object with the same data, a value that is not an object: computed.
-    computed.mockClear();
-    expect(sut.ofBody('other', body)).toBe(sut.of('other', payload));
-    expect(sut.ofBody('enrollment', { ...payload })).toBe(sut.of('enrollment', payload));
-    expect(sut.ofBody('enrollment', 'text')).toBe(sut.of('enrollment', 'text'));
-    expect(computed).toHaveBeenCalledTimes(6);
+    const text = JSON.stringify(payload);
+    const bytes = (raw: string | undefined, contentType = 'application/json') => ({ contentType, raw: raw === undefined ? undefined : Buffer.from(raw) });
+    const digest = sut.ofBytes('enrollment', bytes(text));
+    expect(digest).toMatch(/^h1:[A-Za-z0-9_-]{43}$/);
+    expect(sut.ofBytes('enrollment', bytes(text))).toBe(digest);
+    expect(digest).not.toBe(sut.of('enrollment', payload));
+    expect(new PayloadFingerprint(keys()).ofBytes('enrollment', bytes(text))).not.toBe(digest);
+    for (const other of [
+      sut.ofBytes('other', bytes(text)),
+      sut.ofBytes('enrollment', bytes(text, 'application/json; charset=utf-8')),
+      sut.ofBytes('enrollment', bytes(`${text} `)),
+      sut.ofBytes('enrollment', bytes(JSON.stringify(payload, null, 1))),
+    ])
+      expect(other).not.toBe(digest);
+    expect(sut.ofBytes('enrollment', bytes(undefined))).toBeNull();
   });
 });

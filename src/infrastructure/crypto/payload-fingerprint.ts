@@ -1,6 +1,7 @@
 import { createHash, createHmac, KeyObject } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import canonicalize from 'canonicalize';
+import type { RequestBytes } from '../../common/context/request-bytes';
 import { KeyStore } from './key-store';
 
 const KEYED = 'h1:';
@@ -15,30 +16,24 @@ const KEYED = 'h1:';
 export class PayloadFingerprint {
   constructor(private readonly keys: KeyStore) {}
 
-  /**
-   * The fingerprints of request bodies already computed, per body object: the body pipe (which
-   * keeps it in the validation memo) and the call runner both need the fingerprint of the same
-   * parsed body, and the canonical form with its HMAC is the dearest step of a call's idempotency
-   * check. Sound because nothing changes a body once it is ready: the body hook's NFC and the
-   * dropped prototype-named keys come before the first of them asks, and the rules, the use case
-   * and the runner only read it (the validated body is what they receive).
-   */
-  private readonly ofBodies = new WeakMap<object, { operation: string; fingerprint: string }>();
-
   of(operation: string, payload: unknown, key: KeyObject = this.keys.blindIndexKey): string {
     return `${KEYED}${createHmac('sha256', key)
       .update(`fingerprint\n${operation}\n${canonicalize(payload) ?? ''}`)
       .digest('base64url')}`;
   }
 
-  /** `of()` for a request's parsed body, computed once per body object (see `ofBodies`). */
-  ofBody(operation: string, body: unknown): string {
-    if (body === null || typeof body !== 'object') return this.of(operation, body);
-    const known = this.ofBodies.get(body);
-    if (known?.operation === operation) return known.fingerprint;
-    const fingerprint = this.of(operation, body);
-    this.ofBodies.set(body, { operation, fingerprint });
-    return fingerprint;
+  /**
+   * The digest of a request's bytes under an operation (HMAC with the same key, its own label), or
+   * null without bytes: stored beside the fingerprint with a final answer, so that a byte-identical
+   * retry is known before its body is read (CONTRACT section 6). It reveals nothing of the body.
+   */
+  ofBytes(operation: string, { contentType, raw }: RequestBytes): string | null {
+    if (raw === undefined) return null;
+    const digest = createHmac('sha256', this.keys.blindIndexKey)
+      .update(`request bytes\n${operation}\n${contentType ?? ''}\n`)
+      .update(raw)
+      .digest('base64url');
+    return `${KEYED}${digest}`;
   }
 
   /**

@@ -3,7 +3,6 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { BearerStrategy } from './bearer.strategy';
-import { CachedBearer } from './cached-bearer';
 import { ScryptHasher } from './client-secret';
 import { CLIENT_SECRET_VERIFIER_OPTIONS, ClientSecretVerifier, DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS } from './client-secret-verifier';
 import { TokenController } from './token.controller';
@@ -18,9 +17,8 @@ import { TokenService } from './token.service';
     ClientSecretVerifier,
     TokenService,
     BearerStrategy,
-    CachedBearer,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],
-  exports: [TokenService, CachedBearer],
+  exports: [TokenService],
 })
 export class AuthModule {}

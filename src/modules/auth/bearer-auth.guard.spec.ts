@@ -1,64 +1,108 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
 import { ClsService } from 'nestjs-cls';
-import { IS_PUBLIC, REQUIRED_SCOPES } from '../../common/auth/decorators';
-import { DomainError } from '../../common/errors/domain-error';
+import { Public, RequiresScopes } from '../../common/auth/decorators';
+import type { PartnerConfig } from '../../config/service-config';
 import type { Principal, RequestContextStore } from '../../common/context/request-context';
+import { DomainError } from '../../common/errors/domain-error';
 import { BearerAuthGuard } from './bearer-auth.guard';
-import type { TokenService } from './token.service';
 
-const principal = { partner: { programs: ['sandbox'] }, clientId: 'acme', scopes: ['enrollments'] } as unknown as Principal;
+const partner: PartnerConfig = {
+  partnerId: 'acme',
+  clientId: 'acme',
+  clientSecrets: [],
+  clientSecretHashes: [],
+  programs: ['sandbox'],
+  scopes: ['enrollments'],
+  encryption: null,
+  webhook: null,
+};
+const principal: Principal = { partner, clientId: 'acme', scopes: ['enrollments'] };
 
-function contextWith(metadata: Record<string, unknown>, request: Record<string, unknown> = {}, cached?: Principal) {
-  const reflector = { getAllAndOverride: (key: string) => metadata[key] } as unknown as Reflector;
-  const cls = { isActive: () => false, set: jest.fn() } as unknown as ClsService<RequestContextStore>;
-  const req = { headers: { authorization: 'Bearer x' }, params: {}, query: {}, body: undefined, user: principal, ...request };
-  const context = { getHandler: () => undefined, getClass: () => undefined, switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext;
-  const tokens = { cachedPrincipal: (token: string) => (token === 'x' ? cached : undefined) } as unknown as TokenService;
-  return { sut: new BearerAuthGuard(reflector, cls, tokens), context, req };
+class Routes {
+  undeclared(): void {}
+
+  @Public()
+  open(): void {}
+
+  @RequiresScopes('enrollments')
+  enrollments(): void {}
+
+  @RequiresScopes('care')
+  care(): void {}
+}
+
+interface SampleRequest {
+  headers: Record<string, string>;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: unknown;
+  user?: Principal;
+}
+
+function contextOf(handler: () => void, overrides: Partial<SampleRequest> = {}): { context: ExecutionContext; request: SampleRequest } {
+  const request: SampleRequest = { headers: { authorization: 'Bearer x' }, params: {}, query: {}, body: undefined, user: principal, ...overrides };
+  const http: ReturnType<ExecutionContext['switchToHttp']> = {
+    getRequest: <T>() => request as T,
+    getResponse: <T>() => ({}) as T,
+    getNext: <T>() => (() => undefined) as T,
+  };
+  const context: ExecutionContext = {
+    getClass: <T>() => Routes as T,
+    getHandler: () => handler,
+    getArgs: <T extends unknown[]>() => [request] as T,
+    getArgByIndex: <T>() => request as T,
+    getType: <T extends string>() => 'http' as T,
+    switchToHttp: () => http,
+    switchToRpc: () => {
+      throw new Error('http only');
+    },
+    switchToWs: () => {
+      throw new Error('http only');
+    },
+  };
+  return { context, request };
 }
 
 describe(BearerAuthGuard.name, () => {
   let passport: jest.SpyInstance;
+  const sut = new BearerAuthGuard(new Reflector(), new ClsService<RequestContextStore>(new AsyncLocalStorage()));
 
   beforeEach(() => {
-    // The passport step (token verification) is covered end to end; here it succeeds.
-    passport = jest.spyOn(Object.getPrototypeOf(BearerAuthGuard.prototype) as { canActivate: () => Promise<boolean> }, 'canActivate').mockResolvedValue(true);
+    // The passport step (BearerStrategy: jose and the verified-token cache) has its own spec; here it admits `principal`.
+    passport = jest.spyOn(AuthGuard('bearer').prototype, 'canActivate').mockResolvedValue(true);
   });
 
   afterEach(() => jest.restoreAllMocks());
 
   it('denies by default: a route declaring neither scopes nor @Public() is refused (403/403/1)', async () => {
-    const { sut, context } = contextWith({});
-    await expect(sut.canActivate(context)).rejects.toMatchObject({ key: 'INSUFFICIENT_SCOPE' });
+    await expect(sut.canActivate(contextOf(Routes.prototype.undeclared).context)).rejects.toMatchObject({ key: 'INSUFFICIENT_SCOPE' });
   });
 
-  it('lets a public route through without a token, and a declared scope the token carries', async () => {
-    await expect(contextWith({ [IS_PUBLIC]: true }).sut.canActivate(contextWith({ [IS_PUBLIC]: true }).context)).resolves.toBe(true);
-    const scoped = contextWith({ [REQUIRED_SCOPES]: ['enrollments'] });
-    await expect(scoped.sut.canActivate(scoped.context)).resolves.toBe(true);
+  it('lets a public route through without a token or passport, and a declared scope the token carries through passport', async () => {
+    await expect(sut.canActivate(contextOf(Routes.prototype.open, { headers: {} }).context)).resolves.toBe(true);
+    expect(passport).not.toHaveBeenCalled();
+    await expect(sut.canActivate(contextOf(Routes.prototype.enrollments).context)).resolves.toBe(true);
+    expect(passport).toHaveBeenCalledTimes(1);
+  });
+
+  it("refuses a scope the token lacks (403/403/1) and a program that is not the partner's (403/403/2)", async () => {
+    await expect(sut.canActivate(contextOf(Routes.prototype.care).context)).rejects.toMatchObject({ key: 'INSUFFICIENT_SCOPE' });
+    await expect(sut.canActivate(contextOf(Routes.prototype.enrollments, { params: { programCode: 'other' } }).context)).rejects.toMatchObject({
+      key: 'PROGRAM_NOT_ALLOWED',
+    });
   });
 
   it.each([
     ['the query string', { query: { access_token: 'x' } }],
     ['the body', { body: { access_token: 'x' } }],
-  ])('refuses a token in %s (401/401/0, error="invalid_request")', async (_where, request) => {
-    const { sut, context } = contextWith({ [REQUIRED_SCOPES]: ['enrollments'] }, request);
-    const error = (await sut.canActivate(context).catch((e: unknown) => e)) as DomainError;
+  ])('refuses a token in %s (401/401/0, error="invalid_request") before passport', async (_where, request) => {
+    const error = (await sut.canActivate(contextOf(Routes.prototype.enrollments, request).context).catch((e: unknown) => e)) as DomainError;
     expect(error).toBeInstanceOf(DomainError);
     expect(error.key).toBe('UNAUTHORIZED');
     expect(error.options.headers?.['www-authenticate']).toMatch(/error="invalid_request"/);
-  });
-
-  it('takes a token of the verified-token cache as its principal without passport, and still checks its scopes', async () => {
-    const scoped = contextWith({ [REQUIRED_SCOPES]: ['enrollments'] }, { user: undefined }, principal);
-    await expect(scoped.sut.canActivate(scoped.context)).resolves.toBe(true);
-    expect(scoped.req.user).toBe(principal);
     expect(passport).not.toHaveBeenCalled();
-    const other = contextWith({ [REQUIRED_SCOPES]: ['care'] }, { user: undefined }, principal);
-    await expect(other.sut.canActivate(other.context)).rejects.toMatchObject({ key: 'INSUFFICIENT_SCOPE' });
-    const uncached = contextWith({ [REQUIRED_SCOPES]: ['enrollments'] });
-    await expect(uncached.sut.canActivate(uncached.context)).resolves.toBe(true);
-    expect(passport).toHaveBeenCalledTimes(1);
   });
 });

@@ -7,7 +7,6 @@ import { IS_PUBLIC, REQUIRED_SCOPES } from '../../common/auth/decorators';
 import { Principal, RequestContextStore } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
 import type { Scope } from '../../config/service-config';
-import { TokenService } from './token.service';
 
 const REALM = 'realm="enrollment-service"';
 
@@ -16,19 +15,14 @@ const REALM = 'realm="enrollment-service"';
  * RFC 6750 WWW-Authenticate challenge. Deny by default: a route that declares neither
  * `@RequiresScopes(...)` nor `@Public()` is refused to every token. The token is read from the
  * Authorization header only (CONTRACT section 3): `?access_token=` and a body `access_token`,
- * which passport-http-bearer would also take, are refused.
- *
- * A token in the verified-token cache resolves to its principal without passport: the strategy's
- * verify callback would read the same cache first (TokenService.verify) and answer the same
- * principal, after passport's per-request machinery (a strategy object, the authenticate
- * middleware and its callbacks), ~4% of a GET account's CPU. Any other token goes through passport.
+ * which passport-http-bearer would also take, are refused. The token itself is verified by the
+ * bearer strategy (BearerStrategy: jose, and the one cache of verified tokens).
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
   constructor(
     private readonly reflector: Reflector,
     private readonly cls: ClsService<RequestContextStore>,
-    private readonly tokens: TokenService,
   ) {
     super();
   }
@@ -42,10 +36,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
         headers: { 'www-authenticate': `Bearer ${REALM}, error="invalid_request", error_description="the token goes in the Authorization header only"` },
       });
     }
-    const token = bearerTokenOf(request.headers.authorization);
-    const cached = token === undefined ? undefined : this.tokens.cachedPrincipal(token);
-    if (cached) request.user = cached;
-    else await super.canActivate(context);
+    await super.canActivate(context);
     const principal = request.user as Principal;
     const refusal = refusalOf(principal, this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets), request);
     if (refusal) throw refusal;
@@ -68,7 +59,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
  * Why a verified principal may not call a route that needs the `required` scopes (every one of them;
  * none declared refuses every token), for the request's program (its tenancy); null when it may.
  */
-export function refusalOf(principal: Principal, required: readonly Scope[] | undefined, request: FastifyRequest): DomainError | null {
+function refusalOf(principal: Principal, required: readonly Scope[] | undefined, request: FastifyRequest): DomainError | null {
   const missing = required === undefined ? ['(none declared)'] : required.filter((scope) => !principal.scopes.includes(scope));
   if (missing.length > 0) {
     return new DomainError('INSUFFICIENT_SCOPE', {
@@ -80,15 +71,8 @@ export function refusalOf(principal: Principal, required: readonly Scope[] | und
 }
 
 /** Whether the request offers a token elsewhere than the Authorization header (refused, CONTRACT section 3). */
-export function tokenOutsideHeader(request: FastifyRequest): boolean {
+function tokenOutsideHeader(request: FastifyRequest): boolean {
   const query = request.query as Record<string, unknown> | undefined;
   const body = request.body as Record<string, unknown> | undefined | null;
   return (query !== undefined && 'access_token' in query) || (body !== null && typeof body === 'object' && !Array.isArray(body) && 'access_token' in body);
-}
-
-/** The token of `Authorization: Bearer <token>`, read as passport-http-bearer reads it (scheme in any case, one space). */
-export function bearerTokenOf(authorization: string | undefined): string | undefined {
-  if (typeof authorization !== 'string') return undefined;
-  const parts = authorization.split(' ');
-  return parts.length === 2 && /^Bearer$/i.test(parts[0]) && parts[1] !== '' ? parts[1] : undefined;
 }

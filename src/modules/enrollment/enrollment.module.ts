@@ -13,7 +13,6 @@ import { ScreeningModule } from '../screening/screening.module';
 import { UserModule } from '../user/user.module';
 import { ScanCapture } from './entities/scan-capture.entity';
 import { EnrollmentController } from './controllers/enrollment.controller';
-import { EnrollmentEarlyReplay } from './controllers/enrollment-early-replay';
 import { ScanCaptureController } from './controllers/scan-capture.controller';
 import { KYC_PROVIDER } from './kyc/kyc-provider';
 import { SandboxKycProvider } from './kyc/sandbox-kyc.provider';
@@ -25,10 +24,7 @@ import { EnrollmentRequestsService } from './services/enrollment-requests.servic
 import { EnrollmentService } from './services/enrollment.service';
 import { ScanCaptureService } from './services/scan-capture.service';
 
-/**
- * Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment, and
- * EnrollmentEarlyReplay for the app factory to install on its route.
- */
+/** Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([ScanCapture]),
@@ -52,10 +48,9 @@ import { ScanCaptureService } from './services/scan-capture.service';
     EnrollmentWriter,
     EnrollmentProgressRepository,
     EnrollmentCompletionService,
-    EnrollmentEarlyReplay,
     ScanCaptureService,
     { provide: KYC_PROVIDER, useClass: SandboxKycProvider },
   ],
-  exports: [EnrollmentCompletionService, EnrollmentEarlyReplay],
+  exports: [EnrollmentCompletionService],
 })
 export class EnrollmentModule {}

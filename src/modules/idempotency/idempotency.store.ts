@@ -18,10 +18,12 @@ export interface IdempotencyRecord {
   fingerprint: string;
   responseStatus: number | null;
   responseBody: string | null;
+  /** PayloadFingerprint.ofBytes of the request whose answer is stored (null before, or stored without). */
+  requestDigest: string | null;
 }
 
 const KEY_MATCH = 'partner_id = $1 and program_code = $2 and request_id = $3';
-const RECORD_COLUMNS = 'fingerprint, response_status as "responseStatus", response_body as "responseBody"';
+const RECORD_COLUMNS = 'fingerprint, response_status as "responseStatus", response_body as "responseBody", request_digest as "requestDigest"';
 /** The stored-answer look-up of every idempotent call (a replay is this one statement). */
 export const FIND_SQL = prepared(`select ${RECORD_COLUMNS} from idempotency_keys where ${KEY_MATCH}`);
 const CLAIM_SQL = prepared(`with created as (
@@ -82,15 +84,16 @@ export class IdempotencyStore {
   }
 
   /**
-   * Stores the final answer once (a later write never replaces it), with the call's other writes.
+   * Stores the final answer once (a later write never replaces it), with the call's other writes,
+   * and the digest of the request's bytes that got it (the replay interceptor's test of a retry).
    * It holds personal data (embossed names, partner JWEs), so it is encrypted at rest, bound to
    * its own row: a stored answer copied under another requestId does not decrypt.
    */
-  stageAnswer(batch: WriteBatch, key: IdempotencyKey, status: number, body: string): void {
+  stageAnswer(batch: WriteBatch, key: IdempotencyKey, answer: { status: number; body: string; requestDigest: string | null }): void {
     batch.write(
-      `update idempotency_keys set response_status = $4, response_body = $5, updated_at = now()
+      `update idempotency_keys set response_status = $4, response_body = $5, request_digest = $6, updated_at = now()
         where ${KEY_MATCH} and response_body is null`,
-      [key.partnerId, key.programCode, key.requestId, status, this.cipher.encrypt(body, answerContext(key))],
+      [key.partnerId, key.programCode, key.requestId, answer.status, this.cipher.encrypt(answer.body, answerContext(key)), answer.requestDigest],
     );
   }
 

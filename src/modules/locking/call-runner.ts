@@ -8,13 +8,14 @@ import { AppConfig } from '../../config/app-config';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
 import { rawResponse, RawResponse } from '../../common/http/answer';
+import type { RequestBytes } from '../../common/context/request-bytes';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
+import { replayedAnswer } from '../idempotency/replayed-answer';
 import { CallConnection, CURRENT_CALL } from '../../infrastructure/database/call-connection';
 import { CallOutcome, isFinal } from './call-outcome';
 import { LockService } from '../../infrastructure/database/lock.service';
 
-export const REPLAYED_HEADER = 'idempotent-replayed';
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /** A state-changing call whose requestId is an idempotency key (per partner and program). */
@@ -24,6 +25,8 @@ export interface IdempotentCall {
   operation: string;
   /** The validated, decrypted payload; its canonical form is the fingerprint. */
   payload: unknown;
+  /** The request's bytes as they arrived: their digest is stored with a final answer, for the replay interceptor. */
+  bytes: RequestBytes;
   /** Lock names (LockNames), taken sorted in one round trip; computed only when the call gets that far (not for a replay). */
   locks: () => readonly string[];
   /** Time-dependent checks, run only on a first attempt and before any lock (CONTRACT section 6), on the call's connection. */
@@ -68,29 +71,8 @@ export class CallRunner {
     return this.withConnection(lockNames, async () => null, work);
   }
 
-  /**
-   * `idempotent()`'s first step, taken ahead of the route's pipeline by an early replay (the
-   * enrollment's, for a body the validation memo knows, with the fingerprint the memo kept for it):
-   * the stored answer when this requestId has a final one stored under exactly this fingerprint.
-   * Null for anything else (no record, no final answer yet, another payload or a fingerprint of an
-   * older form or key, the partner at its in-flight cap, the read failing): the call then goes the
-   * whole way, and `idempotent()` decides and answers as it always does.
-   */
-  async storedAnswer(partnerId: string, key: IdempotencyKey, fingerprint: string): Promise<RawResponse | null> {
-    if (!this.tryAdmit(partnerId)) return null;
-    try {
-      const seen = await this.store.find(key);
-      return seen && seen.responseBody !== null && seen.fingerprint === fingerprint ? replayOf(seen, true) : null;
-    } catch {
-      // Whatever failed here fails again on the call's own way, which answers it.
-      return null;
-    } finally {
-      this.leave(partnerId);
-    }
-  }
-
   async idempotent(call: IdempotentCall): Promise<RawResponse> {
-    const fingerprint = this.fingerprints.ofBody(call.operation, call.payload);
+    const fingerprint = this.fingerprints.of(call.operation, call.payload);
     const samePayload = (record: IdempotencyRecord) => this.fingerprints.matches(record.fingerprint, call.operation, call.payload, fingerprint);
     const beforeLocks = async (manager: EntityManager): Promise<RawResponse | null> => {
       const seen = await this.store.find(call.key, manager);
@@ -105,7 +87,8 @@ export class CallRunner {
       const batch = new WriteBatch();
       const outcome = await call.work({ resumed: existing !== null, connection, batch });
       const text = JSON.stringify(render(call.key.requestId, outcome, this.config.env.publicUrl));
-      if (isFinal(outcome)) this.store.stageAnswer(batch, call.key, 200, text);
+      if (isFinal(outcome))
+        this.store.stageAnswer(batch, call.key, { status: 200, body: text, requestDigest: this.fingerprints.ofBytes(call.operation, call.bytes) });
       await batch.executeWithNext(connection.manager);
       return rawResponse(text, JSON_HEADERS);
     });
@@ -128,13 +111,8 @@ export class CallRunner {
 
   private admit(partnerId: string | undefined): boolean {
     if (partnerId === undefined) return false;
-    if (!this.tryAdmit(partnerId)) throw new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } });
-    return true;
-  }
-
-  private tryAdmit(partnerId: string): boolean {
     const count = this.inFlight.get(partnerId) ?? 0;
-    if (count >= this.config.env.partnerMaxInFlight) return false;
+    if (count >= this.config.env.partnerMaxInFlight) throw new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } });
     this.inFlight.set(partnerId, count + 1);
     return true;
   }
@@ -187,7 +165,7 @@ export class CallRunner {
 function replayOf(record: IdempotencyRecord, samePayload: boolean): RawResponse | null {
   if (!samePayload) throw new DomainError('IDEMPOTENCY_PAYLOAD_MISMATCH');
   if (record.responseBody === null) return null;
-  return rawResponse(record.responseBody, { ...JSON_HEADERS, [REPLAYED_HEADER]: 'true' });
+  return replayedAnswer(record.responseBody);
 }
 
 function render(requestId: string, outcome: CallOutcome<object>, publicUrl: string): object {

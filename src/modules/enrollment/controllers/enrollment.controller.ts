@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, ApiErrors, successExample } from '../../../common/openapi/api-answers';
 import { ACCOUNT_ANSWER_EXAMPLES, ACCOUNT_VIEW_EXAMPLE, ENROLLMENT_ANSWER_EXAMPLES } from '../../account-views/dtos/account-examples';
 import { AccountResponseDto } from '../../account-views/dtos/account-view.dto';
@@ -11,7 +11,9 @@ import { LIMIT_COUNTING_RULE } from '../../accounts/services/account-limits.serv
 import type { AccountView } from '../../account-views/services/account-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
 import { RawResponse, validatedOnly, ValidatedOnly } from '../../../common/http/answer';
+import { ArrivedBytes, RequestBytes } from '../../../common/http/request-bytes';
 import { ValidateOnly } from '../../../common/validation/validate-only';
+import { Idempotent } from '../../idempotency/idempotent.decorator';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { EnrollmentService } from '../services/enrollment.service';
@@ -41,8 +43,7 @@ const ENROLL_DESCRIPTION = [
   '(8) sandbox only: the last name Kycrefer refers KYC on programs without kycRequired too.',
 ].join(' ');
 
-/** The enrollments' path (also the early replay's route). */
-export const ENROLLMENTS_PATH = 'v1/programs/:programCode/enrollments';
+const ENROLLMENTS_PATH = 'v1/programs/:programCode/enrollments';
 
 @ApiTags('enrollments')
 @Controller(ENROLLMENTS_PATH)
@@ -56,7 +57,6 @@ export class EnrollmentController {
   @Post()
   @HttpCode(200)
   @ApiLocked('requestId', 'ssn')
-  @ApiHeader({ name: 'Idempotent-Replayed', required: false, description: 'Response header: "true" when the stored answer of this requestId is replayed' })
   // The body pipe reads programCode itself (no @Param), so OpenAPI is told here.
   @ApiParam({ name: 'programCode', description: "One of the partner's programs (else 403/403/2)", example: 'sandbox' })
   @ApiOperation({ operationId: 'enroll', summary: 'Enroll a user: user, account, primary purse and card in one call', description: ENROLL_DESCRIPTION })
@@ -66,6 +66,8 @@ export class EnrollmentController {
       'Check responseDetails[0].code: 0 is success. A replayed answer carries the header Idempotent-Replayed: true.',
     ENROLLMENT_ANSWER_EXAMPLES,
   )
+  // Nest's order: the guard (RequiresScopes) → the replay of a byte-identical retry (Idempotent) → the body pipes (ValidBody) → the use case.
+  @Idempotent(ENROLLMENT_OPERATION)
   @ApiErrors(
     { 400: ENROLLMENT_VALIDATION_ERRORS, 422: ['IDEMPOTENCY_PAYLOAD_MISMATCH'] },
     { 400: 'Every validation row of the enrollment, KYB, currency/terms and user-data tables; further details name each failed field' },
@@ -73,14 +75,15 @@ export class EnrollmentController {
   async enroll(
     @CurrentPrincipal() principal: Principal,
     @ValidateOnly() validateOnly: boolean,
-    @ValidBody(CreateEnrollmentDto, { rules: EnrollmentRulesService, examples: ENROLLMENT_REQUEST_EXAMPLES, remember: ENROLLMENT_OPERATION })
+    @ValidBody(CreateEnrollmentDto, { rules: EnrollmentRulesService, examples: ENROLLMENT_REQUEST_EXAMPLES })
     plan: EnrollmentPlan,
+    @ArrivedBytes() bytes: RequestBytes,
   ): Promise<RawResponse | ValidatedOnly> {
     if (validateOnly) {
       this.enrollments.validate(plan);
       return validatedOnly();
     }
-    return this.enrollments.enroll(principal, plan);
+    return this.enrollments.enroll(principal, plan, bytes);
   }
 
   @Get('accounts/:accountIdentifier')

@@ -14,7 +14,7 @@ export const ENROLLMENT_OPERATION = 'enrollment';
 /**
  * How an enrollment is known to the call runner: its idempotency key (partner, program, requestId),
  * its operation and its payload, the request as the partner sent it (decrypted), whose canonical
- * form is the fingerprint. One home for the enrollment's own call and its early replay.
+ * form is the fingerprint.
  */
 export function enrollmentCall<R extends { requestId: string }>(partnerId: string, programCode: string, request: R) {
   return { key: { partnerId, programCode, requestId: request.requestId } satisfies IdempotencyKey, operation: ENROLLMENT_OPERATION, payload: request };

@@ -4,6 +4,7 @@ import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import type { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { RawResponse } from '../../../common/http/answer';
+import type { RequestBytes } from '../../../common/context/request-bytes';
 import type { PartnerConfig } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
@@ -53,7 +54,7 @@ export class EnrollmentService {
     @Inject(KYC_PROVIDER) private readonly kyc: KycProvider,
   ) {}
 
-  enroll(principal: Principal, plan: EnrollmentPlan): Promise<RawResponse> {
+  enroll(principal: Principal, plan: EnrollmentPlan, bytes: RequestBytes): Promise<RawResponse> {
     const { partner } = principal;
     const programCode = plan.program.programCode;
     const { key, operation, payload } = enrollmentCall(partner.partnerId, programCode, plan.request);
@@ -63,6 +64,7 @@ export class EnrollmentService {
       key,
       operation,
       payload,
+      bytes,
       // SERVICE.md locks an enrollment on requestId and SSN; the limit keys are locked with them (one round trip).
       locks: () => [
         LockNames.requestId(key.partnerId, programCode, key.requestId),

@@ -1,0 +1,139 @@
+import { createSecretKey, randomBytes } from 'node:crypto';
+import { CallHandler, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { lastValueFrom, of } from 'rxjs';
+import type { DataSource } from 'typeorm';
+import { RAW_RESPONSE } from '../../common/http/answer';
+import type { AppConfig } from '../../config/app-config';
+import type { FieldCipher } from '../../infrastructure/crypto/field-cipher';
+import type { KeyStore } from '../../infrastructure/crypto/key-store';
+import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
+import { IDEMPOTENT_OPERATION, IdempotencyReplayInterceptor } from './idempotency-replay.interceptor';
+import { IdempotencyRecord, IdempotencyStore } from './idempotency.store';
+
+const OPERATION = 'enrollment';
+const TEXT = '{"requestId":"r-1","encryptedUserData":{"firstName":"José"}}';
+const STORED = '{"requestId":"r-1","responseDetails":[{"code":0,"subCode":0,"description":"Success"}]}';
+
+class SampleController {
+  @SetMetadata(IDEMPOTENT_OPERATION, OPERATION)
+  idempotent(): void {}
+
+  plain(): void {}
+}
+
+interface SampleRequest {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  params: Record<string, string>;
+  body: unknown;
+  rawBody?: Buffer;
+  user?: { partner: { partnerId: string } };
+}
+
+function requestOf(overrides: Partial<SampleRequest> = {}): SampleRequest {
+  return {
+    headers: { 'content-type': 'application/json' },
+    query: {},
+    params: { programCode: 'sandbox' },
+    body: JSON.parse(TEXT) as unknown,
+    rawBody: Buffer.from(TEXT),
+    user: { partner: { partnerId: 'acme' } },
+    ...overrides,
+  };
+}
+
+function contextOf(request: unknown, handler: () => void = SampleController.prototype.idempotent): ExecutionContext {
+  const http: ReturnType<ExecutionContext['switchToHttp']> = {
+    getRequest: <T>() => request as T,
+    getResponse: <T>() => ({}) as T,
+    getNext: <T>() => (() => undefined) as T,
+  };
+  return {
+    getClass: <T>() => SampleController as T,
+    getHandler: () => handler,
+    getArgs: <T extends unknown[]>() => [request] as T,
+    getArgByIndex: <T>() => request as T,
+    getType: <T extends string>() => 'http' as T,
+    switchToHttp: () => http,
+    switchToRpc: () => {
+      throw new Error('http only');
+    },
+    switchToWs: () => {
+      throw new Error('http only');
+    },
+  };
+}
+
+describe(IdempotencyReplayInterceptor.name, () => {
+  const digests = new PayloadFingerprint({ blindIndexKey: createSecretKey(randomBytes(32)) } as KeyStore);
+  const digestOf = (text: string, contentType = 'application/json') => digests.ofBytes(OPERATION, { contentType, raw: Buffer.from(text) });
+  let store: IdempotencyStore;
+  let find: jest.SpyInstance<Promise<IdempotencyRecord | null>, Parameters<IdempotencyStore['find']>>;
+  let next: jest.Mocked<CallHandler>;
+  let sut: IdempotencyReplayInterceptor;
+
+  const record = (overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord => ({
+    fingerprint: 'h1:fingerprint',
+    responseStatus: 200,
+    responseBody: STORED,
+    requestDigest: digestOf(TEXT),
+    ...overrides,
+  });
+
+  beforeEach(() => {
+    store = new IdempotencyStore({} as DataSource, {} as AppConfig, {} as FieldCipher);
+    find = jest.spyOn(store, 'find').mockResolvedValue(record());
+    next = { handle: jest.fn(() => of('the whole way')) };
+    sut = new IdempotencyReplayInterceptor(new Reflector(), store, digests);
+  });
+
+  const answer = async (context: ExecutionContext) => lastValueFrom(await sut.intercept(context, next));
+
+  it('answers a final answer stored for these very bytes from one read, without the rest of the pipeline', async () => {
+    const replay = await answer(contextOf(requestOf()));
+    expect(replay).toEqual({
+      [RAW_RESPONSE]: true,
+      body: STORED,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'idempotent-replayed': 'true' },
+    });
+    expect(find).toHaveBeenCalledTimes(1);
+    expect(find).toHaveBeenCalledWith({ partnerId: 'acme', programCode: 'sandbox', requestId: 'r-1' });
+    expect(next.handle).not.toHaveBeenCalled();
+  });
+
+  it.each<[string, Partial<IdempotencyRecord> | null]>([
+    ['no record', null],
+    ['a record without a final answer (held, incomplete, running)', { responseBody: null, responseStatus: null, requestDigest: null }],
+    ['an answer stored before digests were kept', { requestDigest: null }],
+    ['an answer stored for other bytes (same payload in another key order, or another payload)', { requestDigest: digestOf(`${TEXT} `) }],
+    ['an answer stored for another Content-Type', { requestDigest: digestOf(TEXT, 'application/json; charset=utf-8') }],
+  ])('goes on to the pipes and the runner for %s', async (_case, stored) => {
+    find.mockResolvedValue(stored === null ? null : record(stored));
+    expect(await answer(contextOf(requestOf()))).toBe('the whole way');
+    expect(find).toHaveBeenCalledTimes(1);
+    expect(next.handle).toHaveBeenCalledTimes(1);
+  });
+
+  it('goes on when the read fails: the call on its own way meets the failure and answers it', async () => {
+    find.mockRejectedValue(new Error('connection terminated'));
+    expect(await answer(contextOf(requestOf()))).toBe('the whole way');
+    expect(next.handle).toHaveBeenCalledTimes(1);
+  });
+
+  it.each<[string, unknown, (() => void) | undefined]>([
+    ['a route not marked @Idempotent()', requestOf(), SampleController.prototype.plain],
+    ['?validateOnly=true (a dry run is never a replay)', requestOf({ query: { validateOnly: 'true' } }), undefined],
+    ['any other query string', requestOf({ query: { validateOnly: 'false' } }), undefined],
+    ['a body without requestId', requestOf({ body: { encryptedUserData: {} } }), undefined],
+    ['a requestId that no call could have stored', requestOf({ body: { requestId: 'not valid!' } }), undefined],
+    ['a body that is not an object', requestOf({ body: [TEXT] }), undefined],
+    ['a request without its bytes', requestOf({ rawBody: undefined }), undefined],
+    ['a request without a principal (a public route)', requestOf({ user: undefined }), undefined],
+    ['a route without a program', requestOf({ params: {} }), undefined],
+  ])('goes on without a read for %s', async (_case, request, handler) => {
+    expect(await answer(contextOf(request, handler))).toBe('the whole way');
+    expect(find).not.toHaveBeenCalled();
+    expect(next.handle).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,8 @@
+import { rawResponse, RawResponse } from '../../common/http/answer';
+
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/** A stored final answer sent again: its text byte for byte, marked `Idempotent-Replayed: true`. */
+export function replayedAnswer(storedBody: string): RawResponse {
+  return rawResponse(storedBody, { 'content-type': 'application/json; charset=utf-8', [REPLAYED_HEADER]: 'true' });
+}
