@@ -76,7 +76,7 @@ describe('Webhook events list under concurrent writers on two instances (e2e)', 
     receiver = await WebhookReceiver.start();
     app = await startTestApp('webhook-events-concurrent', { webhookUrl: receiver.url, webhookSecret: receiver.secret });
     other = await spawnAppProcess(app);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await other?.stop();
