@@ -52,6 +52,34 @@ describe('Error catalogue and docUrl (e2e, CONTRACT section 11)', () => {
     expect(html).not.toMatch(/<script/i);
   });
 
+  it('GET /docs/errors says, for every entry, what causes it, what to do and whether a retry can succeed', async () => {
+    const html = await (await fetch(`${app.baseUrl}/docs/errors`)).text();
+    expect(html).toContain('<th>cause</th><th>what to do</th><th>can a retry succeed?</th>');
+    const rows = new Map(
+      [...html.matchAll(/<tr id="([^"]+)">([\s\S]*?)<\/tr>/g)].map(([, anchor, row]) => [
+        anchor,
+        [...(row as string).matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map(([, text]) => text),
+      ]),
+    );
+    expect([...rows.keys()].sort()).toEqual(
+      publicCatalogue(TEST_PUBLIC_URL)
+        .map((e) => `${e.code}-${e.subCode}`)
+        .sort(),
+    );
+    for (const [anchor, cells] of rows) {
+      expect({ anchor, cells: cells.length }).toEqual({ anchor, cells: 7 });
+      expect({ anchor, cause: (cells[4] as string).length > 10, action: (cells[5] as string).length > 5 }).toEqual({ anchor, cause: true, action: true });
+    }
+    const retry = (anchor: string) => rows.get(anchor)?.[6];
+    expect(retry('503-1')).toBe('Yes, the identical call');
+    expect(retry('500-0')).toBe('Yes, the identical call');
+    expect(retry('422-0')).toBe('Only corrected');
+    expect(retry('640-504')).toBe('Only corrected');
+    expect(retry('5-370')).toBe('Yes, after a change');
+    expect(retry('2-61')).toBe('No');
+    expect(rows.get('422-0')?.[5]).toContain('Send a new requestId for a new request');
+  });
+
   it('every detail of an error answer carries docUrl, the validation details included', async () => {
     const invalid = EnrollmentRequestFactory.build({ encryptedUserData: { firstName: 'J<hn', lastName: 'D' } });
     const res = await app.client().post('/v1/programs/sandbox/enrollments', invalid);

@@ -14,6 +14,7 @@ import { CardUnblockService } from '../care/services/card-unblock.service';
 import { CareActionRunner, CareActor } from '../care/services/care-action-runner';
 import { CareOperationsService } from '../care/services/care-operations.service';
 import { EventLogService, EventView } from '../events/event-log.service';
+import { cardReplacementRefusal, careRefusal } from '../lifecycle/account-lifecycle';
 import { CallRunner } from '../locking/call-runner';
 import { LockNames } from '../../infrastructure/database/lock.service';
 import { UserRepository } from '../user/repositories/user.repository';
@@ -91,9 +92,16 @@ export class CareConsoleService {
     return hits;
   }
 
-  /** 404 for an account outside the staff member's programs, as for a missing one. */
-  async requireVisible(staff: Staff, accountId: string): Promise<void> {
-    await this.runner.requireVisible(actorOf(staff), accountId);
+  /**
+   * Why the operation does not apply to the account in its current state (the lifecycle's rule,
+   * careRefusal), or null when it does; 404 for an account outside the staff member's programs, as
+   * for a missing one.
+   */
+  async refusal(staff: Staff, accountId: string, operation: OperationName, paymentIdentifier: string | null): Promise<string | null> {
+    const account = await this.runner.requireVisible(actorOf(staff), accountId);
+    if (operation !== 'replaceCard') return careRefusal(operation, account);
+    const card = (await this.instruments.listFor(this.dataSource.manager, account.id)).find((found) => found.id === paymentIdentifier);
+    return card ? cardReplacementRefusal(account, card) : 'The account has no such card.';
   }
 
   async page(staff: Staff, accountId: string): Promise<AccountPage> {

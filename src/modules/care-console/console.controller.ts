@@ -7,7 +7,7 @@ import { CareConsoleService } from './care-console.service';
 import { ConsoleGate } from './console-gate';
 import { ConsoleExceptionFilter } from './console.filter';
 import { isOperation, OperationName, OPERATIONS, REVEALABLE, RevealField, SEARCH_KINDS, SearchKind } from './staff';
-import { accountPage, confirmPage, searchPage } from './views/pages';
+import { accountPage, confirmPage, notApplicablePage, searchPage } from './views/pages';
 
 type Form = Record<string, unknown>;
 const text = (form: Form | undefined, name: string): string => (typeof form?.[name] === 'string' ? (form[name] as string) : '');
@@ -107,8 +107,12 @@ export class ConsoleController {
   ): Promise<void> {
     const staff = this.gate.staff(request);
     const op = this.operation(operation);
-    await this.console.requireVisible(staff, accountId);
     const card = op === 'replaceCard' ? text(query, 'paymentIdentifier') || null : null;
+    const refusal = await this.console.refusal(staff, accountId, op, card);
+    if (refusal !== null) {
+      this.html(reply.status(409), notApplicablePage(staff, this.gate.token(reply), accountId, op, refusal));
+      return;
+    }
     this.html(reply, confirmPage({ title: '', staff, csrf: this.gate.token(reply) }, accountId, op, card));
   }
 
@@ -136,8 +140,9 @@ export class ConsoleController {
       await this.console.operate(staff, accountId, op, reason, card ?? undefined);
     } catch (error) {
       if (!(error instanceof DomainError) || error.key !== 'CARE_NOT_APPLICABLE') throw error;
-      const message = `${OPERATIONS[op].label}: not applicable to the account in its current state. Nothing was changed.`;
-      this.html(reply.status(409), confirmPage({ title: '', staff, csrf: this.gate.token(reply), error: message }, accountId, op, card, reason));
+      // The account changed since the page was shown (another agent, a job): say what it is now.
+      const refusal = (await this.console.refusal(staff, accountId, op, card)) ?? 'It does not apply to the account in its current state.';
+      this.html(reply.status(409), notApplicablePage(staff, this.gate.token(reply), accountId, op, refusal));
       return;
     }
     request.session.flash = `${OPERATIONS[op].label}: done.`;

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, EXAMPLE_BASE_URL, successExample } from '../../common/openapi/api-answers';
 import { Public } from '../../common/auth/decorators';
-import { publicCatalogue, PublicError } from '../../common/errors/public-catalogue';
+import { documentedCatalogue, publicCatalogue, PublicError } from '../../common/errors/public-catalogue';
 import { rawResponse, RawResponse } from '../../common/http/answer';
 import { AppConfig } from '../../config/app-config';
 import { ErrorCatalogueResponse } from './error-docs.dto';
@@ -18,7 +18,7 @@ export class ErrorDocsController {
 
   constructor(config: AppConfig) {
     this.errors = publicCatalogue(config.env.publicUrl);
-    this.page = renderErrorPage(this.errors);
+    this.page = renderErrorPage(documentedCatalogue(config.env.publicUrl));
   }
 
   @Get('v1/errors')

@@ -179,6 +179,9 @@ export class OutboxRepository {
    * cursor never skips nor repeats. The price: a row waits for older open transactions to end
    * before it is listed (milliseconds here, where every transaction is short and bounded by the
    * statement timeout).
+   *
+   * The ORDER BY names the table's columns: a bare `seq` is the output column `seq::text`, and in
+   * text order a transaction's `…9` sorts after its `…10`, so a page's cursor skipped or repeated one.
    */
   async listPage(manager: EntityManager, partnerId: string, after: ListCursor | null, limit: number, eventType: string | null): Promise<EventListRow[]> {
     return (await manager.query(
@@ -187,7 +190,7 @@ export class OutboxRepository {
           and ($2::text is null or event_type = $2)
           and (tx_id, seq) > ($3::xid8, $4::bigint)
           and tx_id < pg_snapshot_xmin(pg_current_snapshot())
-        order by tx_id, seq
+        order by outbox_events.tx_id, outbox_events.seq
         limit $5`,
       [partnerId, eventType, after?.txId ?? '0', after?.seq ?? '0', limit],
     )) as EventListRow[];

@@ -1,4 +1,3 @@
-import type { AccountStatus } from '../accounts/account.types';
 import * as sut from './account-lifecycle';
 import type { LifecycleAccount, LifecycleCard } from './account-lifecycle';
 
@@ -42,16 +41,73 @@ describe('account lifecycle', () => {
       expect(sut.cycleDayOf(new Date('2026-03-05T23:59:00Z'))).toBe(5);
       expect(sut.cycleDayOf(new Date('2026-03-30T00:00:00Z'))).toBe(28);
     });
+  });
 
-    it.each<[AccountStatus, string | null, boolean]>([
-      ['normal', null, true],
-      ['pending', null, true],
-      ['pending', 'underReview', true],
-      ['pending', 'ofacReview', false],
-      ['locked', 'careLock', false],
-      ['closed', null, false],
-    ])('status %s / %s lockable: %s', (status, statusReason, expected) => {
-      expect(sut.isLockable({ status, statusReason })).toBe(expected);
+  describe('what care may do', () => {
+    const states: Array<[string, LifecycleAccount]> = [
+      ['normal', account()],
+      ['pending, KYC referred', account({ status: 'pending', statusReason: 'underReview', kycPendingGate: 'manual' })],
+      ['held for OFAC review', account({ status: 'pending', statusReason: 'ofacReview', accountCycleDay: null, activatedAt: null })],
+      ['locked by care', account({ status: 'locked', statusReason: 'careLock', restoreStatus: 'normal' })],
+      ['fraud-blocked', account({ status: 'locked', statusReason: 'fraudBlock', restoreStatus: 'normal' })],
+      ['closed', account({ status: 'closed', closedAt: NOW })],
+    ];
+    const offered = (a: LifecycleAccount) => sut.ACCOUNT_CARE_OPERATIONS.filter((op) => sut.careRefusal(op, a) === null);
+
+    it.each<[string, LifecycleAccount, string[]]>([
+      ['normal', account(), ['lock', 'fraudBlock', 'close']],
+      ['pending, KYC referred', states[1]![1], ['lock', 'fraudBlock', 'kycGateClear', 'close']],
+      ['held for OFAC review', states[2]![1], ['ofacClear', 'close']],
+      ['locked by care', states[3]![1], ['unlock', 'close']],
+      ['fraud-blocked', states[4]![1], ['removeFraudBlock', 'close']],
+      ['closed', states[5]![1], []],
+    ])('an account %s: care may %j', (_label, a, expected) => {
+      expect(offered(a)).toEqual(expected);
+    });
+
+    it('names the reason of every refusal', () => {
+      expect(sut.careRefusal('unlock', account())).toBe('The account is not locked by care.');
+      expect(sut.careRefusal('unlock', states[4]![1])).toBe('The account is locked by a fraud block: remove the fraud block instead.');
+      expect(sut.careRefusal('lock', states[2]![1])).toBe('The account is held for OFAC review.');
+      expect(sut.careRefusal('kycGateClear', account())).toBe('The account has no manual KYC gate to clear.');
+      expect(sut.cardReplacementRefusal(account(), card('c', 'replaced'))).toBe('A replaced card cannot be replaced.');
+      expect(sut.cardReplacementRefusal(states[5]![1], card('c', 'active'))).toBe('The account is closed.');
+    });
+
+    it.each(states)('the transitions refuse an account %s exactly where careRefusal gives a reason', (_label, a) => {
+      const cards = [card('a', 'active')];
+      const run: Record<sut.AccountCareOperation, () => unknown> = {
+        lock: () => sut.lock(a),
+        unlock: () => sut.unlock(a),
+        fraudBlock: () => sut.fraudBlock(a, cards),
+        removeFraudBlock: () => sut.removeFraudBlock(a, 'run'),
+        ofacClear: () => sut.clearOfac(a),
+        kycGateClear: () => sut.clearKycGate(a, cards),
+        close: () => sut.close(a, cards, NOW),
+      };
+      for (const op of sut.ACCOUNT_CARE_OPERATIONS) {
+        const refusedHere = (() => {
+          try {
+            run[op]();
+            return false;
+          } catch (error) {
+            expect(error).toMatchObject(refused);
+            return true;
+          }
+        })();
+        expect({ op, refused: refusedHere }).toEqual({ op, refused: sut.careRefusal(op, a) !== null });
+      }
+      for (const status of ['active', 'inactive', 'blocked', 'replaced', 'closed'] as const) {
+        const replaced = (() => {
+          try {
+            sut.replaceCard(a, card('o', status), holder, null, 'n');
+            return true;
+          } catch {
+            return false;
+          }
+        })();
+        expect({ status, replaced }).toEqual({ status, replaced: sut.cardReplacementRefusal(a, card('o', status)) === null });
+      }
     });
   });
 

@@ -86,11 +86,6 @@ export function restingStatus(account: Pick<Account, 'accountCycleDay' | 'activa
   return account.accountCycleDay !== null && account.activatedAt !== null ? 'normal' : 'pending';
 }
 
-/** Accounts care may lock or block: live ones, not those still held for OFAC review. */
-export function isLockable(account: Pick<Account, 'status' | 'statusReason'>): boolean {
-  return (account.status === 'normal' || account.status === 'pending') && account.statusReason !== STATUS_REASON.ofacReview;
-}
-
 /** accountUpdated when a published field changed, else null. */
 export function accountUpdated(after: LifecycleAccount, before: Published, reason: string): OutboundEvent | null {
   const now = publishedState(after);
@@ -143,8 +138,65 @@ function moves(cards: readonly LifecycleCard[], from: readonly PaymentInstrument
   return cards.filter((card) => from.includes(card.status) && card.status !== to).map((card) => ({ id: card.id, from: card.status, to }));
 }
 
-function refuseUnless(condition: boolean): void {
-  if (!condition) throw new DomainError('CARE_NOT_APPLICABLE');
+/** Throws CARE_NOT_APPLICABLE when there is a reason to refuse. */
+function refuseFor(reason: string | null): void {
+  if (reason !== null) throw new DomainError('CARE_NOT_APPLICABLE');
+}
+
+// ---- What care may do ----
+
+/** The care operations (CONTRACT section 8) that act on the whole account. */
+export const ACCOUNT_CARE_OPERATIONS = ['lock', 'unlock', 'fraudBlock', 'removeFraudBlock', 'ofacClear', 'kycGateClear', 'close'] as const;
+export type AccountCareOperation = (typeof ACCOUNT_CARE_OPERATIONS)[number];
+
+/** The state the care rules read: an account row, or its view (the care console's). */
+export interface CareState {
+  status: string;
+  statusReason: string | null;
+  kycPendingGate: string;
+}
+
+/** Why an account is not live for care (closed, locked, held for OFAC review), or null. */
+function notLive(account: CareState): string | null {
+  if (account.status === 'closed') return 'The account is closed.';
+  if (account.status === 'locked')
+    return account.statusReason === STATUS_REASON.fraudBlock ? 'The account is locked by a fraud block.' : 'The account is locked by care.';
+  if (account.statusReason === STATUS_REASON.ofacReview) return 'The account is held for OFAC review.';
+  return null;
+}
+
+/**
+ * Why care cannot apply `operation` to an account in this state, or null when it can. The one home
+ * of these rules: the care transitions below refuse (CARE_NOT_APPLICABLE) exactly when it gives a
+ * reason, and the care console shows the reason beside the operation it disables.
+ */
+export function careRefusal(operation: AccountCareOperation, account: CareState): string | null {
+  switch (operation) {
+    case 'lock':
+    case 'fraudBlock':
+      return notLive(account);
+    case 'unlock':
+      if (account.status === 'locked' && account.statusReason === STATUS_REASON.careLock) return null;
+      return account.status === 'locked' && account.statusReason === STATUS_REASON.fraudBlock
+        ? 'The account is locked by a fraud block: remove the fraud block instead.'
+        : 'The account is not locked by care.';
+    case 'removeFraudBlock':
+      return account.status === 'locked' && account.statusReason === STATUS_REASON.fraudBlock ? null : 'The account has no fraud block.';
+    case 'ofacClear':
+      return account.status === 'pending' && account.statusReason === STATUS_REASON.ofacReview ? null : 'The account is not held for OFAC review.';
+    case 'kycGateClear':
+      return account.kycPendingGate === 'manual' ? notLive(account) : 'The account has no manual KYC gate to clear.';
+    case 'close':
+      return account.status === 'closed' ? 'The account is already closed.' : null;
+  }
+}
+
+const REPLACEABLE: readonly string[] = ['active', 'inactive', 'blocked'] satisfies PaymentInstrumentStatus[];
+
+/** Why care cannot replace this card of this account, or null when it can (see careRefusal). */
+export function cardReplacementRefusal(account: CareState, card: { status: string }): string | null {
+  if (account.status === 'closed') return 'The account is closed.';
+  return REPLACEABLE.includes(card.status) ? null : `A ${card.status} card cannot be replaced.`;
 }
 
 // ---- Enrollment ----
@@ -168,7 +220,7 @@ export function decideKyc(account: LifecycleAccount, outcome: KycOutcome): Trans
 
 /** Care's OFAC clearance: the hold lifted; the enrollment then continues as requested. */
 export function clearOfac(account: LifecycleAccount): Transition {
-  refuseUnless(account.status === 'pending' && account.statusReason === STATUS_REASON.ofacReview);
+  refuseFor(careRefusal('ofacClear', account));
   return transition(account, { statusReason: null }, 'ofacCleared');
 }
 
@@ -256,7 +308,7 @@ function blank(): LifecycleAccount {
 
 /** Care lock: the state before it kept on the account, for unlock to restore. */
 export function lock(account: LifecycleAccount): Transition {
-  refuseUnless(isLockable(account));
+  refuseFor(careRefusal('lock', account));
   return transition(
     account,
     { status: 'locked', statusReason: STATUS_REASON.careLock, restoreStatus: account.status, restoreStatusReason: account.statusReason },
@@ -266,7 +318,7 @@ export function lock(account: LifecycleAccount): Transition {
 
 /** Unlock restores what the lock kept (or, for a lock without it, the account's resting state). */
 export function unlock(account: LifecycleAccount): Transition {
-  refuseUnless(account.status === 'locked' && account.statusReason === STATUS_REASON.careLock);
+  refuseFor(careRefusal('unlock', account));
   const restored: AccountPatch =
     account.restoreStatus !== null
       ? { status: account.restoreStatus, statusReason: account.restoreStatusReason }
@@ -279,13 +331,13 @@ export function unlock(account: LifecycleAccount): Transition {
 
 /** Closing ends the account and every card still usable. */
 export function close(account: LifecycleAccount, cards: readonly LifecycleCard[], now: Date): Transition {
-  refuseUnless(account.status !== 'closed');
+  refuseFor(careRefusal('close', account));
   return transition(account, { status: 'closed', statusReason: null, closedAt: now }, 'care.close', moves(cards, ['active', 'inactive', 'blocked'], 'closed'));
 }
 
 /** Fraud block: account locked, usable cards blocked; a running unblock stops applying. */
 export function fraudBlock(account: LifecycleAccount, cards: readonly LifecycleCard[]): Transition {
-  refuseUnless(isLockable(account));
+  refuseFor(careRefusal('fraudBlock', account));
   return transition(
     account,
     { status: 'locked', statusReason: STATUS_REASON.fraudBlock, restoreStatus: account.status, restoreStatusReason: account.statusReason, unblockRunId: null },
@@ -304,7 +356,7 @@ export function blockCards(cards: readonly LifecycleCard[]): CardMove[] {
  * had a cycle day); the cards stay blocked for the unblock run `runId` to retry.
  */
 export function removeFraudBlock(account: LifecycleAccount, runId: string): Transition {
-  refuseUnless(account.status === 'locked' && account.statusReason === STATUS_REASON.fraudBlock);
+  refuseFor(careRefusal('removeFraudBlock', account));
   return transition(
     account,
     {
@@ -342,7 +394,7 @@ export function unblockExhausted(account: LifecycleAccount, attempt: number): Tr
 
 /** Care clears the KYC gate: gate none, resting status; when normal, inactive or blocked cards become active. */
 export function clearKycGate(account: LifecycleAccount, cards: readonly LifecycleCard[]): Transition {
-  refuseUnless(account.kycPendingGate === 'manual' && isLockable(account));
+  refuseFor(careRefusal('kycGateClear', account));
   const status = restingStatus(account);
   return transition(
     account,
@@ -352,11 +404,9 @@ export function clearKycGate(account: LifecycleAccount, cards: readonly Lifecycl
   );
 }
 
-const REPLACEABLE: PaymentInstrumentStatus[] = ['active', 'inactive', 'blocked'];
-
 /** A new card with the holder's current names; the old one becomes replaced. The new one is as usable as the account allows. */
 export function replaceCard(account: LifecycleAccount, old: LifecycleCard, holder: CardHolder, businessName: string | null, newCardId: string): Transition {
-  refuseUnless(account.status !== 'closed' && REPLACEABLE.includes(old.status));
+  refuseFor(cardReplacementRefusal(account, old));
   const status: PaymentInstrumentStatus =
     account.statusReason === STATUS_REASON.fraudBlock ? 'blocked' : account.kycPendingGate === 'manual' || old.status === 'inactive' ? 'inactive' : 'active';
   return transition(

@@ -22,6 +22,8 @@ textarea { min-height: 5rem; }
 button, .button { display: inline-block; font: inherit; font-weight: 600; padding: .5rem 1rem; border-radius: 4px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; margin: .5rem .5rem 0 0; }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: var(--danger); border-color: var(--danger); }
+button:disabled { border-color: var(--muted); color: var(--muted); background: #fff; cursor: not-allowed; }
+.hint.why { display: inline; margin-left: .25rem; }
 .row { display: flex; flex-wrap: wrap; gap: 0 1rem; align-items: flex-end; }
 .row > div { flex: 1 1 14rem; }
 dl.facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: .5rem 1.5rem; margin: 0; }
@@ -41,5 +43,7 @@ td.id, .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-s
 .revealed { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; background: #fff5d6; padding: 0 .25rem; }
 form.inline { display: inline; }
 ul.ops { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; }
+ul.ops.unavailable { display: block; }
+h4 { margin: 1rem 0 0; font-size: 1rem; }
 @media (max-width: 48rem) { main { padding: .75rem; } th, td { padding: .35rem .4rem; } }
 `;

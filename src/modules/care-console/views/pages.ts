@@ -1,6 +1,8 @@
 import type { AuditView } from '../../audit/care-audit.service';
+import { ACCOUNT_CARE_OPERATIONS, AccountCareOperation, cardReplacementRefusal, careRefusal, CareState } from '../../lifecycle/account-lifecycle';
 import type { AccountPage, SearchHit } from '../care-console.service';
 import { OperationName, OPERATIONS, REVEALABLE, RevealField, SEARCH_KINDS, SearchKind, Staff } from '../staff';
+import { consoleTime } from './format';
 import { html, SafeHtml } from './html';
 
 const SEARCH_LABELS: Record<SearchKind, string> = {
@@ -101,9 +103,27 @@ export interface Revealed {
   value: string;
 }
 
-function opButton(accountId: string, op: OperationName, card?: string): SafeHtml {
+/**
+ * An operation as the account's state allows it: a link to its confirmation page, or a disabled
+ * button described by the reason the lifecycle refuses it (careRefusal), shown beside it.
+ */
+function opButton(accountId: string, op: OperationName, refusal: string | null, card?: string): SafeHtml {
+  if (refusal !== null) {
+    const why = `why-${op}${card ? `-${card}` : ''}`;
+    return html`<button type="button" class="secondary" disabled aria-describedby="${why}">${OPERATIONS[op].label}</button> <span class="hint why" id="${why}">${refusal}</span>`;
+  }
   const href = `/care/accounts/${accountId}/operations/${op}${card ? `?paymentIdentifier=${encodeURIComponent(card)}` : ''}`;
   return html`<a class="button secondary" href="${href}">${OPERATIONS[op].label}</a>`;
+}
+
+/** The account's operations: those its state allows, then the others, disabled, each with the reason. */
+function accountOperations(accountId: string, state: CareState): SafeHtml {
+  const item = (op: AccountCareOperation, refusal: string | null) => html`<li data-operation="${op}">${opButton(accountId, op, refusal)}</li>`;
+  const all = ACCOUNT_CARE_OPERATIONS.map((op) => ({ op, refusal: careRefusal(op, state) }));
+  const allowed = all.filter(({ refusal }) => refusal === null);
+  const refused = all.filter(({ refusal }) => refusal !== null);
+  return html`${allowed.length > 0 ? html`<ul class="ops">${allowed.map(({ op }) => item(op, null))}</ul>` : html`<p>No operation applies to the account in its current state.</p>`}
+${refused.length > 0 ? html`<h4 id="unavailable">Not available in this state</h4><ul class="ops unavailable" aria-labelledby="unavailable">${refused.map(({ op, refusal }) => item(op, refusal))}</ul>` : null}`;
 }
 
 function revealButton(accountId: string, userId: string, field: RevealField, csrf: string): SafeHtml {
@@ -112,7 +132,7 @@ function revealButton(accountId: string, userId: string, field: RevealField, csr
 
 function auditRows(entries: AuditView[]): SafeHtml {
   if (entries.length === 0) return html`<tr><td colspan="5">No entry yet.</td></tr>`;
-  return html`${[...entries].reverse().map((e) => html`<tr><td>${e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</td><td>${e.action}</td><td>${e.staff ? html`${e.staff.email ?? ''}<br><span class="id">${e.staff.subject}</span>` : e.actor}</td><td>${e.reason ?? ''}</td><td>${e.before.status} → ${e.after.status}${e.action === 'pii.reveal' ? html`<br>${String(e.detail.field)}` : null}</td></tr>`)}`;
+  return html`${[...entries].reverse().map((e) => html`<tr><td>${consoleTime(e.at)}</td><td>${e.action}</td><td>${e.staff ? html`${e.staff.email ?? ''}<br><span class="id">${e.staff.subject}</span>` : e.actor}</td><td>${e.reason ?? ''}</td><td>${e.before.status} → ${e.after.status}${e.action === 'pii.reveal' ? html`<br>${String(e.detail.field)}` : null}</td></tr>`)}`;
 }
 
 export function accountPage(frame: Frame & { staff: Staff; csrf: string }, page: AccountPage, revealed: Revealed | null): string {
@@ -127,11 +147,11 @@ export function accountPage(frame: Frame & { staff: Staff; csrf: string }, page:
   <div><dt>Cycle day</dt><dd>${account.accountCycleDay ?? '—'}</dd></div>
   <div><dt>Program</dt><dd>${account.programCode}</dd></div>
   <div><dt>Type</dt><dd>${account.accountType}</dd></div>
-  <div><dt>Created</dt><dd>${account.createdDateTime}</dd></div>
-  <div><dt>Activated</dt><dd>${account.activatedDateTime ?? '—'}</dd></div>
+  <div><dt>Created</dt><dd>${consoleTime(account.createdDateTime)}</dd></div>
+  <div><dt>Activated</dt><dd>${account.activatedDateTime ? consoleTime(account.activatedDateTime) : '—'}</dd></div>
 </dl>
 <h3>Operations</h3>
-<ul class="ops">${(['lock', 'unlock', 'fraudBlock', 'removeFraudBlock', 'ofacClear', 'kycGateClear', 'close'] as const).map((op) => html`<li>${opButton(id, op)}</li>`)}</ul>
+${accountOperations(id, account)}
 </section>
 <h2 id="users">Users</h2>
 <div class="table-wrap"><table aria-labelledby="users"><thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Identity</th><th scope="col">Date of birth</th><th scope="col">Email</th></tr></thead><tbody>
@@ -149,7 +169,7 @@ ${
   paymentInstruments.length === 0
     ? html`<p>No card.</p>`
     : html`<div class="table-wrap"><table aria-labelledby="cards"><thead><tr><th scope="col">Payment identifier</th><th scope="col">Last four</th><th scope="col">Status</th><th scope="col">Embossed name</th><th scope="col">Expires</th><th scope="col">Operation</th></tr></thead><tbody>
-${paymentInstruments.map((c) => html`<tr><td class="id">${c.paymentIdentifier}</td><td>${c.last4}</td><td>${status(c.status)}</td><td>${c.embossedName}${c.embossedBusinessName ? html`<br>${c.embossedBusinessName}` : null}</td><td>${c.expirationDate}</td><td>${opButton(id, 'replaceCard', c.paymentIdentifier)}</td></tr>`)}
+${paymentInstruments.map((c) => html`<tr><td class="id">${c.paymentIdentifier}</td><td>${c.last4}</td><td>${status(c.status)}</td><td>${c.embossedName}${c.embossedBusinessName ? html`<br>${c.embossedBusinessName}` : null}</td><td>${c.expirationDate}</td><td>${opButton(id, 'replaceCard', cardReplacementRefusal(account, c), c.paymentIdentifier)}</td></tr>`)}
 </tbody></table></div>`
 }
 <h2 id="purses">Purses</h2>
@@ -163,11 +183,11 @@ ${
   page.events.length === 0
     ? html`<p>No event.</p>`
     : html`<div class="table-wrap"><table aria-labelledby="events"><thead><tr><th scope="col">Occurred</th><th scope="col">Event</th><th scope="col">Delivery</th><th scope="col">Attempts</th><th scope="col">Event id</th></tr></thead><tbody>
-${page.events.map((e) => html`<tr><td>${e.occurredDateTime}</td><td>${e.eventType}</td><td>${status(e.deliveryStatus)}</td><td>${e.attempts}</td><td class="id">${e.eventId}</td></tr>`)}
+${page.events.map((e) => html`<tr><td>${consoleTime(e.occurredDateTime)}</td><td>${e.eventType}</td><td>${status(e.deliveryStatus)}</td><td>${e.attempts}</td><td class="id">${e.eventId}</td></tr>`)}
 </tbody></table></div>`
 }
 <h2 id="audit">Care audit trail</h2>
-<div class="table-wrap"><table aria-labelledby="audit" id="audit-table"><thead><tr><th scope="col">When (UTC)</th><th scope="col">Action</th><th scope="col">Who</th><th scope="col">Reason</th><th scope="col">Status</th></tr></thead><tbody>
+<div class="table-wrap"><table aria-labelledby="audit" id="audit-table"><thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Who</th><th scope="col">Reason</th><th scope="col">Status</th></tr></thead><tbody>
 ${auditRows(page.audit)}
 </tbody></table></div>`;
   return layout({ ...frame, title: `Account ${id}` }, body);
@@ -193,6 +213,14 @@ export function confirmPage(
   <a class="button secondary" href="/care/accounts/${accountId}">Cancel</a></div>
 </form>`;
   return layout({ ...frame, title: OPERATIONS[op].label }, body);
+}
+
+/** An operation the account's state does not allow: the reason, nothing to confirm, the way back. */
+export function notApplicablePage(staff: Staff, csrf: string, accountId: string, op: OperationName, refusal: string): string {
+  const body = html`<h1>${OPERATIONS[op].label}: not applicable</h1>
+<p role="alert" class="error">${refusal} Nothing was changed.</p>
+<p><a class="button secondary" href="/care/accounts/${accountId}">Back to the account</a></p>`;
+  return layout({ title: `${OPERATIONS[op].label}: not applicable`, staff, csrf }, body);
 }
 
 export function errorPage(title: string, message: string, staff?: Staff, csrf?: string): string {

@@ -1,0 +1,175 @@
+import * as path from 'node:path';
+import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { PARTNERS, startTestApp, TestApp } from './support/test-app';
+
+const ENROLL = '/v1/programs/sandbox/enrollments';
+const UTC_MINUTE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/;
+
+/** Cookies of one origin, as a browser keeps them (name=value only; enough for the console's session). */
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+  take(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = (pair ?? '').split('=');
+      if (name) this.cookies.set(name.trim(), value.join('='));
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+}
+
+/** An operation as the account page shows it: offered (a link to its confirmation) or disabled with its reason. */
+interface ShownOperation {
+  offered: boolean;
+  reason: string | null;
+}
+
+const unescape = (text: string) =>
+  text
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** The account operations of an account page, by name. */
+function operationsOf(page: string): Record<string, ShownOperation> {
+  const shown: Record<string, ShownOperation> = {};
+  for (const [, op, item] of page.matchAll(/<li data-operation="(\w+)">([\s\S]*?)<\/li>/g)) {
+    const reason = /<span class="hint why" id="[^"]+">([^<]*)<\/span>/.exec(item as string)?.[1];
+    shown[op as string] = { offered: (item as string).includes(`href="/care/accounts/`), reason: reason === undefined ? null : unescape(reason) };
+  }
+  return shown;
+}
+
+/** The texts of one column of a table of the page (by its aria-labelledby or id). */
+function column(page: string, table: string, index: number): string[] {
+  const body = new RegExp(`<table[^>]*(?:aria-labelledby|id)="${table}"[^>]*>[\\s\\S]*?<tbody>([\\s\\S]*?)</tbody>`).exec(page)?.[1] ?? '';
+  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map(([, row]) => [...(row as string).matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)][index]?.[1] ?? '');
+}
+
+/**
+ * The care console offers each operation only where the account's state allows it, and shows the
+ * others disabled with the reason (the account lifecycle's rules, careRefusal); a refused operation's
+ * confirmation page says why and offers no form. Times read `2026-11-25 18:39 UTC`.
+ */
+describe('Care console operations by account state (e2e)', () => {
+  let app: TestApp;
+  const jar = new CookieJar();
+
+  beforeAll(async () => {
+    app = await startTestApp('care_console_operations', { env: { OFAC_LIST_DIR: path.join(__dirname, 'fixtures', 'ofac') } });
+    const signIn = await fetch(`${app.baseUrl}/care/sign-in`);
+    jar.take(signIn);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await signIn.text())?.[1] as string;
+    const signedIn = await fetch(`${app.baseUrl}/care/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret, staffEmail: 'agent@bank.test', _csrf: csrf }),
+    });
+    expect(signedIn.status).toBe(303);
+    jar.take(signedIn);
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  async function get(pathname: string): Promise<{ status: number; page: string }> {
+    const res = await fetch(`${app.baseUrl}${pathname}`, { headers: { cookie: jar.header() }, redirect: 'manual' });
+    jar.take(res);
+    return { status: res.status, page: await res.text() };
+  }
+
+  async function enroll(names: { firstName?: string; lastName?: string } = {}): Promise<string> {
+    const res = await app.client().post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: names }));
+    expect(res.status).toBe(200);
+    return (res.body.account as { accountIdentifier: string }).accountIdentifier;
+  }
+
+  async function care(accountId: string, operation: string, method: 'post' | 'delete' = 'post'): Promise<void> {
+    const res = await app.client('care')[method](`/v1/care/accounts/${accountId}/${operation}`);
+    expect(res.status).toBe(200);
+  }
+
+  const offered = (shown: Record<string, ShownOperation>) => Object.keys(shown).filter((op) => shown[op]?.offered);
+
+  it('a normal account offers lock, fraud block and close; the others are disabled, each with its reason', async () => {
+    const id = await enroll();
+    const { status, page } = await get(`/care/accounts/${id}`);
+    expect(status).toBe(200);
+    const shown = operationsOf(page);
+    expect(offered(shown)).toEqual(['lock', 'fraudBlock', 'close']);
+    expect(shown).toMatchObject({
+      unlock: { offered: false, reason: 'The account is not locked by care.' },
+      removeFraudBlock: { offered: false, reason: 'The account has no fraud block.' },
+      ofacClear: { offered: false, reason: 'The account is not held for OFAC review.' },
+      kycGateClear: { offered: false, reason: 'The account has no manual KYC gate to clear.' },
+    });
+    // A disabled operation is a disabled button described by its reason.
+    expect(page).toMatch(/<button type="button" class="secondary" disabled aria-describedby="why-unlock">Unlock account<\/button>/);
+    expect(page).toContain('href="/care/accounts/' + id + '/operations/replaceCard?paymentIdentifier=');
+  });
+
+  it('a care-locked account offers unlock and close; a fraud-blocked one removal of the block and close', async () => {
+    const locked = await enroll();
+    await care(locked, 'lock');
+    const lockedOps = operationsOf((await get(`/care/accounts/${locked}`)).page);
+    expect(offered(lockedOps)).toEqual(['unlock', 'close']);
+    expect(lockedOps.lock).toEqual({ offered: false, reason: 'The account is locked by care.' });
+
+    const blocked = await enroll();
+    await care(blocked, 'fraudBlock');
+    const blockedOps = operationsOf((await get(`/care/accounts/${blocked}`)).page);
+    expect(offered(blockedOps)).toEqual(['removeFraudBlock', 'close']);
+    expect(blockedOps.unlock).toEqual({ offered: false, reason: 'The account is locked by a fraud block: remove the fraud block instead.' });
+  });
+
+  it('an account held for OFAC review offers the clearance and close; a closed account offers nothing, its card cannot be replaced', async () => {
+    const held = await enroll({ firstName: 'Ignatius', lastName: 'Thornwick' });
+    const heldOps = operationsOf((await get(`/care/accounts/${held}`)).page);
+    expect(offered(heldOps)).toEqual(['ofacClear', 'close']);
+    expect(heldOps.lock).toEqual({ offered: false, reason: 'The account is held for OFAC review.' });
+
+    const closed = await enroll();
+    await care(closed, 'close');
+    const { page } = await get(`/care/accounts/${closed}`);
+    expect(offered(operationsOf(page))).toEqual([]);
+    expect(operationsOf(page).close).toEqual({ offered: false, reason: 'The account is already closed.' });
+    expect(page).not.toContain('/operations/replaceCard');
+    expect(page).toMatch(
+      /disabled aria-describedby="why-replaceCard-[^"]+">Replace card<\/button> <span class="hint why" id="why-replaceCard-[^"]+">The account is closed\.<\/span>/,
+    );
+  });
+
+  it('the confirmation page of an operation the state refuses says why and offers no form (409); an allowed one asks for the reason', async () => {
+    const id = await enroll();
+    const refused = await get(`/care/accounts/${id}/operations/unlock`);
+    expect(refused.status).toBe(409);
+    expect(refused.page).toContain('Unlock account: not applicable');
+    expect(refused.page).toContain('The account is not locked by care. Nothing was changed.');
+    expect(refused.page).not.toContain('name="reason"');
+    const allowed = await get(`/care/accounts/${id}/operations/lock`);
+    expect(allowed.status).toBe(200);
+    expect(allowed.page).toContain('name="reason"');
+  });
+
+  it('shows times as "2026-11-25 18:39 UTC": created, activated, webhook events and the audit trail', async () => {
+    const id = await enroll();
+    await care(id, 'lock');
+    const { page } = await get(`/care/accounts/${id}`);
+    const facts = Object.fromEntries([...page.matchAll(/<div><dt>([^<]+)<\/dt><dd[^>]*>([^<]*)<\/dd><\/div>/g)].map(([, k, v]) => [k, v]));
+    expect(facts.Created).toMatch(UTC_MINUTE);
+    expect(facts.Activated).toMatch(UTC_MINUTE);
+    const audit = column(page, 'audit-table', 0);
+    expect(audit.length).toBeGreaterThan(0);
+    audit.forEach((when) => expect(when).toMatch(UTC_MINUTE));
+    const events = column(page, 'events', 0);
+    expect(events.length).toBeGreaterThan(0);
+    events.forEach((when) => expect(when).toMatch(UTC_MINUTE));
+    expect(page).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+  });
+});
