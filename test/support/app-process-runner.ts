@@ -16,7 +16,9 @@ const ROOT = path.resolve(__dirname, '..', '..');
 
 /** Starts another OS process of the app against the same database and schema as `peer`. */
 export async function spawnAppProcess(peer: TestApp, env: Record<string, string> = {}): Promise<AppProcess> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'test/support/app-process.ts')], {
+  // As the start script and the image: the telemetry preload first (it starts nothing without OTEL_EXPORTER_OTLP_ENDPOINT).
+  const preload = path.join(ROOT, 'src/infrastructure/telemetry/preload.ts');
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', preload, path.join(ROOT, 'test/support/app-process.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,

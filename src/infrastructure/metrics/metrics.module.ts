@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DatabasePoolMetrics } from './database-pool.metrics';
 import { Metrics } from './metrics';
 
 /** Global: the process's one Prometheus registry, created before the app (main.ts installs its hook on Fastify). */
@@ -6,6 +7,6 @@ import { Metrics } from './metrics';
 @Module({})
 export class MetricsModule {
   static forRoot(metrics: Metrics): DynamicModule {
-    return { module: MetricsModule, providers: [{ provide: Metrics, useValue: metrics }], exports: [Metrics] };
+    return { module: MetricsModule, providers: [{ provide: Metrics, useValue: metrics }, DatabasePoolMetrics], exports: [Metrics] };
   }
 }

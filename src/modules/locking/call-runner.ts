@@ -13,6 +13,7 @@ import { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempote
 import { CallConnection, CURRENT_CALL } from '../../infrastructure/database/call-connection';
 import { CallOutcome, isFinal } from './call-outcome';
 import { LockService } from '../../infrastructure/database/lock.service';
+import { Metrics } from '../../infrastructure/metrics/metrics';
 
 export const REPLAYED_HEADER = 'idempotent-replayed';
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
@@ -50,6 +51,7 @@ export class CallRunner {
     private readonly cls: ClsService,
     private readonly config: AppConfig,
     private readonly fingerprints: PayloadFingerprint,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -128,7 +130,10 @@ export class CallRunner {
 
   private admit(partnerId: string | undefined): boolean {
     if (partnerId === undefined) return false;
-    if (!this.tryAdmit(partnerId)) throw new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } });
+    if (!this.tryAdmit(partnerId)) {
+      this.metrics.countInFlightRejection();
+      throw new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } });
+    }
     return true;
   }
 
