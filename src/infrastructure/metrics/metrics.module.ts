@@ -7,6 +7,10 @@ import { Metrics } from './metrics';
 @Module({})
 export class MetricsModule {
   static forRoot(metrics: Metrics): DynamicModule {
-    return { module: MetricsModule, providers: [{ provide: Metrics, useValue: metrics }, DatabasePoolMetrics], exports: [Metrics] };
+    return { module: MetricsModule, providers: [{ provide: Metrics, useValue: metrics }], exports: [Metrics] };
   }
 }
+
+/** The pools' gauges: beside DatabaseModule (whose DataSources they read), apart from the registry itself. */
+@Module({ providers: [DatabasePoolMetrics] })
+export class DatabasePoolMetricsModule {}
