@@ -114,7 +114,10 @@ describe('Tracing (e2e, CONTRACT section 16)', () => {
     const delivery = await otlp.waitFor(() => otlp.jsonSpans().find((s) => s.name === 'webhook delivery' && s.links?.some((l) => l.traceId === trace.traceId)));
     expect(delivery.traceId).not.toBe(trace.traceId);
     expect(attribute(delivery, 'webhook.outcome')).toBe('delivered');
-    await webhooks.waitFor((received) => received.length > 0);
+    // The partner's request carries no trace header (CONTRACT section 16).
+    const eventId = String(attribute(delivery, 'webhook.event_id'));
+    const [sent] = await webhooks.waitFor(() => webhooks.forEvent(eventId).length > 0).then(() => webhooks.forEvent(eventId));
+    expect(sent.headerNames.filter((name) => /trace|baggage/.test(name))).toEqual([]);
 
     await otlp.waitFor(() =>
       otlp.jsonSpans().some((s) => attribute(s, 'url.path') === '/v1/programs/sandbox/enrollments/accounts/00000000-0000-4000-8000-000000000000'),

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SpanStatusCode } from '@opentelemetry/api';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
@@ -153,6 +154,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         const counted = settled.kind === 'delivered' ? 'delivered' : settled.kind === 'retry' ? 'failed' : 'abandoned';
         span.setAttribute('webhook.outcome', counted);
         if (posted.statusCode !== null) span.setAttribute('http.response.status_code', posted.statusCode);
+        if (!posted.ok) span.setStatus({ code: SpanStatusCode.ERROR });
         this.metrics.countWebhookAttempt(counted);
         return { outcome: posted, next: settled };
       });
