@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { AppProcess, spawnAppProcess } from './support/app-process-runner';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { OtlpAttribute, OtlpReceiver, OtlpSpan } from './support/otlp-receiver';
@@ -77,8 +80,11 @@ describe('Tracing (e2e, CONTRACT section 16)', () => {
     await otlp.close();
   });
 
-  async function tracedProcess(protocol: 'http/json' | 'http/protobuf'): Promise<AppProcess> {
+  /** One traced process at a time: the one that wrote an event is the one that delivers it. */
+  async function tracedProcess(protocol: 'http/json' | 'http/protobuf', env: Record<string, string> = {}): Promise<AppProcess> {
+    for (const previous of processes.splice(0)) await previous.stop();
     const child = await spawnAppProcess(producer, {
+      ...env,
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
       OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
       OTEL_BSP_SCHEDULE_DELAY: '100',
@@ -143,4 +149,45 @@ describe('Tracing (e2e, CONTRACT section 16)', () => {
     // Protobuf carries strings as UTF-8 bytes: a leaked value would be found as is.
     for (const secret of secrets) expect(protobuf.includes(Buffer.from(secret))).toBe(false);
   }, 120_000);
+
+  it('log lines written inside a traced operation carry its trace_id and span_id', async () => {
+    const child = await tracedProcess('http/json', { LOG_LEVEL: 'warn' });
+    webhooks.respond(() => 500);
+    try {
+      const trace = traceparent();
+      const res = await child.client('acme').post('/v1/webhooks/test', { eventType: 'transaction' }, { headers: { traceparent: trace.header } });
+      expect(res.status).toBe(200);
+      const delivery = await otlp.waitFor(() =>
+        otlp.jsonSpans().find((s) => s.name === 'webhook delivery' && s.links?.some((l) => l.traceId === trace.traceId)),
+      );
+      const line = await otlp.waitFor(() =>
+        child
+          .output()
+          .split('\n')
+          .filter((l) => l.includes('webhook attempt failed'))
+          .map((l) => JSON.parse(l) as { trace_id?: string; span_id?: string })
+          .find((l) => l.trace_id === delivery.traceId),
+      );
+      expect(line.span_id).toBe(delivery.spanId);
+    } finally {
+      webhooks.respond(() => 200);
+    }
+  }, 120_000);
+
+  it('loads no part of the SDK without OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
+    const root = path.resolve(__dirname, '..');
+    const probe = `require('pg'); require('node:http'); console.log(Object.keys(require.cache).filter((k) => k.includes('@opentelemetry')).length)`;
+    const run = (env: NodeJS.ProcessEnv) =>
+      promisify(execFile)(
+        process.execPath,
+        ['-r', 'ts-node/register/transpile-only', '-r', path.join(root, 'src/infrastructure/telemetry/preload.ts'), '-e', probe],
+        {
+          cwd: root,
+          env: { PATH: process.env.PATH, TS_NODE_PROJECT: path.join(root, 'tsconfig.spec.json'), ...env },
+        },
+      );
+    expect(Number((await run({})).stdout.trim())).toBe(0);
+    // The same probe with an endpoint: the count above would have seen the SDK.
+    expect(Number((await run({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint })).stdout.trim())).toBeGreaterThan(0);
+  }, 60_000);
 });

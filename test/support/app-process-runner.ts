@@ -7,6 +7,8 @@ import { PARTNERS, PartnerName, TestApp } from './test-app';
 export interface AppProcess {
   baseUrl: string;
   child: ChildProcess;
+  /** Everything the process wrote to stdout so far (its log lines, when LOG_LEVEL lets them through). */
+  output(): string;
   client(partner?: PartnerName): EnrollmentClient;
   /** SIGTERM (graceful) by default; SIGKILL to simulate a crash. */
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -38,10 +40,10 @@ export async function spawnAppProcess(peer: TestApp, env: Record<string, string>
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let out = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`app process did not start in 60 s: ${stderr}`)), 60_000);
-    let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /READY (\d+)/.exec(out);
@@ -60,6 +62,7 @@ export async function spawnAppProcess(peer: TestApp, env: Record<string, string>
   return {
     baseUrl,
     child,
+    output: () => out,
     client: (partner = 'acme') =>
       new EnrollmentClient({
         baseUrl,

@@ -156,12 +156,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         if (posted.statusCode !== null) span.setAttribute('http.response.status_code', posted.statusCode);
         if (!posted.ok) span.setStatus({ code: SpanStatusCode.ERROR });
         this.metrics.countWebhookAttempt(counted);
+        // Inside the span: the line carries its trace_id and span_id when tracing is on.
+        if (!posted.ok) {
+          this.logger.warn({ eventId: event.id, attempt: event.attempts, statusCode: posted.statusCode, error: posted.error }, 'webhook attempt failed');
+        }
         return { outcome: posted, next: settled };
       });
       this.finished.push({ eventId: event.id, attempt: event.attempts, outcome, next });
-      if (!outcome.ok) {
-        this.logger.warn({ eventId: event.id, attempt: event.attempts, statusCode: outcome.statusCode, error: outcome.error }, 'webhook attempt failed');
-      }
     } catch (error) {
       this.logger.warn({ eventId: event.id, errorName: (error as Error).name, message: (error as Error).message }, 'webhook attempt not recorded');
     }
