@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import { JobQueue } from '../src/infrastructure/queue/job-queue';
+import { IDEMPOTENCY_PURGE_JOB } from '../src/modules/idempotency/idempotency-purge';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { PARTNERS, startTestApp, TestApp } from './support/test-app';
 import { tokenRequest } from './support/token-requests';
@@ -162,6 +164,14 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
     it('0 without an OFAC list', async () => {
       expect(await value(tight, 'ofac_list_entries')).toBe(0);
       expect(await value(tight, 'ofac_list_loaded_timestamp_seconds')).toBe(0);
+    });
+
+    it('shows the depth of a pg-boss queue nobody works (JOBS_ENABLED=false here)', async () => {
+      const depth = () => scrape(tight).then((text) => sample(text, 'pgboss_queue_depth', `queue="${IDEMPOTENCY_PURGE_JOB.name}"`) ?? 0);
+      const before = await depth();
+      await tight.app.get(JobQueue).send(IDEMPOTENCY_PURGE_JOB, {});
+      await tight.app.get(JobQueue).send(IDEMPOTENCY_PURGE_JOB, {});
+      expect(await depth()).toBe(before + 2);
     });
 
     it('counts 429s by route pattern', async () => {
