@@ -24,7 +24,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production APP_MODE=production HOST=0.0.0.0 PORT=3000
+# METRICS_PORT: /metrics on its own listener (CONTRACT section 12); nothing else defaults it.
+ENV NODE_ENV=production APP_MODE=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464
 WORKDIR /app
 RUN groupadd --system app && useradd --system --gid app --home /app app
 COPY --from=deps --chown=app:app /app/node_modules ./node_modules
@@ -37,4 +38,6 @@ HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:300
 # Production needs DATABASE_URL, SERVICE_CONFIG, SERVICE_KEYS, an https PUBLIC_URL and OFAC_LIST_DIR;
 # without one it exits 1 with one line naming every gap (README, Configuration). The image has no
 # embedded PostgreSQL: APP_MODE=sandbox needs DATABASE_URL too.
-CMD ["node", "dist/src/main.js"]
+# The preload starts OpenTelemetry before anything requires pg, when OTEL_EXPORTER_OTLP_ENDPOINT is
+# set (docs/operations-observability.md); without it, it loads nothing.
+CMD ["node", "--require", "./dist/src/infrastructure/telemetry/preload.js", "dist/src/main.js"]

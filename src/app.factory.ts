@@ -19,7 +19,8 @@ import { runMigrations } from './infrastructure/database/migrate';
 import { drainPool } from './infrastructure/database/pool-drain';
 import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
-import { installTokenRateLimit } from './modules/auth/token-rate-limit';
+import { installTraceRoute } from './infrastructure/telemetry/trace-context';
+import { installTokenRateLimit, TOKEN_ROUTE } from './modules/auth/token-rate-limit';
 import { setupOpenApi } from './openapi';
 import { installConsoleHttp } from './modules/care-console/console-http';
 
@@ -45,7 +46,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // First of all hooks: the request's context store and its id, then (at the end) its log line.
   installRequestContext(adapter.getInstance(), config.isSandbox);
   installRequestLogging(adapter.getInstance(), rootLogger);
-  const metrics = new Metrics();
+  const metrics = new Metrics({ rateLimitedRoutes: [TOKEN_ROUTE] });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics), adapter, {
     bufferLogs: true,
     abortOnError: false,
@@ -58,6 +59,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // the pool while the first one still waits for running calls (see the onClose hook below).
   const fastify = app.getHttpAdapter().getInstance();
   metrics.install(fastify);
+  installTraceRoute(fastify);
   const errors = new NestLogger('Errors');
   installRequestTimeout(fastify, config.env.requestTimeoutMs, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
   await installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));

@@ -7,7 +7,7 @@ import { ConfigModule } from './config/config.module';
 import { CryptoModule } from './infrastructure/crypto/crypto.module';
 import { DatabaseModule } from './infrastructure/database/database.module';
 import { Metrics } from './infrastructure/metrics/metrics';
-import { MetricsModule } from './infrastructure/metrics/metrics.module';
+import { DatabasePoolMetricsModule, MetricsModule } from './infrastructure/metrics/metrics.module';
 import { TimeModule } from './infrastructure/time/time.module';
 import { JobsModule } from './infrastructure/queue/jobs.module';
 import { AccountViewsModule } from './modules/account-views/account-views.module';
@@ -54,6 +54,7 @@ export class AppModule {
         RequestContextModule,
         TimeModule,
         DatabaseModule,
+        DatabasePoolMetricsModule,
         CryptoModule,
         ...FEATURE_MODULES,
         // Sandbox tools exist only in sandbox mode: in production their routes are unknown (404).

@@ -4,6 +4,7 @@ import { AppConfig } from './config/app-config';
 import { projectRoot } from './config/env';
 import { createApp } from './app.factory';
 import { Metrics } from './infrastructure/metrics/metrics';
+import { stopTelemetry } from './infrastructure/telemetry/telemetry-switch';
 
 interface EmbeddedDb {
   url: string;
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     metricsServer?.close();
     await app.close();
     await embedded?.stop();
+    await stopTelemetry();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown());

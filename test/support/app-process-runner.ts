@@ -7,6 +7,8 @@ import { PARTNERS, PartnerName, TestApp } from './test-app';
 export interface AppProcess {
   baseUrl: string;
   child: ChildProcess;
+  /** Everything the process wrote to stdout so far (its log lines, when LOG_LEVEL lets them through). */
+  output(): string;
   client(partner?: PartnerName): EnrollmentClient;
   /** SIGTERM (graceful) by default; SIGKILL to simulate a crash. */
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -16,7 +18,9 @@ const ROOT = path.resolve(__dirname, '..', '..');
 
 /** Starts another OS process of the app against the same database and schema as `peer`. */
 export async function spawnAppProcess(peer: TestApp, env: Record<string, string> = {}): Promise<AppProcess> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'test/support/app-process.ts')], {
+  // As the start script and the image: the telemetry preload first (it starts nothing without OTEL_EXPORTER_OTLP_ENDPOINT).
+  const preload = path.join(ROOT, 'src/infrastructure/telemetry/preload.ts');
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', preload, path.join(ROOT, 'test/support/app-process.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -36,10 +40,10 @@ export async function spawnAppProcess(peer: TestApp, env: Record<string, string>
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let out = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`app process did not start in 60 s: ${stderr}`)), 60_000);
-    let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /READY (\d+)/.exec(out);
@@ -58,6 +62,7 @@ export async function spawnAppProcess(peer: TestApp, env: Record<string, string>
   return {
     baseUrl,
     child,
+    output: () => out,
     client: (partner = 'acme') =>
       new EnrollmentClient({
         baseUrl,

@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { createApp } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
+import { stopTelemetry } from '../../src/infrastructure/telemetry/telemetry-switch';
 
 async function main(): Promise<void> {
   const app = await createApp(AppConfig.load(process.env));
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   process.stdout.write(`READY ${port}\n`);
   const stop = async () => {
     await app.close();
+    await stopTelemetry();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());

@@ -12,6 +12,8 @@ export interface ReceivedWebhook {
   verified: boolean;
   /** The HTTP status this receiver answered. */
   answered: number;
+  /** Names of the request's headers (lower case), to check what the service sends partners. */
+  headerNames: string[];
 }
 
 /** Decides the status of the n-th (1-based) delivery of one webhook-id. */
@@ -99,6 +101,7 @@ export class WebhookReceiver {
         json: JSON.parse(body) as ReceivedWebhook['json'],
         verified: false,
         answered: 0,
+        headerNames: Object.keys(req.headers),
       };
       webhook.verified = verifySignature(this.secret, webhook.id, webhook.timestamp, body, webhook.signature);
       if (this.stalled) {

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import PgBoss from 'pg-boss';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { Metrics } from '../metrics/metrics';
 import { JobDefinition, JobHandler, SendJobOptions, WorkOptions } from './job-definition';
 import { JobWorker } from './job-worker';
 
@@ -29,7 +30,10 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
   private stopped = false;
   private readonly workers: Array<Pick<JobWorker<object>, 'stop'>> = [];
 
-  constructor(private readonly config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    metrics: Metrics,
+  ) {
     const { databaseUrl, dbSchema, jobsEnabled } = config.env;
     if (!databaseUrl) throw new Error('DATABASE_URL must be resolved before the job queue starts');
     this.boss = new PgBoss({
@@ -47,6 +51,15 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
     });
     // An EventEmitter 'error' without a listener would crash the process.
     this.boss.on('error', (error: Error) => this.logger.warn({ errorName: error.name, message: error.message }, 'job queue error'));
+    metrics.observe('pgboss_queue_depth', 'Jobs waiting in each pg-boss queue this instance uses (created or due for retry)', ['queue'], () => this.depths());
+  }
+
+  /** One count per queue this instance created or works (pg-boss getQueueSize: jobs before `active`). */
+  private async depths(): Promise<{ labels: { queue: string }; value: number }[]> {
+    if (!this.starting || this.stopped) return [];
+    const names = [...this.ensured.keys()];
+    const sizes = await Promise.all(names.map((name) => this.boss.getQueueSize(name)));
+    return names.map((queue, index) => ({ labels: { queue }, value: sizes[index] ?? 0 }));
   }
 
   get workersEnabled(): boolean {

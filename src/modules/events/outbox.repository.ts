@@ -16,6 +16,8 @@ export interface OutboxRow {
   deliveredAt: Date | null;
   nextAttemptAt: Date | null;
   dead: boolean;
+  /** The `traceparent` of the call that wrote the event, when it was traced. */
+  traceContext: string | null;
 }
 
 export interface DeliveryRow {
@@ -66,7 +68,7 @@ const LIST_COLUMNS = `id, event_type as "eventType", occurred_at as "occurredAt"
 
 const COLUMNS = `id, partner_id as "partnerId", program_code as "programCode", account_id as "accountId",
   event_type as "eventType", payload as data, occurred_at as "occurredAt", attempts,
-  delivered_at as "deliveredAt", next_attempt_at as "nextAttemptAt", dead`;
+  delivered_at as "deliveredAt", next_attempt_at as "nextAttemptAt", dead, trace_context as "traceContext"`;
 
 /**
  * The poller's claim, prepared: every instance runs it several times a second, busy or idle, and
@@ -92,11 +94,11 @@ const CLAIM_SQL = prepared(`with due as (
 @Injectable()
 export class OutboxRepository {
   /** An event, as a part of the caller's batch: a deliverable one is due at once; one without a webhook is stored as not deliverable (dead). */
-  stage(batch: WriteBatch, id: string, event: OutboundEvent, deliverable: boolean): void {
+  stage(batch: WriteBatch, id: string, event: OutboundEvent, deliverable: boolean, traceContext: string | null): void {
     batch.write(
-      `insert into outbox_events (id, partner_id, program_code, account_id, event_type, payload, next_attempt_at, dead)
-       values ($1, $2, $3, $4, $5, $6::jsonb, case when $7::boolean then now() end, not $7::boolean)`,
-      [id, event.partnerId, event.programCode, event.accountId, event.eventType, JSON.stringify(event.data), deliverable],
+      `insert into outbox_events (id, partner_id, program_code, account_id, event_type, payload, next_attempt_at, dead, trace_context)
+       values ($1, $2, $3, $4, $5, $6::jsonb, case when $7::boolean then now() end, not $7::boolean, $8)`,
+      [id, event.partnerId, event.programCode, event.accountId, event.eventType, JSON.stringify(event.data), deliverable, traceContext],
     );
   }
 
@@ -108,6 +110,15 @@ export class OutboxRepository {
    */
   async claimDue(manager: EntityManager, limit: number, leaseSeconds: number): Promise<OutboxRow[]> {
     return (await manager.query(CLAIM_SQL, [limit, leaseSeconds])) as OutboxRow[];
+  }
+
+  /** Events still to deliver and the age of the oldest, in one read of the pending (partial) index's rows. */
+  async backlog(manager: EntityManager): Promise<{ pending: number; oldestAgeSeconds: number }> {
+    const [row] = (await manager.query(
+      `select count(*)::int as pending, coalesce(extract(epoch from now() - min(occurred_at)), 0)::float8 as "oldestAgeSeconds"
+         from outbox_events where delivered_at is null and not dead`,
+    )) as [{ pending: number; oldestAgeSeconds: number }];
+    return row;
   }
 
   /**

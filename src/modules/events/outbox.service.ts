@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
+import { currentTraceparent } from '../../infrastructure/telemetry/trace-context';
 import { OutboundEvent } from './event-types';
 import { OutboxRepository } from './outbox.repository';
 
@@ -34,7 +35,9 @@ export class OutboxService {
    */
   stage(batch: WriteBatch, events: readonly OutboundEvent[]): string[] {
     const staged = events.map((event) => ({ id: randomUUID(), event, deliverable: Boolean(this.config.service.partnerById(event.partnerId)?.webhook) }));
-    for (const { id, event, deliverable } of staged) this.outbox.stage(batch, id, event, deliverable);
+    // The call's trace, so that the delivery attempts link back to it (null when not traced).
+    const traceContext = currentTraceparent();
+    for (const { id, event, deliverable } of staged) this.outbox.stage(batch, id, event, deliverable, traceContext);
     return staged.map((e) => e.id);
   }
 }

@@ -1,9 +1,12 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SpanStatusCode } from '@opentelemetry/api';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { DELIVERY_DATA_SOURCE } from '../../infrastructure/database/database.module';
+import { Metrics } from '../../infrastructure/metrics/metrics';
 import { JobQueue } from '../../infrastructure/queue/job-queue';
+import { inLinkedSpan } from '../../infrastructure/telemetry/trace-context';
 import { AttemptNext, FinishedAttempt, OutboxRepository, OutboxRow } from './outbox.repository';
 import { WebhookSender } from './webhook-sender';
 
@@ -45,6 +48,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     private readonly outbox: OutboxRepository,
     private readonly sender: WebhookSender,
     private readonly jobs: JobQueue,
+    private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -141,11 +145,24 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         await this.outbox.markDead(this.dataSource.manager, event.id);
         return;
       }
-      const outcome = await this.sender.post(webhook, event.id, webhookBody(event));
-      this.finished.push({ eventId: event.id, attempt: event.attempts, outcome, next: this.next(event.attempts, outcome.ok) });
-      if (!outcome.ok) {
-        this.logger.warn({ eventId: event.id, attempt: event.attempts, statusCode: outcome.statusCode, error: outcome.error }, 'webhook attempt failed');
-      }
+      // Its own trace, linked to the call that wrote the event (CONTRACT section 16); the request
+      // itself carries no trace header to the partner.
+      const attributes = { 'webhook.event_id': event.id, 'webhook.event_type': event.eventType, 'webhook.attempt': event.attempts };
+      const { outcome, next } = await inLinkedSpan('webhook delivery', event.traceContext, attributes, async (span) => {
+        const posted = await this.sender.post(webhook, event.id, webhookBody(event));
+        const settled = this.next(event.attempts, posted.ok);
+        const counted = settled.kind === 'delivered' ? 'delivered' : settled.kind === 'retry' ? 'failed' : 'abandoned';
+        span.setAttribute('webhook.outcome', counted);
+        if (posted.statusCode !== null) span.setAttribute('http.response.status_code', posted.statusCode);
+        if (!posted.ok) span.setStatus({ code: SpanStatusCode.ERROR });
+        this.metrics.countWebhookAttempt(counted);
+        // Inside the span: the line carries its trace_id and span_id when tracing is on.
+        if (!posted.ok) {
+          this.logger.warn({ eventId: event.id, attempt: event.attempts, statusCode: posted.statusCode, error: posted.error }, 'webhook attempt failed');
+        }
+        return { outcome: posted, next: settled };
+      });
+      this.finished.push({ eventId: event.id, attempt: event.attempts, outcome, next });
     } catch (error) {
       this.logger.warn({ eventId: event.id, errorName: (error as Error).name, message: (error as Error).message }, 'webhook attempt not recorded');
     }

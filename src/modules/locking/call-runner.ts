@@ -15,6 +15,7 @@ import { replayedAnswer } from '../idempotency/replayed-answer';
 import { CallConnection, CURRENT_CALL } from '../../infrastructure/database/call-connection';
 import { CallOutcome, isFinal } from './call-outcome';
 import { LockService } from '../../infrastructure/database/lock.service';
+import { Metrics } from '../../infrastructure/metrics/metrics';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -53,6 +54,7 @@ export class CallRunner {
     private readonly cls: ClsService,
     private readonly config: AppConfig,
     private readonly fingerprints: PayloadFingerprint,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -111,8 +113,16 @@ export class CallRunner {
 
   private admit(partnerId: string | undefined): boolean {
     if (partnerId === undefined) return false;
+    if (!this.tryAdmit(partnerId)) {
+      this.metrics.countInFlightRejection();
+      throw new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } });
+    }
+    return true;
+  }
+
+  private tryAdmit(partnerId: string): boolean {
     const count = this.inFlight.get(partnerId) ?? 0;
-    if (count >= this.config.env.partnerMaxInFlight) throw new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } });
+    if (count >= this.config.env.partnerMaxInFlight) return false;
     this.inFlight.set(partnerId, count + 1);
     return true;
   }

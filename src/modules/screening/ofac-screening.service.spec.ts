@@ -9,6 +9,8 @@ import { ScreenedName } from './ofac-match';
 import { OfacScreeningOptions } from './ofac-screening.options';
 import { OfacScreeningService } from './ofac-screening.service';
 import { ScreeningModule } from './screening.module';
+import { Metrics } from '../../infrastructure/metrics/metrics';
+import { MetricsModule } from '../../infrastructure/metrics/metrics.module';
 
 const FIXTURE = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'ofac');
 const EMPTY_COLUMNS = ',-0- '.repeat(9);
@@ -198,7 +200,9 @@ describe(ScreeningModule.name, () => {
   it('provides the service configured from OFAC_LIST_DIR and OFAC_MATCH_THRESHOLD', async () => {
     jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     const config = AppConfig.load({ OFAC_LIST_DIR: FIXTURE, OFAC_MATCH_THRESHOLD: '0.99' });
-    const app = await Test.createTestingModule({ imports: [ConfigModule.forRoot(config), ScreeningModule] }).compile();
+    // The process's registry is global in the app (MetricsModule): the list's gauges register in it.
+    const metrics = new Metrics();
+    const app = await Test.createTestingModule({ imports: [ConfigModule.forRoot(config), MetricsModule.forRoot(metrics), ScreeningModule] }).compile();
     await app.init();
 
     const sut = app.get(OfacScreeningService);
@@ -206,6 +210,7 @@ describe(ScreeningModule.name, () => {
     expect(sut.isEnabled()).toBe(true);
     expect(sut.screen(person('Ignatius', 'Thornwick'))).toMatchObject({ entNum: 9002 });
     expect(sut.screen(person('Odalys', 'Vanterpol'))).toBeNull();
+    expect(await metrics.registry.getSingleMetricAsString('ofac_list_entries')).toMatch(/^ofac_list_entries [1-9]\d*$/m);
     await app.close();
     jest.restoreAllMocks();
   });

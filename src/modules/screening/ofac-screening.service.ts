@@ -16,6 +16,7 @@ import { OfacListError } from './sdn-csv.parser';
 export class OfacScreeningService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(OfacScreeningService.name);
   private list: LoadedOfacList | undefined;
+  private loadedAt: Date | undefined;
   private timer: NodeJS.Timeout | undefined;
   private seenFingerprint: string | undefined;
   private failedFingerprint: string | undefined;
@@ -28,6 +29,7 @@ export class OfacScreeningService implements OnModuleInit, OnModuleDestroy {
     if (!dir) return;
     try {
       this.list = loadOfacListSync(dir);
+      this.loadedAt = new Date();
     } catch (error: unknown) {
       throw new OfacListError(`OFAC_LIST_DIR: the SDN list cannot be loaded (${describe(error)})`);
     }
@@ -44,6 +46,11 @@ export class OfacScreeningService implements OnModuleInit, OnModuleDestroy {
   /** True when a list is configured and loaded. Without one, `screen` finds nothing. */
   isEnabled(): boolean {
     return this.list !== undefined;
+  }
+
+  /** The list in use: its SDN individuals and when it was (re)loaded; undefined without a list. */
+  loadedList(): { entries: number; loadedAt: Date } | undefined {
+    return this.list && this.loadedAt ? { entries: this.list.index.stats.individuals, loadedAt: this.loadedAt } : undefined;
   }
 
   /** The best SDN individual name scoring at least the threshold (scored with and without a middle name), or null. */
@@ -63,6 +70,7 @@ export class OfacScreeningService implements OnModuleInit, OnModuleDestroy {
       this.seenFingerprint = fingerprint;
       if (fingerprint === this.list?.fingerprint || !settled || fingerprint === this.failedFingerprint) return false;
       this.list = await loadOfacList(dir, fingerprint);
+      this.loadedAt = new Date();
       this.failedFingerprint = undefined;
       this.logLoaded('reloaded');
       return true;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { OfacListMetrics } from './ofac-list.metrics';
 import { OfacScreeningService } from './ofac-screening.service';
 import { DEFAULT_RELOAD_INTERVAL_MS, OFAC_SCREENING_OPTIONS, OfacScreeningOptions } from './ofac-screening.options';
 
@@ -15,6 +16,7 @@ import { DEFAULT_RELOAD_INTERVAL_MS, OFAC_SCREENING_OPTIONS, OfacScreeningOption
       }),
     },
     OfacScreeningService,
+    OfacListMetrics,
   ],
   exports: [OfacScreeningService],
 })

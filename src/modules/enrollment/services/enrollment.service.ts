@@ -15,6 +15,7 @@ import type { CallConnection } from '../../../infrastructure/database/call-conne
 import { CallOutcome, Outcome } from '../../locking/call-outcome';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
+import { EnrollmentOutcome, Metrics } from '../../../infrastructure/metrics/metrics';
 import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
 import { UserRepository } from '../../user/repositories/user.repository';
 import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
@@ -52,15 +53,19 @@ export class EnrollmentService {
     private readonly faults: SandboxFaults,
     private readonly clock: Clock,
     @Inject(KYC_PROVIDER) private readonly kyc: KycProvider,
+    private readonly metrics: Metrics,
   ) {}
 
-  enroll(principal: Principal, plan: EnrollmentPlan, bytes: RequestBytes): Promise<RawResponse> {
+  async enroll(principal: Principal, plan: EnrollmentPlan, bytes: RequestBytes): Promise<RawResponse> {
     const { partner } = principal;
     const programCode = plan.program.programCode;
     const { key, operation, payload } = enrollmentCall(partner.partnerId, programCode, plan.request);
     const limitKeys = this.rules.limitKeys(plan);
     const ssn = plan.request.encryptedUserData.identifyingData.ssn;
-    return this.calls.idempotent({
+    // Counted once the call has committed, and only by the call that decided: a replay runs no
+    // work, and a retry that resumes from a recovery point completes what its first call counted.
+    let decided: EnrollmentOutcome | undefined;
+    const answer = await this.calls.idempotent({
       key,
       operation,
       payload,
@@ -80,9 +85,13 @@ export class EnrollmentService {
       work: async ({ resumed, connection, batch }) => {
         const started = resumed ? await this.progress.findByRequest(connection.manager, key) : null;
         if (started) return this.continue(connection, partner, plan, started.accountId, started.point);
-        return this.firstAttempt(connection, batch, partner, plan, limitKeys);
+        const outcome = await this.firstAttempt(connection, batch, partner, plan, limitKeys);
+        decided = outcomeLabel(outcome);
+        return outcome;
       },
     });
+    if (decided) this.metrics.countEnrollment(decided);
+    return answer;
   }
 
   /**
@@ -188,4 +197,10 @@ function answerOf(outcome: Exclude<CompletionOutcome, object>, view: AccountView
     case 'held':
       return Outcome.held(new DomainError('OFAC_HOLD'), view);
   }
+}
+
+/** A completed enrollment whose account waits on a KYC gate was referred for manual review. */
+function outcomeLabel(outcome: CallOutcome<AccountView>): EnrollmentOutcome {
+  if (outcome.kind === 'completed' && outcome.data.account.kycPendingGate !== 'none') return 'referred';
+  return outcome.kind;
 }

@@ -1,0 +1,32 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DELIVERY_DATA_SOURCE } from '../database/database.module';
+import { pgPoolOf } from '../database/data-source-options';
+import { Metrics } from './metrics';
+
+/**
+ * The process's PostgreSQL pools (the app's and the webhook poller's) as OpenTelemetry's
+ * `db.client.connection.*` metrics, summed over both: connections idle and used, and callers
+ * waiting for one. Read from pg's public Pool counters at scrape time (no query).
+ */
+@Injectable()
+export class DatabasePoolMetrics implements OnModuleInit {
+  constructor(
+    private readonly metrics: Metrics,
+    @InjectDataSource() private readonly app: DataSource,
+    @InjectDataSource(DELIVERY_DATA_SOURCE) private readonly delivery: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    const pools = () => [this.app, this.delivery].map(pgPoolOf);
+    const sum = (count: (pool: ReturnType<typeof pgPoolOf>) => number) => pools().reduce((total, pool) => total + count(pool), 0);
+    this.metrics.observe('db_client_connection_count', 'Database connections by state (idle, used), all pools of the process', ['state'], () => [
+      { labels: { state: 'idle' }, value: sum((pool) => pool.idleCount) },
+      { labels: { state: 'used' }, value: sum((pool) => pool.totalCount - pool.idleCount) },
+    ]);
+    this.metrics.observe('db_client_connection_pending_requests', 'Callers waiting for a database connection, all pools of the process', [], () => [
+      { value: sum((pool) => pool.waitingCount) },
+    ]);
+  }
+}

@@ -1,0 +1,9 @@
+// Loaded with `node --require` before the entry point: tracing must patch `http` and `pg` before
+// anything requires them (pg-boss requires pg as it is imported). Without OTEL_EXPORTER_OTLP_ENDPOINT
+// the SDK is not even loaded.
+import { tracingRequested } from './telemetry-switch';
+
+if (tracingRequested(process.env)) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is on
+  (require('./telemetry') as typeof import('./telemetry')).startTelemetry(process.env);
+}

@@ -1,0 +1,35 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DELIVERY_DATA_SOURCE } from '../../infrastructure/database/database.module';
+import { Metrics } from '../../infrastructure/metrics/metrics';
+import { OutboxRepository } from './outbox.repository';
+
+/**
+ * The outbox backlog at scrape time: events not yet delivered (nor given up) and the age of the
+ * oldest. Both gauges share one query per scrape, on the poller's pool (a scrape never queues
+ * behind partners' locked calls).
+ */
+@Injectable()
+export class OutboxMetrics implements OnModuleInit {
+  private reading?: Promise<{ pending: number; oldestAgeSeconds: number }>;
+
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly outbox: OutboxRepository,
+    @InjectDataSource(DELIVERY_DATA_SOURCE) private readonly dataSource: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    this.metrics.observe('outbox_pending_events', 'Outbox events not yet delivered (nor given up)', [], async () => [{ value: (await this.read()).pending }]);
+    this.metrics.observe('outbox_oldest_pending_age_seconds', 'Age of the oldest outbox event not yet delivered (0 when none)', [], async () => [
+      { value: (await this.read()).oldestAgeSeconds },
+    ]);
+  }
+
+  /** The registry collects its gauges side by side: the second one joins the first one's read. */
+  private read(): Promise<{ pending: number; oldestAgeSeconds: number }> {
+    this.reading ??= this.outbox.backlog(this.dataSource.manager).finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+}
