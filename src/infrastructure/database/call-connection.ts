@@ -1,21 +1,22 @@
+import type { Client } from 'pg';
 import type { EntityManager, QueryRunner } from 'typeorm';
-import { pgClientOf } from './data-source-options';
 import type { LockService } from './lock.service';
-import { dropAhead, sendAhead } from './prepared-statements';
-import { FAILED_STATEMENT, PipelinedStatement } from './statement-pipeline';
-
-export const CURRENT_CALL = 'call:connection';
 
 /**
  * The one connection a locked call runs on, from its first statement to its last: its locks, its
- * transaction and every query of its use case (see TransactionRunner) share one session, so a call
- * never waits for a second pooled connection while holding locks.
+ * transaction and every statement of its use case share one session, so a call never waits for a
+ * second pooled connection while holding locks. The CallRunner opens it and hands it to the use
+ * case, which hands it (or its `manager`) to every collaborator that reads or writes under the locks.
+ *
+ * The call's transaction is opened with plain SQL (`begin` and the locks in one statement), so
+ * TypeORM's query runner does not count it as a transaction of its own: nothing under a call
+ * opens one through TypeORM (`manager.transaction`, `save`) while `inTransaction`; work that needs
+ * a transaction goes through `run`, which joins the call's open one.
  */
 export class CallConnection {
+  private transaction = false;
   private sessionLocks = false;
   private names: readonly string[] | undefined;
-  /** BEGIN and the lock statement, as sent ahead of the call's first statement. */
-  private opening: readonly PipelinedStatement[] = [];
 
   /** `lockNames` may be computed on first use: a replay answered before BEGIN never needs them (they cost HMACs). */
   constructor(
@@ -32,85 +33,69 @@ export class CallConnection {
     return this.runner.manager;
   }
 
-  /** pg's client under the query runner (connected by the CallRunner before the call starts). */
-  private get client(): object {
-    return pgClientOf(this.runner) as object;
-  }
-
+  /** Whether the call's own transaction (the one `begin` opened) is open. */
   get inTransaction(): boolean {
-    return this.runner.isTransactionActive;
+    return this.transaction;
   }
 
   /**
-   * Opens the call's transaction: BEGIN and the locks are sent with its first statement, in one
-   * round trip (sendAhead), so a call whose first statement is its locked read costs one round trip
-   * for the three. PostgreSQL runs them in order: the read runs only once the locks are held, and
-   * not at all when they fail (failureOf gives that its answer). Until that first statement on this
-   * connection nothing is locked: the call's work runs on it (TransactionRunner), never on another
-   * pooled connection (the use cases' works, audited: their first statement is on the call's
-   * connection). The transaction is opened with plain
-   * SQL (TypeORM's startTransaction costs a round trip of its own) and flagged on the query runner, so
-   * TypeORM and the outbox see it as the active transaction.
+   * Opens the call's transaction with its locks, in one round trip (LockService.opening); a lock
+   * that waited past LOCK_WAIT_MS (or deadlocked) is answered 503/503/1 and nothing else ran.
    */
-  begin(): void {
-    this.setActive(true);
-    const lock = this.locks.lockStatement(this.lockList);
-    this.opening = lock ? [{ text: 'begin' }, lock] : [{ text: 'begin' }];
-    sendAhead(this.client, this.opening);
+  async begin(): Promise<void> {
+    this.transaction = true;
+    try {
+      await this.runner.query(this.locks.opening(this.lockList));
+    } catch (error) {
+      throw this.locks.failureOf(error) ?? error;
+    }
   }
 
-  /** What a failed call answers: the locks' refusal (503/503/1) when it was their statement that failed, else the error itself. */
-  failureOf(error: unknown): unknown {
-    const failed = failedStatementOf(error);
-    return failed !== undefined && this.opening.includes(failed) ? (this.locks.failureOf(error) ?? error) : error;
+  /**
+   * Runs `work` in a transaction on the call's connection: the call's open one (so the call
+   * commits once), or, after `commitKeepingLocks`, a transaction of its own (TypeORM's).
+   */
+  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.transaction ? work(this.manager) : this.manager.transaction(work);
   }
 
   /**
    * For work that needs several commits under the call's locks (an enrollment resumed, or one
    * interrupted by a sandbox fault): the locks become session locks and the open transaction
-   * commits. Later TransactionRunner.run calls each commit on this connection.
+   * commits. Later `run` calls each commit on this connection.
    */
   async commitKeepingLocks(): Promise<void> {
-    if (!this.inTransaction) return;
+    if (!this.transaction) return;
     if (!this.sessionLocks) {
-      await this.locks.holdForSession(this.runner.manager, this.lockList);
+      await this.locks.holdForSession(this.manager, this.lockList);
       this.sessionLocks = true;
     }
     await this.commit();
   }
 
   async commit(): Promise<void> {
-    if (!this.inTransaction) return;
+    if (!this.transaction) return;
     await this.runner.query('commit');
-    this.setActive(false);
+    this.transaction = false;
   }
 
-  private async rollback(): Promise<void> {
-    this.setActive(false);
-    await this.runner.query('rollback');
-  }
-
-  private setActive(active: boolean): void {
-    (this.runner as { isTransactionActive: boolean }).isTransactionActive = active;
-  }
-
-  /** Rolls back what is open, drops session locks, and returns the connection (destroyed if unusable). */
+  /**
+   * Rolls back what is open, drops session locks, and returns the connection to the pool. A
+   * session that cannot do that is closed (pg's `end`), so its locks go with it, and the pool
+   * drops it when it comes back.
+   */
   async release(failed: boolean): Promise<void> {
-    // Nothing sent ahead outlives the call: an unsent BEGIN opened nothing to roll back.
-    if (dropAhead(this.client).some((statement) => this.opening.includes(statement))) this.setActive(false);
     try {
-      if (failed && this.inTransaction) await this.rollback();
-      if (this.sessionLocks) await this.locks.releaseSession(this.runner.manager);
+      if (failed && this.transaction) {
+        this.transaction = false;
+        await this.runner.query('rollback');
+      }
+      if (this.sessionLocks) await this.locks.releaseSession(this.manager);
+    } catch {
+      const client = (await this.runner.connect()) as Client;
+      await client.end().catch(() => undefined);
+    } finally {
       await this.runner.release();
-    } catch (error) {
-      // The session is unusable: destroying the connection drops its locks with it.
-      await (this.runner as QueryRunner & { release(err?: unknown): Promise<void> }).release(error).catch(() => undefined);
     }
   }
-}
-
-function failedStatementOf(error: unknown): PipelinedStatement | undefined {
-  // TypeORM wraps pg's error (QueryFailedError) and keeps it as driverError.
-  const driverError = (error as { driverError?: unknown } | null)?.driverError ?? error;
-  return (driverError as { [FAILED_STATEMENT]?: PipelinedStatement } | null)?.[FAILED_STATEMENT];
 }

@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors/domain-error';
 import { DB_LOCK_TIMEOUT_DEFAULT } from './data-source-options';
+import { queryRows } from './pooled-read';
 import { prepared } from './prepared-statements';
 
 /** A 64-bit advisory lock key from a lock name (sha-256, first 8 bytes, signed). */
@@ -65,6 +66,12 @@ function lockCalls(fn: string, names: readonly string[]): { text: string; values
   };
 }
 
+/** A key as a SQL literal: checked to be the integer lockKey made, so inlining it cannot inject anything. */
+function bigintLiteral(key: string): string {
+  if (!/^-?\d{1,19}$/.test(key)) throw new Error('an advisory lock key must be a 64-bit integer');
+  return `'${key}'::bigint`;
+}
+
 /** PostgreSQL advisory locks: they hold across every app instance sharing the database. */
 @Injectable()
 export class LockService {
@@ -72,38 +79,38 @@ export class LockService {
 
   /**
    * Transaction-scoped locks on every name, taken in one round trip inside the caller's open
-   * transaction (a call's own locks go ahead of its first statement: CallConnection.begin); the
-   * wait is capped at LOCK_WAIT_MS, past which the call is answered 503/503/1.
-   *
-   * The cap is `lock_timeout`, set for the lock calls only, inside their own statement: the target
-   * list runs left to right, so the first `set_config` is in force while the locks wait and the
-   * last puts back the pool's own value (DB_LOCK_TIMEOUT_DEFAULT).
-   * One statement instead of the three a `set local statement_timeout` before and after took.
+   * transaction; the wait is capped at LOCK_WAIT_MS, past which the call is answered 503/503/1.
+   * (A call's own locks are opened with its transaction: `opening`.)
    */
   async lockInTransaction(manager: EntityManager, names: readonly string[]): Promise<void> {
-    const lock = this.lockStatement(names);
-    if (!lock) return;
+    if (names.length === 0) return;
+    const calls = lockCalls('pg_advisory_xact_lock', names);
     try {
-      await manager.query(lock.text, lock.values);
+      await queryRows(manager, prepared(`select ${this.capped(calls.text)}`), calls.values);
     } catch (error) {
       throw this.failureOf(error) ?? error;
     }
   }
 
   /**
-   * The one statement that takes every lock of `names` in the open transaction, waiting at most
-   * LOCK_WAIT_MS (see lockInTransaction); null for no names. Its keys are parameters and its text
-   * depends only on how many locks there are and which are shared, so it is a prepared statement:
-   * PostgreSQL plans it once per connection.
+   * BEGIN and every lock of `names`, as one simple-protocol statement (one round trip): the keys are
+   * integers computed here from the names (never input), inlined as literals, so the text carries
+   * no parameter and PostgreSQL runs its two commands in order. The locks wait at most LOCK_WAIT_MS.
    */
-  lockStatement(names: readonly string[]): { text: string; values: string[] } | null {
-    if (names.length === 0) return null;
-    const wait = Math.max(1, this.config.env.lockWaitMs);
-    const calls = lockCalls('pg_advisory_xact_lock', names);
-    return {
-      text: prepared(`select set_config('lock_timeout', '${wait}', true), ${calls.text}, set_config('lock_timeout', '${DB_LOCK_TIMEOUT_DEFAULT}', true)`),
-      values: calls.values,
-    };
+  opening(names: readonly string[]): string {
+    if (names.length === 0) return 'begin';
+    const calls = orderedKeys(names).map(({ key, shared }) => `pg_advisory_xact_lock${shared ? '_shared' : ''}(${bigintLiteral(key)})`);
+    return `begin; select ${this.capped(calls.join(', '))}`;
+  }
+
+  /**
+   * The lock calls between two `set_config`s of `lock_timeout`: the target list runs left to right,
+   * so the first is in force while the locks wait and the last puts back the pool's own value
+   * (DB_LOCK_TIMEOUT_DEFAULT). One statement instead of a `set local` before and after.
+   */
+  private capped(calls: string): string {
+    const wait = Math.max(1, Math.trunc(this.config.env.lockWaitMs));
+    return `set_config('lock_timeout', '${wait}', true), ${calls}, set_config('lock_timeout', '${DB_LOCK_TIMEOUT_DEFAULT}', true)`;
   }
 
   /** The answer to a lock statement's failure: 503/503/1 when it waited past its cap (or deadlocked); null for any other. */

@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import { pgClientOf } from './data-source-options';
-import { prepared, sendAhead } from './prepared-statements';
+import { queryRows } from './pooled-read';
+import { prepared } from './prepared-statements';
 
-type Statement = { sql: string; params: unknown[] };
+export type Statement = { sql: string; params: unknown[] };
 type AfterWrite = (manager: EntityManager) => Promise<void>;
 
 /**
@@ -48,25 +48,13 @@ export class WriteBatch {
     if (this.statements.length > 0) {
       const { sql, params } = this.compose();
       // Prepared: a batch is inserts and updates by key, whose generic plan is the custom one.
-      await manager.query(prepared(sql), params);
+      await queryRows(manager, prepared(sql), params);
     }
     for (const work of this.afterWrites) await work(manager);
   }
 
-  /**
-   * For a use case's last write: the batch goes with the transaction's next statement (its COMMIT
-   * at the latest), in the same round trip (sendAhead). A failure then fails that statement, and
-   * PostgreSQL runs nothing after it. Sent at once (execute) outside a transaction, or when work
-   * of its own must follow.
-   */
-  async executeWithNext(manager: EntityManager): Promise<void> {
-    const client = pgClientOf(manager.queryRunner);
-    if (this.statements.length === 0 || this.afterWrites.length > 0 || !manager.queryRunner?.isTransactionActive || !client) return this.execute(manager);
-    const { sql, params } = this.compose();
-    sendAhead(client, [{ text: prepared(sql), values: params }]);
-  }
-
-  private compose(): Statement {
+  /** The batch as one statement: each write but the last a CTE `wN`, parameters renumbered in order. */
+  compose(): Statement {
     if (this.statements.length === 1) return this.statements[0] as Statement;
     const params: unknown[] = [];
     const parts = this.statements.map(({ sql, params: own }) => {

@@ -17,11 +17,11 @@ export class OutboxService {
     private readonly outbox: OutboxRepository,
   ) {}
 
-  /** Returns the eventId (the `webhook-id` the partner will see). */
+  /**
+   * Returns the eventId (the `webhook-id` the partner will see). `manager` is the state change's
+   * transaction, handed down by whoever owns it (a call's, or a TransactionRunner's).
+   */
   async emit(manager: EntityManager, event: OutboundEvent): Promise<string> {
-    if (!manager.queryRunner?.isTransactionActive) {
-      throw new Error('OutboxService.emit must run inside the transaction of the state change');
-    }
     const batch = new WriteBatch();
     const [id] = this.stage(batch, [event]);
     await batch.execute(manager);

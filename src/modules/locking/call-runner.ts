@@ -10,7 +10,7 @@ import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
 import { rawResponse, RawResponse } from '../../common/http/answer';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
-import { CallConnection, CURRENT_CALL } from '../../infrastructure/database/call-connection';
+import { CallConnection } from '../../infrastructure/database/call-connection';
 import { CallOutcome, isFinal } from './call-outcome';
 import { LockService } from '../../infrastructure/database/lock.service';
 
@@ -29,10 +29,11 @@ export interface IdempotentCall {
   /** Time-dependent checks, run only on a first attempt and before any lock (CONTRACT section 6), on the call's connection. */
   firstAttempt?: (manager: EntityManager) => Promise<void> | void;
   /**
-   * The use case, on the call's connection; `resumed` when this requestId was seen before without
-   * a final answer. Writes it adds to `batch` are sent with the stored answer, in one statement.
+   * The use case, on the call's connection (`call`, handed to whatever reads or writes under the
+   * locks); `resumed` when this requestId was seen before without a final answer. Writes it adds
+   * to `batch` are sent with the stored answer, in one statement.
    */
-  work: (call: { resumed: boolean; connection: CallConnection; batch: WriteBatch }) => Promise<CallOutcome<object>>;
+  work: (run: { resumed: boolean; call: CallConnection; batch: WriteBatch }) => Promise<CallOutcome<object>>;
 }
 
 /**
@@ -60,11 +61,11 @@ export class CallRunner {
   private readonly inFlight = new Map<string, number>();
 
   /**
-   * A call with locks and no idempotency key (user update, ITIN, care). The work's statements go
-   * through TransactionRunner, on the call's connection: the locks are sent with its first one
-   * (CallConnection.begin), so a statement on another connection would not run under them.
+   * A call with locks and no idempotency key (user update, ITIN, care): BEGIN with the locks, the
+   * work on the call's connection (handed to it: a statement on another connection would not run
+   * under the locks), COMMIT.
    */
-  locked<T>(lockNames: readonly string[], work: () => Promise<T>): Promise<T> {
+  locked<T>(lockNames: readonly string[], work: (call: CallConnection) => Promise<T>): Promise<T> {
     return this.withConnection(lockNames, async () => null, work);
   }
 
@@ -103,10 +104,11 @@ export class CallRunner {
       const replay = existing ? replayOf(existing, samePayload(existing)) : null;
       if (replay) return replay;
       const batch = new WriteBatch();
-      const outcome = await call.work({ resumed: existing !== null, connection, batch });
+      const outcome = await call.work({ resumed: existing !== null, call: connection, batch });
       const text = JSON.stringify(render(call.key.requestId, outcome, this.config.env.publicUrl));
       if (isFinal(outcome)) this.store.stageAnswer(batch, call.key, 200, text);
-      await batch.executeWithNext(connection.manager);
+      // In the call's transaction; after a phased enrollment committed it, one statement on its own.
+      await batch.execute(connection.manager);
       return rawResponse(text, JSON_HEADERS);
     });
   }
@@ -148,7 +150,8 @@ export class CallRunner {
   /**
    * One pooled connection for the whole call (a call never holds one while queueing for another):
    * `beforeLocks` reads on it without a transaction and may answer at once (a replay); otherwise
-   * BEGIN and the locks, the work, COMMIT.
+   * BEGIN with the locks, the work, COMMIT; on failure, ROLLBACK. The connection goes back to the
+   * pool either way (CallConnection.release).
    */
   private async onConnection<T>(
     lockNames: readonly string[] | (() => readonly string[]),
@@ -165,19 +168,12 @@ export class CallRunner {
         failed = false;
         return early;
       }
-      connection.begin();
-      this.cls.set(CURRENT_CALL, connection);
-      let result: T;
-      try {
-        result = await work(connection);
-        await connection.commit();
-      } catch (error) {
-        throw connection.failureOf(error);
-      }
+      await connection.begin();
+      const result = await work(connection);
+      await connection.commit();
       failed = false;
       return result;
     } finally {
-      this.cls.set(CURRENT_CALL, undefined);
       await connection.release(failed);
     }
   }

@@ -6,7 +6,7 @@ import { AccountLimitsService } from '../../accounts/services/account-limits.ser
 import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
-import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { LockedForItin, LockedUserRepository } from '../../user/repositories/locked-user.repository';
 import { UserRepository } from '../../user/repositories/user.repository';
@@ -20,7 +20,6 @@ import { UserView, UserViewService } from '../../user/services/user-view.service
 export class IdentityService {
   constructor(
     private readonly calls: CallRunner,
-    private readonly transactions: TransactionRunner,
     private readonly locks: LockedUserRepository,
     private readonly users: UserRepository,
     private readonly limits: AccountLimitsService,
@@ -30,7 +29,7 @@ export class IdentityService {
 
   /** Returns the user's view, rendered on the call's locked connection (waiting callers may hold every pooled one). */
   addItin(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
-    return this.calls.locked([LockNames.account(accountId), LockNames.user(userId)], () => this.addItinLocked(principal, accountId, userId, itin));
+    return this.calls.locked([LockNames.account(accountId), LockNames.user(userId)], (call) => this.addItinLocked(call, principal, accountId, userId, itin));
   }
 
   /**
@@ -39,8 +38,8 @@ export class IdentityService {
    * the user for the partner); the ITIN limit's count and record; the ITIN and the outbox row in
    * one statement; COMMIT. The answer is built from memory.
    */
-  private addItinLocked(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
-    return this.transactions.run(async (manager) => {
+  private addItinLocked(call: CallConnection, principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
+    return call.run(async (manager) => {
       // No programCode in the path: the account must belong to one of the partner's programs.
       const scope = { partnerId: principal.partner.partnerId, programCode: null };
       if (this.views.sealsFor(principal.partner)) {
@@ -78,6 +77,6 @@ export class IdentityService {
         data: { userIdentifier: user.id, changed: ['identity'] },
       },
     ]);
-    await batch.executeWithNext(manager);
+    await batch.execute(manager);
   }
 }
