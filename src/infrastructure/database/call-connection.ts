@@ -1,6 +1,8 @@
-import type { Client } from 'pg';
+import type { Client, QueryResultRow } from 'pg';
 import type { EntityManager, QueryRunner } from 'typeorm';
 import type { LockService } from './lock.service';
+import { statementConfig } from './prepared-statements';
+import { WriteBatch } from './write-batch';
 
 /**
  * The one connection a locked call runs on, from its first statement to its last: its locks, its
@@ -8,19 +10,31 @@ import type { LockService } from './lock.service';
  * second pooled connection while holding locks. The CallRunner opens it and hands it to the use
  * case, which hands it (or its `manager`) to every collaborator that reads or writes under the locks.
  *
- * The call's transaction is opened with plain SQL (`begin` and the locks in one statement), so
- * TypeORM's query runner does not count it as a transaction of its own: nothing under a call
- * opens one through TypeORM (`manager.transaction`, `save`) while `inTransaction`; work that needs
- * a transaction goes through `run`, which joins the call's open one.
+ * Statements go out in the order they are issued on the session's pg client; with pg's pipeline
+ * mode (the app pool's) a statement is sent without waiting for the answers before it, so BEGIN,
+ * the locks and the call's first read share a round trip, as do its last writes and COMMIT.
+ * PostgreSQL runs them in order and, once a statement of the transaction failed, none after it.
+ *
+ * The call's transaction is opened with plain SQL, so TypeORM's query runner does not count it as
+ * one of its own: under a call, nothing opens a transaction through TypeORM (`manager.transaction`,
+ * `save`, the `lock` find option) while `inTransaction`; work that needs one goes through `run`.
  */
 export class CallConnection {
+  /** Writes sent with the call's COMMIT, in one statement (WriteBatch). */
+  readonly batch = new WriteBatch();
   private transaction = false;
   private sessionLocks = false;
   private names: readonly string[] | undefined;
+  private opening: Promise<void> | undefined;
+  private openingFailure: unknown;
 
-  /** `lockNames` may be computed on first use: a replay answered before BEGIN never needs them (they cost HMACs). */
+  /**
+   * `client` is the pg client of `runner` (its `connect()`); `lockNames` may be computed on first
+   * use: a replay answered before BEGIN never needs them (they cost HMACs).
+   */
   constructor(
     private readonly runner: QueryRunner,
+    private readonly client: Client,
     private readonly locks: LockService,
     private readonly lockNames: readonly string[] | (() => readonly string[]),
   ) {}
@@ -39,16 +53,42 @@ export class CallConnection {
   }
 
   /**
-   * Opens the call's transaction with its locks, in one round trip (LockService.opening); a lock
-   * that waited past LOCK_WAIT_MS (or deadlocked) is answered 503/503/1 and nothing else ran.
+   * Sends BEGIN and the call's locks (one prepared statement, waiting at most LOCK_WAIT_MS), without
+   * waiting for their answer: every statement issued after this on the connection runs only once
+   * the locks are held, and fails when they are not. `opened()` and `failureOf` give their outcome.
    */
-  async begin(): Promise<void> {
+  begin(): void {
     this.transaction = true;
-    try {
-      await this.runner.query(this.locks.opening(this.lockList));
-    } catch (error) {
-      throw this.locks.failureOf(error) ?? error;
-    }
+    const lock = this.locks.lockStatement(this.lockList);
+    const sent = [this.client.query('begin'), ...(lock ? [this.client.query(statementConfig(lock.text, lock.values))] : [])];
+    this.opening = Promise.all(sent).then(
+      () => undefined,
+      (error: unknown) => {
+        this.openingFailure = this.locks.failureOf(error) ?? error;
+        throw this.openingFailure;
+      },
+    );
+    // Answered through opened() or failureOf(); a call that ends first must not leave it unheard.
+    this.opening.catch(() => undefined);
+  }
+
+  /** Resolves once BEGIN and the locks succeeded; rejects with their failure (503/503/1 for a lock wait). */
+  async opened(): Promise<void> {
+    await this.opening;
+  }
+
+  /**
+   * What a failed call answers: the opening's failure when BEGIN or the locks failed (the
+   * statements after them then fail only because the transaction was aborted), else `error`.
+   */
+  async failureOf(error: unknown): Promise<unknown> {
+    await this.opening?.catch(() => undefined);
+    return this.openingFailure ?? error;
+  }
+
+  /** The rows of one statement on the call's connection (named when marked `prepared()`), issued now. */
+  async query<T extends QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<T[]> {
+    return (await this.client.query<T>(statementConfig(text, values))).rows;
   }
 
   /**
@@ -73,10 +113,21 @@ export class CallConnection {
     await this.commit();
   }
 
+  /**
+   * Sends the call's batched writes and COMMIT together (after a phased commit, the writes alone,
+   * one statement). A failed write fails the call: PostgreSQL then answers the COMMIT by rolling back.
+   */
   async commit(): Promise<void> {
-    if (!this.transaction) return;
-    await this.runner.query('commit');
-    this.transaction = false;
+    const writes = this.batch.size > 0 ? this.batch.compose() : null;
+    this.batch.clear();
+    const sent = [
+      ...(writes ? [this.client.query(statementConfig(writes.sql, writes.params))] : []),
+      ...(this.transaction ? [this.client.query('commit')] : []),
+    ];
+    const settled = await Promise.allSettled(sent);
+    if (this.transaction && settled[settled.length - 1]?.status === 'fulfilled') this.transaction = false;
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /**
@@ -88,12 +139,11 @@ export class CallConnection {
     try {
       if (failed && this.transaction) {
         this.transaction = false;
-        await this.runner.query('rollback');
+        await this.client.query('rollback');
       }
       if (this.sessionLocks) await this.locks.releaseSession(this.manager);
     } catch {
-      const client = (await this.runner.connect()) as Client;
-      await client.end().catch(() => undefined);
+      await this.client.end().catch(() => undefined);
     } finally {
       await this.runner.release();
     }

@@ -30,8 +30,18 @@ const DELIVERY_POOL_SIZE = 2;
       inject: [AppConfig, DatabasePools],
       useFactory: (config: AppConfig, pools: DatabasePools) => {
         namePreparedStatements(config.env.dbPreparedStatements);
+        const options = dataSourceOptions(
+          requireUrl(config),
+          config.env.dbSchema,
+          config.env.dbPoolSize,
+          config.env.dbStatementTimeoutMs,
+          config.env.dbQueryTimeoutMs,
+        );
         return {
-          ...dataSourceOptions(requireUrl(config), config.env.dbSchema, config.env.dbPoolSize, config.env.dbStatementTimeoutMs, config.env.dbQueryTimeoutMs),
+          ...options,
+          // pg's pipeline mode: a statement goes out without waiting for the answers before it, so a
+          // call's BEGIN and locks share a round trip with its first read (CallConnection).
+          extra: { ...options.extra, pipeline: true },
           driver: pools.driverFor('default'),
           entities: undefined,
           autoLoadEntities: true,

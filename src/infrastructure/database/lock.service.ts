@@ -66,12 +66,6 @@ function lockCalls(fn: string, names: readonly string[]): { text: string; values
   };
 }
 
-/** A key as a SQL literal: checked to be the integer lockKey made, so inlining it cannot inject anything. */
-function bigintLiteral(key: string): string {
-  if (!/^-?\d{1,19}$/.test(key)) throw new Error('an advisory lock key must be a 64-bit integer');
-  return `'${key}'::bigint`;
-}
-
 /** PostgreSQL advisory locks: they hold across every app instance sharing the database. */
 @Injectable()
 export class LockService {
@@ -80,27 +74,27 @@ export class LockService {
   /**
    * Transaction-scoped locks on every name, taken in one round trip inside the caller's open
    * transaction; the wait is capped at LOCK_WAIT_MS, past which the call is answered 503/503/1.
-   * (A call's own locks are opened with its transaction: `opening`.)
+   * (A call's own locks open its transaction: CallConnection.begin.)
    */
   async lockInTransaction(manager: EntityManager, names: readonly string[]): Promise<void> {
-    if (names.length === 0) return;
-    const calls = lockCalls('pg_advisory_xact_lock', names);
+    const lock = this.lockStatement(names);
+    if (!lock) return;
     try {
-      await queryRows(manager, prepared(`select ${this.capped(calls.text)}`), calls.values);
+      await queryRows(manager, lock.text, lock.values);
     } catch (error) {
       throw this.failureOf(error) ?? error;
     }
   }
 
   /**
-   * BEGIN and every lock of `names`, as one simple-protocol statement (one round trip): the keys are
-   * integers computed here from the names (never input), inlined as literals, so the text carries
-   * no parameter and PostgreSQL runs its two commands in order. The locks wait at most LOCK_WAIT_MS.
+   * The one statement that takes every lock of `names` in the open transaction, waiting at most
+   * LOCK_WAIT_MS; null for no names. Its keys are parameters and its text depends only on how
+   * many locks there are and which are shared, so it is a prepared statement.
    */
-  opening(names: readonly string[]): string {
-    if (names.length === 0) return 'begin';
-    const calls = orderedKeys(names).map(({ key, shared }) => `pg_advisory_xact_lock${shared ? '_shared' : ''}(${bigintLiteral(key)})`);
-    return `begin; select ${this.capped(calls.join(', '))}`;
+  lockStatement(names: readonly string[]): { text: string; values: string[] } | null {
+    if (names.length === 0) return null;
+    const calls = lockCalls('pg_advisory_xact_lock', names);
+    return { text: prepared(`select ${this.capped(calls.text)}`), values: calls.values };
   }
 
   /**

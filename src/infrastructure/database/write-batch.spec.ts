@@ -61,13 +61,17 @@ describe(WriteBatch.name, () => {
   });
 
   describe('execute', () => {
-    it("sends the batch as one named statement on the manager's connection, then the work that needs its own", async () => {
+    it("sends the batch as one named statement on the manager's connection", async () => {
       const { manager, sent } = connection();
-      const after = jest.fn(async (_manager: EntityManager) => undefined);
-      await new WriteBatch().write('update a set b = $1', [1]).write('update c set d = $1', [2]).afterWrite(after).execute(manager);
+      await new WriteBatch().write('update a set b = $1', [1]).write('update c set d = $1', [2]).execute(manager);
       const text = 'with w0 as (update a set b = $1) update c set d = $2';
       expect(sent).toEqual([{ name: expect.stringMatching(/^s_/), text: prepared(text), values: [1, 2] }]);
-      expect(after).toHaveBeenCalledWith(manager);
+    });
+
+    it('clear forgets what was added', () => {
+      const sut = new WriteBatch().write('update a set b = $1', [1]);
+      sut.clear();
+      expect(sut.size).toBe(0);
     });
 
     it('an empty batch sends nothing', async () => {

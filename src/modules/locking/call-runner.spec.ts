@@ -1,5 +1,6 @@
 import type { ClsService } from 'nestjs-cls';
-import { DataSource, EntityManager, QueryResult, QueryRunner } from 'typeorm';
+import type { Client, QueryConfig } from 'pg';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { DomainError } from '../../common/errors/domain-error';
 import type { AppConfig } from '../../config/app-config';
 import type { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
@@ -15,7 +16,8 @@ function mockOf<T>(members: Partial<jest.Mocked<T>>): jest.Mocked<T> {
 }
 
 const KEY = { partnerId: 'acme', programCode: 'sandbox', requestId: 'r-1' };
-const OPENING = "begin; select pg_advisory_xact_lock('1'::bigint)";
+const LOCK_SQL = "select set_config('lock_timeout', '100', true), pg_advisory_xact_lock($1::bigint)";
+const ABORTED = Object.assign(new Error('current transaction is aborted'), { code: '25P02' });
 const STORED: IdempotencyRecord = { fingerprint: 'fp', responseStatus: 200, responseBody: '{"stored":true}' };
 
 interface Setup {
@@ -27,22 +29,25 @@ interface Setup {
 /** The runner over mocks that write every step, in order, to `steps`. */
 function harness(setup: Setup = {}) {
   const steps: string[] = [];
-  const client = {
-    query: jest.fn(async ({ text }: { text: string }) => {
-      steps.push(`batch: ${text}`);
+  let aborted = false;
+  // The session's pg client: every statement of the call, in the order it is issued.
+  const client = mockOf<Client>({
+    query: jest.fn(async (config: string | QueryConfig) => {
+      const text = typeof config === 'string' ? config : config.text;
+      steps.push(text === LOCK_SQL ? 'locks' : text.startsWith('with') || text.startsWith('insert') ? `batch: ${text}` : text);
+      // As PostgreSQL: after a failed statement, the transaction runs nothing but its end.
+      const error = aborted && text !== 'rollback' ? ABORTED : setup.failing?.(text);
+      if (error) {
+        aborted = true;
+        throw error;
+      }
       return { rows: [] };
-    }),
-  };
+    }) as never,
+  });
   const manager = mockOf<EntityManager>({});
   const runner = mockOf<QueryRunner>({
     manager,
     connect: jest.fn(async () => client),
-    query: jest.fn(async (text: string): Promise<QueryResult> => {
-      steps.push(text === OPENING ? 'begin + locks' : text);
-      const error = setup.failing?.(text);
-      if (error) throw error;
-      return new QueryResult();
-    }),
     release: jest.fn(async () => {
       steps.push('release');
     }),
@@ -50,7 +55,7 @@ function harness(setup: Setup = {}) {
   Object.assign(manager, { queryRunner: runner });
   const dataSource = mockOf<DataSource>({ createQueryRunner: jest.fn(() => runner) });
   const locks = mockOf<LockService>({
-    opening: jest.fn((_names: readonly string[]) => OPENING),
+    lockStatement: jest.fn((_names: readonly string[]) => ({ text: LOCK_SQL, values: ['1'] })),
     failureOf: jest.fn((error: unknown) => ((error as { code?: string }).code === '55P03' ? new DomainError('LOCK_TIMEOUT') : null)),
   });
   const store = mockOf<IdempotencyStore>({
@@ -59,7 +64,7 @@ function harness(setup: Setup = {}) {
       return setup.stored ?? null;
     }),
     claim: jest.fn(async (_manager: EntityManager, _key: IdempotencyKey, _operation: string, _fingerprint: string) => {
-      steps.push('claim');
+      await client.query('claim');
       return setup.claimed ?? null;
     }),
     stageAnswer: jest.fn((batch: WriteBatch, _key: IdempotencyKey, _status: number, _body: string) => {
@@ -100,7 +105,8 @@ describe(CallRunner.name, () => {
       expect(steps).toEqual([
         'replay look-up',
         'first-attempt checks',
-        'begin + locks',
+        'begin',
+        'locks',
         'claim',
         'work',
         'batch: with w0 as (insert into accounts (id) values ($1)) update idempotency_keys set response_body = $2',
@@ -131,7 +137,7 @@ describe(CallRunner.name, () => {
       const { sut, steps, call } = harness({ claimed: STORED });
       const answer = await sut.idempotent(call(async () => Outcome.completed({})));
       expect(answer.headers?.[REPLAYED_HEADER]).toBe('true');
-      expect(steps).toEqual(['replay look-up', 'first-attempt checks', 'begin + locks', 'claim', 'commit', 'release']);
+      expect(steps).toEqual(['replay look-up', 'first-attempt checks', 'begin', 'locks', 'claim', 'commit', 'release']);
     });
 
     it('a requestId seen without a final answer resumes: the work runs, told so', async () => {
@@ -149,9 +155,9 @@ describe(CallRunner.name, () => {
 
     it('locks that waited past LOCK_WAIT_MS: 503/503/1, nothing claimed, the transaction rolled back, the connection released', async () => {
       const timeout = Object.assign(new Error('lock timeout'), { code: '55P03' });
-      const { sut, steps, call } = harness({ failing: (text) => (text === OPENING ? timeout : undefined) });
+      const { sut, steps, call } = harness({ failing: (text) => (text === LOCK_SQL ? timeout : undefined) });
       await expect(sut.idempotent(call(async () => Outcome.completed({})))).rejects.toMatchObject({ key: 'LOCK_TIMEOUT' });
-      expect(steps).toEqual(['replay look-up', 'first-attempt checks', 'begin + locks', 'rollback', 'release']);
+      expect(steps).toEqual(['replay look-up', 'first-attempt checks', 'begin', 'locks', 'claim', 'rollback', 'release']);
     });
 
     it('a failing use case: its error, nothing stored, ROLLBACK, release', async () => {
@@ -159,7 +165,7 @@ describe(CallRunner.name, () => {
       const { sut, steps, store, call } = harness();
       await expect(sut.idempotent(call(async () => Promise.reject(failure)))).rejects.toBe(failure);
       expect(store.stageAnswer).not.toHaveBeenCalled();
-      expect(steps).toEqual(['replay look-up', 'first-attempt checks', 'begin + locks', 'claim', 'work', 'rollback', 'release']);
+      expect(steps).toEqual(['replay look-up', 'first-attempt checks', 'begin', 'locks', 'claim', 'work', 'rollback', 'release']);
     });
 
     it('a failing COMMIT fails the call and the connection is still released', async () => {
@@ -177,8 +183,8 @@ describe(CallRunner.name, () => {
         return 'done';
       });
       expect(result).toBe('done');
-      expect(locks.opening).toHaveBeenCalledWith(['account:a']);
-      expect(steps).toEqual(['begin + locks', 'work in the transaction', 'commit', 'release']);
+      expect(locks.lockStatement).toHaveBeenCalledWith(['account:a']);
+      expect(steps).toEqual(['begin', 'locks', 'work in the transaction', 'commit', 'release']);
     });
   });
 });

@@ -5,7 +5,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
-import { WriteBatch } from '../../infrastructure/database/write-batch';
+import type { Client } from 'pg';
+import type { WriteBatch } from '../../infrastructure/database/write-batch';
 import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
 import { rawResponse, RawResponse } from '../../common/http/answer';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
@@ -31,7 +32,7 @@ export interface IdempotentCall {
   /**
    * The use case, on the call's connection (`call`, handed to whatever reads or writes under the
    * locks); `resumed` when this requestId was seen before without a final answer. Writes it adds
-   * to `batch` are sent with the stored answer, in one statement.
+   * to `batch` (the call's) are sent with the stored answer, in one statement, with the COMMIT.
    */
   work: (run: { resumed: boolean; call: CallConnection; batch: WriteBatch }) => Promise<CallOutcome<object>>;
 }
@@ -103,12 +104,9 @@ export class CallRunner {
       const existing = await this.store.claim(connection.manager, call.key, call.operation, fingerprint);
       const replay = existing ? replayOf(existing, samePayload(existing)) : null;
       if (replay) return replay;
-      const batch = new WriteBatch();
-      const outcome = await call.work({ resumed: existing !== null, call: connection, batch });
+      const outcome = await call.work({ resumed: existing !== null, call: connection, batch: connection.batch });
       const text = JSON.stringify(render(call.key.requestId, outcome, this.config.env.publicUrl));
-      if (isFinal(outcome)) this.store.stageAnswer(batch, call.key, 200, text);
-      // In the call's transaction; after a phased enrollment committed it, one statement on its own.
-      await batch.execute(connection.manager);
+      if (isFinal(outcome)) this.store.stageAnswer(connection.batch, call.key, 200, text);
       return rawResponse(text, JSON_HEADERS);
     });
   }
@@ -150,8 +148,9 @@ export class CallRunner {
   /**
    * One pooled connection for the whole call (a call never holds one while queueing for another):
    * `beforeLocks` reads on it without a transaction and may answer at once (a replay); otherwise
-   * BEGIN with the locks, the work, COMMIT; on failure, ROLLBACK. The connection goes back to the
-   * pool either way (CallConnection.release).
+   * BEGIN with the locks (sent with the work's first statement), the work, its batched writes with
+   * COMMIT; on failure, ROLLBACK, and a lock that waited too long answers 503/503/1 whichever
+   * statement saw it. The connection goes back to the pool either way (CallConnection.release).
    */
   private async onConnection<T>(
     lockNames: readonly string[] | (() => readonly string[]),
@@ -159,8 +158,7 @@ export class CallRunner {
     work: (connection: CallConnection) => Promise<T>,
   ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    const connection = new CallConnection(runner, this.locks, lockNames);
+    const connection = new CallConnection(runner, (await runner.connect()) as Client, this.locks, lockNames);
     let failed = true;
     try {
       const early = await beforeLocks(connection.manager);
@@ -168,9 +166,15 @@ export class CallRunner {
         failed = false;
         return early;
       }
-      await connection.begin();
-      const result = await work(connection);
-      await connection.commit();
+      connection.begin();
+      let result: T;
+      try {
+        result = await work(connection);
+        await connection.opened();
+        await connection.commit();
+      } catch (error) {
+        throw await connection.failureOf(error);
+      }
       failed = false;
       return result;
     } finally {

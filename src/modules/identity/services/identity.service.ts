@@ -7,7 +7,7 @@ import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
-import { WriteBatch } from '../../../infrastructure/database/write-batch';
+import type { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { LockedForItin, LockedUserRepository } from '../../user/repositories/locked-user.repository';
 import { UserRepository } from '../../user/repositories/user.repository';
 import { UserView, UserViewService } from '../../user/services/user-view.service';
@@ -44,17 +44,17 @@ export class IdentityService {
       const scope = { partnerId: principal.partner.partnerId, programCode: null };
       if (this.views.sealsFor(principal.partner)) {
         const locked = await this.locks.lock(manager, scope, accountId, userId);
-        await this.add(manager, principal, locked, itin);
+        await this.add(manager, call.batch, principal, locked, itin);
         return this.views.viewOf(locked.user, locked.contact, principal.partner);
       }
       const locked = await this.locks.lockForItin(manager, scope, accountId, userId);
-      await this.add(manager, principal, locked, itin);
+      await this.add(manager, call.batch, principal, locked, itin);
       return this.views.unsealedViewOf(locked.user);
     });
   }
 
-  /** The ITIN's rules and writes (one batch with its outbox row); the user in memory gets its new columns too. */
-  private async add(manager: EntityManager, principal: Principal, { account, user }: LockedForItin, itin: string): Promise<void> {
+  /** The ITIN's rules and writes (added to the call's batch with its outbox row); the user in memory gets its new columns too. */
+  private async add(manager: EntityManager, batch: WriteBatch, principal: Principal, { account, user }: LockedForItin, itin: string): Promise<void> {
     if (!principal.partner.programs.includes(account.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
     if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
     if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
@@ -64,7 +64,6 @@ export class IdentityService {
     if (user.itinBidx === itinBidx) return;
     if (user.itinBidx !== null) throw new DomainError('ITIN_ALREADY_ADDED');
 
-    const batch = new WriteBatch();
     await this.limits.claimForAccount(manager, account, { kind: 'itin', value: itin }, batch);
     // A sealed answer decrypts the new ITIN from the user in memory.
     Object.assign(user, this.users.stageItin(batch, user.id, itin));
@@ -77,6 +76,5 @@ export class IdentityService {
         data: { userIdentifier: user.id, changed: ['identity'] },
       },
     ]);
-    await batch.execute(manager);
   }
 }

@@ -9,7 +9,7 @@ import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { UpdateUserDataDto } from '../dtos/update-user.dto';
-import { WriteBatch } from '../../../infrastructure/database/write-batch';
+import type { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { UserContactUpdater } from './user-contact-updater';
 import { LockedForChange, LockedUserRepository } from '../repositories/locked-user.repository';
 import { UserRepository } from '../repositories/user.repository';
@@ -44,9 +44,9 @@ export class UserProfileService {
   }
 
   /**
-   * Four statements on the common path: the call's BEGIN with its locks; one `SELECT … FOR UPDATE`
-   * of the account with the user and its contact rows; every write and the outbox row as one
-   * statement (WriteBatch); the call's COMMIT. The answer is built
+   * Four statements in two round trips on the common path: the call's BEGIN and locks with one
+   * `SELECT … FOR UPDATE` of the account with the user and its contact rows; every write and the
+   * outbox row as one statement (the call's batch) with the COMMIT. The answer is built
    * from the rows in memory (nothing read back). A new default phone of the primary user adds the
    * phone limit's count and record.
    */
@@ -63,21 +63,20 @@ export class UserProfileService {
       // An answer sealed for the partner shows the whole user: every column and contact row, to decrypt.
       if (this.views.sealsFor(principal.partner)) {
         const locked = await this.locks.lock(manager, scope, accountId, userId);
-        await this.change(manager, locked, data);
+        await this.change(manager, call.batch, locked, data);
         return this.views.viewOf(locked.user, locked.contact, principal.partner);
       }
       // Anyone else's: only the columns the change uses and the contact rows its body touches.
       const reads = { addresses: data.address !== undefined, phones: data.phoneNumber !== undefined };
       const locked = await this.locks.lockForChange(manager, scope, accountId, userId, reads);
-      await this.change(manager, locked, data);
+      await this.change(manager, call.batch, locked, data);
       return this.views.unsealedViewOf(locked.user);
     });
   }
 
-  /** The update's rules and writes (one batch with its outbox row), applied to the rows in memory too. */
-  private async change(manager: EntityManager, { account, user, contact }: LockedForChange, data: UpdateUserDataDto): Promise<void> {
+  /** The update's rules and writes (added to the call's batch with its outbox row), applied to the rows in memory too. */
+  private async change(manager: EntityManager, batch: WriteBatch, { account, user, contact }: LockedForChange, data: UpdateUserDataDto): Promise<void> {
     if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
-    const batch = new WriteBatch();
     const changed: string[] = [];
     if (data.address) {
       this.contact.applyAddress(batch, user.id, contact, data.address);
@@ -104,7 +103,6 @@ export class UserProfileService {
         },
       ]);
     }
-    await batch.execute(manager);
   }
 
   /**
