@@ -66,21 +66,22 @@ function harness(options: { failing?: (text: string) => Error | undefined } = {}
 
 describe(CallConnection.name, () => {
   it('sends BEGIN and the locks without waiting, the first statement after them, and answers it once the locks are held', async () => {
-    const { sut, sent, answer, names } = harness();
+    const { sut, sent, answer, names, pg } = harness();
     expect(names).not.toHaveBeenCalled();
     sut.begin();
     expect(sut.inTransaction).toBe(true);
-    const read = sut.query('select 1 from accounts where id = $1', ['a']);
+    // The work's first statement, on the session's client (a repository reads through the call's manager).
+    const read = pg.query('select 1 from accounts where id = $1', ['a']);
     expect(sent).toEqual(['begin', LOCK_SQL, 'select 1 from accounts where id = $1']);
     await answer();
     await expect(sut.opened()).resolves.toBeUndefined();
-    await expect(read).resolves.toEqual([{ text: 'select 1 from accounts where id = $1' }]);
+    await expect(read).resolves.toEqual({ rows: [{ text: 'select 1 from accounts where id = $1' }] });
   });
 
   it('a lock that waited too long: the statements after it fail, and the call answers with the locks’ refusal (503/503/1)', async () => {
-    const { sut, answer } = harness({ failing: (text) => (text === LOCK_SQL ? LOCK_TIMEOUT : undefined) });
+    const { sut, answer, pg } = harness({ failing: (text) => (text === LOCK_SQL ? LOCK_TIMEOUT : undefined) });
     sut.begin();
-    const read = sut.query('select 1').catch((e: unknown) => e);
+    const read = pg.query('select 1').catch((e: unknown) => e);
     await answer();
     const error = await read;
     expect(error).toBe(ABORTED);

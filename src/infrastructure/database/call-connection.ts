@@ -1,4 +1,4 @@
-import type { Client, QueryResultRow } from 'pg';
+import type { Client } from 'pg';
 import type { EntityManager, QueryRunner } from 'typeorm';
 import type { LockService } from './lock.service';
 import { statementConfig } from './prepared-statements';
@@ -84,11 +84,6 @@ export class CallConnection {
   async failureOf(error: unknown): Promise<unknown> {
     await this.opening?.catch(() => undefined);
     return this.openingFailure ?? error;
-  }
-
-  /** The rows of one statement on the call's connection (named when marked `prepared()`), issued now. */
-  async query<T extends QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<T[]> {
-    return (await this.client.query<T>(statementConfig(text, values))).rows;
   }
 
   /**
