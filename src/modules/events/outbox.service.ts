@@ -22,6 +22,10 @@ export class OutboxService {
    * transaction, handed down by whoever owns it (a call's, or a TransactionRunner's).
    */
   async emit(manager: EntityManager, event: OutboundEvent): Promise<string> {
+    // A transaction's manager has its query runner; the data source's own runs each statement alone.
+    if (manager.queryRunner === undefined) {
+      throw new Error('OutboxService.emit must run inside the transaction of the state change');
+    }
     const batch = new WriteBatch();
     const [id] = this.stage(batch, [event]);
     await batch.execute(manager);
