@@ -35,7 +35,7 @@ module.exports = tseslint.config(
   },
   {
     // STYLE rule 12: a dependency's private fields, internal files and redefined methods are not ours.
-    // Each selector names one way in that an upgrade would break (src/private-access.spec.ts plants each).
+    // Each selector names one way in that an upgrade would break (src/infrastructure/private-access.spec.ts plants each).
     name: 'enrollment/private-access',
     files: ['src/**/*.ts'],
     rules: {

@@ -3,7 +3,7 @@ import * as tseslint from 'typescript-eslint';
 
 // The repository's own lint configuration, so the spec checks the rule `npm run lint` runs.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const config = require('../eslint.config.js') as Linter.Config[];
+const config = require('../../eslint.config.js') as Linter.Config[];
 
 describe('the private-access lint rule (STYLE rule 12)', () => {
   const rule = config.find((entry) => entry.name === 'enrollment/private-access');
