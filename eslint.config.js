@@ -34,6 +34,43 @@ module.exports = tseslint.config(
     },
   },
   {
+    // STYLE rule 12: a dependency's private fields, internal files and redefined methods are not ours.
+    // Each selector names one way in that an upgrade would break (src/infrastructure/private-access.spec.ts plants each).
+    name: 'enrollment/private-access',
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['pg-boss/src/*', 'pg-boss/src/**'], message: "pg-boss's internal files: use its public API." }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='_clients']",
+          message: "pg's private list of a pool's clients: use pool events or pg-pool's documented options.",
+        },
+        {
+          selector: "MemberExpression[property.name='master']:matches([object.property.name='driver'], [object.expression.property.name='driver'])",
+          message: "TypeORM's driver.master: the pool comes from DatabasePools (TypeORM's documented `driver` option).",
+        },
+        {
+          selector: "AssignmentExpression > MemberExpression.left[property.name='isTransactionActive']",
+          message: "TypeORM's query runner owns isTransactionActive: a call's transaction is the CallConnection's.",
+        },
+        {
+          selector: "CallExpression[callee.name='require'] > Literal.arguments[value=/^pg-boss\\/src\\//]",
+          message: "pg-boss's internal files: use its public API.",
+        },
+        {
+          selector:
+            "CallExpression[callee.object.name='Object'][callee.property.name=/^(getOwnPropertyDescriptor|defineProperty)$/] > Literal.arguments[value='addHook']",
+          message: "Fastify's addHook is not ours to redefine: register hooks through Fastify's API.",
+        },
+        { selector: "AssignmentExpression > MemberExpression.left[property.name='addHook']", message: "Fastify's addHook is not ours to redefine." },
+      ],
+    },
+  },
+  {
     // Nest resolves constructor parameters from their emitted types: a type-only import would erase them.
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.spec.ts'],

@@ -23,7 +23,7 @@ import { generateKeys, HandwrittenEnrollment } from './handwritten-enrollment';
 import { HandwrittenReplay } from './handwritten-replay';
 import { HandwrittenToken, SignOnce } from './handwritten-token';
 import { HandwrittenUserUpdate } from './handwritten-user-update';
-import { wrapClientQuery } from '../src/infrastructure/database/prepared-statements';
+import { nameMarkedStatements } from './named-statements';
 import { asBaselineRead, prepareBaselineRows, RecordedRead, replayPlan } from './sql-plan';
 
 const CONSTANT = JSON.stringify({ requestId: 'baseline', responseDetails: [{ code: 0, subCode: 0, description: 'Success' }] });
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     options: `-c search_path=${schema}`,
   });
   // Baseline (c)'s statements are marked prepared (handwritten-enrollment.ts); (a′)'s trivial ones are not.
-  pool.on('connect', (client) => wrapClientQuery(client as never, true));
+  pool.on('connect', nameMarkedStatements);
   // Baseline (a)'s own pool: the service's tables first (its recorded reads), then bench_rows; its
   // clients run the reads the service prepared as prepared statements, as the service's clients do.
   const planPool = new Pool({
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     max: Number(process.env.DB_POOL_SIZE ?? 20),
     options: `-c search_path=${process.env.BENCH_SERVICE_SCHEMA ?? 'public'},${schema}`,
   });
-  planPool.on('connect', (client) => wrapClientQuery(client as never, true));
+  planPool.on('connect', nameMarkedStatements);
   const recordedReads = new Map<string, { requests: RecordedRead[][]; next: number }>();
   await prepareBaselineRows(pool, schema);
   // Baseline (c) writes the service's tables: the service's own migrations, in the baseline's schema.

@@ -15,7 +15,7 @@ interface RequestTrace {
   method: string;
   url: string;
   kinds: string[];
-  /** Client#query calls: round trips (a pipeline of several statements is one). */
+  /** Round trips: a statement issued while earlier ones on its client still wait for answers shares their trip (pg's pipeline mode). */
   trips: number;
   /** Per statement: which pg connection ran it (1 = the first one the request used) and its text. */
   statements: Array<{ connection: number; sql: string }>;
@@ -69,16 +69,25 @@ http.Server.prototype.emit = function emit(this: http.Server, event: string | sy
 
 // pg's Pool and TypeORM both end in Client#query: one patch sees every statement.
 const originalQuery = Client.prototype.query as (...args: unknown[]) => unknown;
+/** Statements sent on a client and not answered yet. */
+const unanswered = new WeakMap<Client, number>();
 (Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function query(this: Client, ...args: unknown[]) {
+  const result = originalQuery.apply(this, args);
   if (enabled) {
     const trace = storage.getStore();
     if (trace) {
-      trace.trips += 1;
+      const waiting = unanswered.get(this) ?? 0;
+      if (waiting === 0) trace.trips += 1;
+      if (result instanceof Promise) {
+        unanswered.set(this, waiting + 1);
+        const answered = () => void unanswered.set(this, (unanswered.get(this) ?? 1) - 1);
+        result.then(answered, answered);
+      }
       if (!trace.connections.has(this)) trace.connections.set(this, trace.connections.size + 1);
       for (const statement of statementsOf(args)) record(trace, this, statement);
     }
   }
-  return originalQuery.apply(this, args);
+  return result;
 };
 
 interface SentStatement {
@@ -87,7 +96,7 @@ interface SentStatement {
   named: boolean;
 }
 
-/** The statements of one Client#query call: one, or those of a StatementPipeline (several in one round trip). */
+/** The statement of one Client#query call (a text, or a query config, named when prepared). */
 function statementsOf(args: unknown[]): SentStatement[] {
   const first = args[0] as
     string | { text?: string; values?: unknown; name?: string; statements?: Array<{ text: string; values?: unknown; name?: string }> } | undefined;

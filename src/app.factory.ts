@@ -1,7 +1,6 @@
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DataSource } from 'typeorm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { jsonBodyHook } from './common/http/json-body';
@@ -14,7 +13,7 @@ import { ApiFastifyAdapter } from './common/http/api-fastify-adapter';
 import { incomingRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';
-import { pgPoolOf } from './infrastructure/database/data-source-options';
+import { DatabasePools } from './infrastructure/database/database-pools';
 import { runMigrations } from './infrastructure/database/migrate';
 import { drainPool } from './infrastructure/database/pool-drain';
 import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
@@ -69,7 +68,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('preValidation', jsonBodyHook);
   app.useGlobalPipes(createValidationPipe());
   // Closing: the calls still running (a client may have gone away) finish on their connections before the pool closes.
-  const pool = pgPoolOf(app.get(DataSource));
+  const pool = app.get(DatabasePools).pool();
   installGracefulClose(fastify, async () => {
     if (!(await drainPool(pool, config.env.requestTimeoutMs))) errors.warn('closing with database calls still running past REQUEST_TIMEOUT_MS');
   });

@@ -1,96 +1,123 @@
 import { Client } from 'pg';
-import { dropAhead, prepared, sendAhead, wrapClientQuery } from '../src/infrastructure/database/prepared-statements';
-import { FAILED_STATEMENT, StatementPipeline } from '../src/infrastructure/database/statement-pipeline';
-import { uniqueSchema } from './support/test-app';
+import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { startTestApp, TestApp } from './support/test-app';
+
+const ENROLL = '/v1/programs/sandbox/enrollments';
+
+/** One statement (one Client#query call): its text, whether pg ran it named, and the round trip it went in. */
+interface Trip {
+  client: Client;
+  text: string;
+  named: boolean;
+  /** Statements issued while an earlier one on the same client still waited for its answer share its round trip (pg's pipeline mode). */
+  trip: number;
+}
 
 /**
- * Statements sent ahead of a query (a call's BEGIN and locks, its last write before COMMIT), on a
- * real PostgreSQL session: they share the query's round trip, run in order, and after a failure
- * nothing more of that round trip runs. The HTTP behaviour they carry (lock waits, user updates,
- * enrollments) is in the locking, user-profile and enrollment specs.
+ * The SQL budget of a locked call (ARCHITECTURE.md: a new enrollment in ≤ 10 round trips and one
+ * COMMIT), counted on the call's own connection, statement by statement (pg `Client#query` calls):
+ * a statement issued while the ones before it on that client still wait for their answers goes in
+ * their round trip (the app pool's pipeline mode). The call's connection is the one that ran its
+ * `begin`; every statement of the call runs on it, and nothing else does while the call holds it.
  */
-describe('statements sent ahead (e2e, PostgreSQL)', () => {
-  const schema = uniqueSchema('pipeline');
-  let client: Client;
-  /** What the wrapped query handed to pg: a pipeline or a single statement, per round trip. */
-  const sent: string[] = [];
+describe('SQL round trips per call (e2e, PostgreSQL)', () => {
+  let app: TestApp;
+  const trips: Trip[] = [];
+  let recording = false;
 
   beforeAll(async () => {
-    client = new Client({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${schema}` });
-    await client.connect();
-    await client.query(`create schema ${schema}`);
-    await client.query('create table items (id int primary key, note text)');
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      sent.push(args[0] instanceof StatementPipeline ? `pipeline of ${args[0].statements.length}` : 'single');
-      return query(...args);
-    };
-    wrapClientQuery(client as never, true);
+    app = await startTestApp('statement-budget');
+    // pg's own query, still called: the spy only records which client sent what.
+    const original = Client.prototype.query as (...args: unknown[]) => unknown;
+    const waiting = new Map<Client, number>();
+    let trip = 0;
+    jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string; name?: string } | undefined;
+      const result = original.apply(this, args);
+      if (recording && config !== undefined) {
+        const pending = waiting.get(this) ?? 0;
+        if (pending === 0) trip += 1;
+        trips.push({
+          client: this,
+          text: typeof config === 'string' ? config : (config.text ?? ''),
+          named: typeof config === 'object' && Boolean(config.name),
+          trip,
+        });
+        if (result instanceof Promise) {
+          waiting.set(this, pending + 1);
+          const answered = () => void waiting.set(this, (waiting.get(this) ?? 1) - 1);
+          result.then(answered, answered);
+        }
+      }
+      return result as never;
+    });
   });
 
   afterAll(async () => {
-    await client.query(`drop schema ${schema} cascade`);
-    await client.end();
+    await app.close();
+    jest.restoreAllMocks();
   });
 
-  beforeEach(async () => {
-    await client.query('truncate items');
-    sent.length = 0;
+  /** The round trips of `work` on the call's connection (the one that ran the call's `begin`). */
+  async function tripsOfCall(work: () => Promise<void>): Promise<Trip[]> {
+    trips.length = 0;
+    recording = true;
+    try {
+      await work();
+    } finally {
+      recording = false;
+    }
+    const opening = trips.find((trip) => /^begin\b/i.test(trip.text));
+    expect(opening).toBeDefined();
+    return trips.filter((trip) => trip.client === opening?.client);
+  }
+
+  const commits = (calls: Trip[]) => calls.filter((trip) => /^\s*commit\b/i.test(trip.text)).length;
+  const roundTrips = (calls: Trip[]) => new Set(calls.map((call) => call.trip)).size;
+
+  it('a new enrollment: at most 10 round trips and one COMMIT; BEGIN and the locks share one with the claim, the writes one with the COMMIT', async () => {
+    const client = app.client();
+    await client.accessToken();
+    let status = 0;
+    const calls = await tripsOfCall(async () => {
+      status = (await client.post(ENROLL, EnrollmentRequestFactory.build())).status;
+    });
+    expect(status).toBe(200);
+    expect(roundTrips(calls)).toBeLessThanOrEqual(10);
+    expect(commits(calls)).toBe(1);
+    const tripOf = (pattern: RegExp) => calls.find((call) => pattern.test(call.text))?.trip;
+    const opening = tripOf(/^begin$/);
+    expect(opening).toBeDefined();
+    expect(tripOf(/^select set_config\('lock_timeout', '\d+', true\), pg_advisory_xact_lock/)).toBe(opening);
+    expect(tripOf(/^with created as \(\s*insert into idempotency_keys/)).toBe(opening);
+    expect(tripOf(/^commit$/)).toBe(calls[calls.length - 2]?.trip);
+    // The stored-answer look-up, the locks, the claim and the limit counts run as named (prepared) statements.
+    expect(calls.filter((trip) => trip.named).length).toBeGreaterThanOrEqual(4);
+    if (process.env.SHOW_TRIPS)
+      console.log(
+        roundTrips(calls),
+        calls.map((trip) => `${trip.trip}: ${trip.text.slice(0, 50)}`),
+      );
   });
 
-  const insert = prepared('insert into items (id, note) values ($1, $2) /* pipeline spec */');
-  const count = async () => Number(((await client.query('select count(*)::int as n from items')) as { rows: Array<{ n: number }> }).rows[0]?.n);
-
-  it('go with the next query in one round trip, in order, and the query answers with its own result', async () => {
-    await client.query(insert, [0, 'parses the named insert on this session']);
-    sent.length = 0;
-    sendAhead(client, [{ text: 'begin' }, { text: insert, values: [1, 'a'] }]);
-    const result = (await client.query('select note from items where id = $1', [1])) as { rows: Array<{ note: string }> };
-    await client.query('commit');
-    expect(result.rows).toEqual([{ note: 'a' }]);
-    expect(sent).toEqual(['pipeline of 3', 'single']);
-    expect(await count()).toBe(2);
-  });
-
-  it('a failure ahead fails the query, marked with its statement, and nothing after it runs', async () => {
-    await client.query(insert, [1, 'first']);
-    const failing = { text: insert, values: [1, 'the same key again'] };
-    sendAhead(client, [{ text: 'begin' }, failing]);
-    const error = (await client.query(insert, [2, 'never written']).catch((e: unknown) => e)) as Error & { code?: string; [FAILED_STATEMENT]?: unknown };
-    expect(error.code).toBe('23505');
-    expect(error[FAILED_STATEMENT]).toBe(failing);
-    await client.query('rollback');
-    expect(await count()).toBe(1);
-    // The session's prepared statements are as pg believes them to be: the insert runs again, named.
-    await client.query(insert, [3, 'after the failure']);
-    expect(await count()).toBe(2);
-  });
-
-  it('a failure of the query itself is not marked as one of the statements ahead, which ran', async () => {
-    sendAhead(client, [{ text: 'begin' }, { text: insert, values: [5, 'ahead'] }]);
-    const error = (await client.query('select 1 / 0').catch((e: unknown) => e)) as Error & { code?: string; [FAILED_STATEMENT]?: { text: string } };
-    expect(error.code).toBe('22012');
-    expect(error[FAILED_STATEMENT]?.text).toBe('select 1 / 0');
-    await client.query('rollback');
-    expect(await count()).toBe(0);
-  });
-
-  it('a named statement this session has not parsed yet runs in turn, then shares the round trip the next time', async () => {
-    const fresh = prepared('insert into items (id, note) values ($1, $2) /* pipeline spec, fresh */');
-    sendAhead(client, [{ text: fresh, values: [7, 'x'] }]);
-    await client.query('select 1');
-    sendAhead(client, [{ text: fresh, values: [8, 'y'] }]);
-    await client.query('select 1');
-    expect(sent).toEqual(['single', 'single', 'pipeline of 2']);
-    expect(await count()).toBe(2);
-  });
-
-  it('statements taken back are never sent', async () => {
-    const opening = [{ text: 'begin' }, { text: insert, values: [9, 'taken back'] }];
-    sendAhead(client, opening);
-    expect(dropAhead(client)).toEqual(opening);
-    await client.query('select 1');
-    expect(sent).toEqual(['single']);
-    expect(await count()).toBe(0);
+  it('a user update: two round trips, BEGIN with the locks and the locked read, then the writes with COMMIT', async () => {
+    const client = app.client();
+    const enrolled = await client.post<{ account?: { accountIdentifier: string }; user?: { userIdentifier: string } }>(
+      ENROLL,
+      EnrollmentRequestFactory.build(),
+    );
+    const path = `/v1/programs/sandbox/accounts/${enrolled.body.account?.accountIdentifier}/users/${enrolled.body.user?.userIdentifier}`;
+    let status = 0;
+    const calls = await tripsOfCall(async () => {
+      status = (await client.put(path, { encryptedUserData: { email: { emailAddress: 'budget@example.org' } } })).status;
+    });
+    expect(status).toBe(200);
+    expect(calls.map((trip) => `${trip.trip - (calls[0]?.trip ?? 0)} ${trip.text.trim().split(/\s+/)[0]?.toLowerCase()}`)).toEqual([
+      '0 begin',
+      '0 select',
+      '0 select',
+      '1 with',
+      '1 commit',
+    ]);
   });
 });

@@ -1,25 +1,40 @@
+import type { Client } from 'pg';
 import type { EntityManager, QueryRunner } from 'typeorm';
-import { pgClientOf } from './data-source-options';
 import type { LockService } from './lock.service';
-import { dropAhead, sendAhead } from './prepared-statements';
-import { FAILED_STATEMENT, PipelinedStatement } from './statement-pipeline';
-
-export const CURRENT_CALL = 'call:connection';
+import { statementConfig } from './prepared-statements';
+import { WriteBatch } from './write-batch';
 
 /**
  * The one connection a locked call runs on, from its first statement to its last: its locks, its
- * transaction and every query of its use case (see TransactionRunner) share one session, so a call
- * never waits for a second pooled connection while holding locks.
+ * transaction and every statement of its use case share one session, so a call never waits for a
+ * second pooled connection while holding locks. The CallRunner opens it and hands it to the use
+ * case, which hands it (or its `manager`) to every collaborator that reads or writes under the locks.
+ *
+ * Statements go out in the order they are issued on the session's pg client; with pg's pipeline
+ * mode (the app pool's) a statement is sent without waiting for the answers before it, so BEGIN,
+ * the locks and the call's first read share a round trip, as do its last writes and COMMIT.
+ * PostgreSQL runs them in order and, once a statement of the transaction failed, none after it.
+ *
+ * The call's transaction is opened with plain SQL, so TypeORM's query runner does not count it as
+ * one of its own: under a call, nothing opens a transaction through TypeORM (`manager.transaction`,
+ * `save`, the `lock` find option) while `inTransaction`; work that needs one goes through `run`.
  */
 export class CallConnection {
+  /** Writes sent with the call's COMMIT, in one statement (WriteBatch). */
+  readonly batch = new WriteBatch();
+  private transaction = false;
   private sessionLocks = false;
   private names: readonly string[] | undefined;
-  /** BEGIN and the lock statement, as sent ahead of the call's first statement. */
-  private opening: readonly PipelinedStatement[] = [];
+  private opening: Promise<void> | undefined;
+  private openingFailure: unknown;
 
-  /** `lockNames` may be computed on first use: a replay answered before BEGIN never needs them (they cost HMACs). */
+  /**
+   * `client` is the pg client of `runner` (its `connect()`); `lockNames` may be computed on first
+   * use: a replay answered before BEGIN never needs them (they cost HMACs).
+   */
   constructor(
     private readonly runner: QueryRunner,
+    private readonly client: Client,
     private readonly locks: LockService,
     private readonly lockNames: readonly string[] | (() => readonly string[]),
   ) {}
@@ -32,85 +47,100 @@ export class CallConnection {
     return this.runner.manager;
   }
 
-  /** pg's client under the query runner (connected by the CallRunner before the call starts). */
-  private get client(): object {
-    return pgClientOf(this.runner) as object;
-  }
-
+  /** Whether the call's own transaction (the one `begin` opened) is open. */
   get inTransaction(): boolean {
-    return this.runner.isTransactionActive;
+    return this.transaction;
   }
 
   /**
-   * Opens the call's transaction: BEGIN and the locks are sent with its first statement, in one
-   * round trip (sendAhead), so a call whose first statement is its locked read costs one round trip
-   * for the three. PostgreSQL runs them in order: the read runs only once the locks are held, and
-   * not at all when they fail (failureOf gives that its answer). Until that first statement on this
-   * connection nothing is locked: the call's work runs on it (TransactionRunner), never on another
-   * pooled connection (the use cases' works, audited: their first statement is on the call's
-   * connection). The transaction is opened with plain
-   * SQL (TypeORM's startTransaction costs a round trip of its own) and flagged on the query runner, so
-   * TypeORM and the outbox see it as the active transaction.
+   * Sends BEGIN and the call's locks (one prepared statement, waiting at most LOCK_WAIT_MS), without
+   * waiting for their answer: every statement issued after this on the connection runs only once
+   * the locks are held, and fails when they are not. `opened()` and `failureOf` give their outcome.
    */
   begin(): void {
-    this.setActive(true);
+    this.transaction = true;
     const lock = this.locks.lockStatement(this.lockList);
-    this.opening = lock ? [{ text: 'begin' }, lock] : [{ text: 'begin' }];
-    sendAhead(this.client, this.opening);
+    const sent = [this.client.query('begin'), ...(lock ? [this.client.query(statementConfig(lock.text, lock.values))] : [])];
+    this.opening = Promise.all(sent).then(
+      () => undefined,
+      (error: unknown) => {
+        this.openingFailure = this.locks.failureOf(error) ?? error;
+        throw this.openingFailure;
+      },
+    );
+    // Answered through opened() or failureOf(); a call that ends first must not leave it unheard.
+    this.opening.catch(() => undefined);
   }
 
-  /** What a failed call answers: the locks' refusal (503/503/1) when it was their statement that failed, else the error itself. */
-  failureOf(error: unknown): unknown {
-    const failed = failedStatementOf(error);
-    return failed !== undefined && this.opening.includes(failed) ? (this.locks.failureOf(error) ?? error) : error;
+  /** Resolves once BEGIN and the locks succeeded; rejects with their failure (503/503/1 for a lock wait). */
+  async opened(): Promise<void> {
+    await this.opening;
+  }
+
+  /**
+   * What a failed call answers: the opening's failure when BEGIN or the locks failed (the
+   * statements after them then fail only because the transaction was aborted), else `error`.
+   */
+  async failureOf(error: unknown): Promise<unknown> {
+    await this.opening?.catch(() => undefined);
+    return this.openingFailure ?? error;
+  }
+
+  /**
+   * Runs `work` in a transaction on the call's connection: the call's open one (so the call
+   * commits once), or, after `commitKeepingLocks`, a transaction of its own (TypeORM's).
+   */
+  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.transaction ? work(this.manager) : this.manager.transaction(work);
   }
 
   /**
    * For work that needs several commits under the call's locks (an enrollment resumed, or one
    * interrupted by a sandbox fault): the locks become session locks and the open transaction
-   * commits. Later TransactionRunner.run calls each commit on this connection.
+   * commits. Later `run` calls each commit on this connection.
    */
   async commitKeepingLocks(): Promise<void> {
-    if (!this.inTransaction) return;
+    if (!this.transaction) return;
     if (!this.sessionLocks) {
-      await this.locks.holdForSession(this.runner.manager, this.lockList);
+      await this.locks.holdForSession(this.manager, this.lockList);
       this.sessionLocks = true;
     }
     await this.commit();
   }
 
+  /**
+   * Sends the call's batched writes and COMMIT together (after a phased commit, the writes alone,
+   * one statement). A failed write fails the call: PostgreSQL then answers the COMMIT by rolling back.
+   */
   async commit(): Promise<void> {
-    if (!this.inTransaction) return;
-    await this.runner.query('commit');
-    this.setActive(false);
+    const writes = this.batch.size > 0 ? this.batch.compose() : null;
+    this.batch.clear();
+    const sent = [
+      ...(writes ? [this.client.query(statementConfig(writes.sql, writes.params))] : []),
+      ...(this.transaction ? [this.client.query('commit')] : []),
+    ];
+    const settled = await Promise.allSettled(sent);
+    if (this.transaction && settled[settled.length - 1]?.status === 'fulfilled') this.transaction = false;
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
-  private async rollback(): Promise<void> {
-    this.setActive(false);
-    await this.runner.query('rollback');
-  }
-
-  private setActive(active: boolean): void {
-    (this.runner as { isTransactionActive: boolean }).isTransactionActive = active;
-  }
-
-  /** Rolls back what is open, drops session locks, and returns the connection (destroyed if unusable). */
+  /**
+   * Rolls back what is open, drops session locks, and returns the connection to the pool. A
+   * session that cannot do that is closed (pg's `end`), so its locks go with it, and the pool
+   * drops it when it comes back.
+   */
   async release(failed: boolean): Promise<void> {
-    // Nothing sent ahead outlives the call: an unsent BEGIN opened nothing to roll back.
-    if (dropAhead(this.client).some((statement) => this.opening.includes(statement))) this.setActive(false);
     try {
-      if (failed && this.inTransaction) await this.rollback();
-      if (this.sessionLocks) await this.locks.releaseSession(this.runner.manager);
+      if (failed && this.transaction) {
+        this.transaction = false;
+        await this.client.query('rollback');
+      }
+      if (this.sessionLocks) await this.locks.releaseSession(this.manager);
+    } catch {
+      await this.client.end().catch(() => undefined);
+    } finally {
       await this.runner.release();
-    } catch (error) {
-      // The session is unusable: destroying the connection drops its locks with it.
-      await (this.runner as QueryRunner & { release(err?: unknown): Promise<void> }).release(error).catch(() => undefined);
     }
   }
-}
-
-function failedStatementOf(error: unknown): PipelinedStatement | undefined {
-  // TypeORM wraps pg's error (QueryFailedError) and keeps it as driverError.
-  const driverError = (error as { driverError?: unknown } | null)?.driverError ?? error;
-  return (driverError as { [FAILED_STATEMENT]?: PipelinedStatement } | null)?.[FAILED_STATEMENT];
 }

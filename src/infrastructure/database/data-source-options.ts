@@ -1,6 +1,5 @@
 import * as path from 'node:path';
-import type { Pool } from 'pg';
-import type { DataSource, DataSourceOptions, QueryRunner } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
 
 /**
  * `lock_timeout` of every pooled connection: none (statement_timeout bounds every statement). A
@@ -39,17 +38,4 @@ export function dataSourceOptions(url: string, schema = 'public', poolSize = 20,
       application_name: 'enrollment-service',
     },
   };
-}
-
-/**
- * The pg pool behind an initialised DataSource (TypeORM keeps it as its driver's `master`, not a
- * public property): the one place that reaches for it.
- */
-export function pgPoolOf(dataSource: DataSource): Pool {
-  return (dataSource.driver as unknown as { master: Pool }).master;
-}
-
-/** The pg client under a connected query runner (TypeORM's `databaseConnection`), if any. */
-export function pgClientOf(runner: QueryRunner | undefined): object | undefined {
-  return (runner as { databaseConnection?: object } | undefined)?.databaseConnection;
 }

@@ -1,37 +1,13 @@
-import { Global, Module, Logger } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { EventEmitter } from 'node:events';
-import type { Pool } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { BlindIndexVersionCheck } from './blind-index-version';
-import { dataSourceOptions, pgPoolOf } from './data-source-options';
+import { DatabasePools, DatabasePoolsModule } from './database-pools';
+import { dataSourceOptions } from './data-source-options';
 import { LockService } from './lock.service';
-import { wrapClientQuery } from './prepared-statements';
+import { namePreparedStatements } from './prepared-statements';
 import { TransactionRunner } from './transaction-runner';
-
-const logger = new Logger('Database');
-
-/** The pools' options, and whether their clients run the marked statements as prepared ones (DB_PREPARED_STATEMENTS). */
-type PoolOptions = DataSourceOptions & { preparedStatements?: boolean };
-
-/**
- * A checked-out pg client that loses its server (restart, failover) can emit 'error' twice;
- * TypeORM listens only once, and an unheard 'error' would end the process. Every client of the
- * pool gets a permanent listener, so an outage costs the calls in flight (503), never the process;
- * and its query runs the statements marked `prepared()` as prepared ones (unless turned off) and
- * sends the statements sent ahead with the next one (prepared-statements.ts).
- */
-function guardPoolClients(dataSource: DataSource, prepared: boolean): void {
-  // pg's own list of the pool's clients (not in its types): those connected before this runs.
-  const pool = pgPoolOf(dataSource) as Pool & { _clients?: EventEmitter[] };
-  const guard = (client: EventEmitter) => {
-    client.on('error', (error: Error & { code?: string }) => logger.warn({ errorCode: error.code }, 'database connection lost'));
-    wrapClientQuery(client as never, prepared);
-  };
-  pool._clients?.forEach(guard);
-  pool.on('connect', guard);
-}
 
 /**
  * The webhook poller's own small pool: its claims and records must not queue behind locked calls,
@@ -48,22 +24,38 @@ const DELIVERY_POOL_SIZE = 2;
 @Global()
 @Module({
   imports: [
+    DatabasePoolsModule,
     TypeOrmModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        ...dataSourceOptions(requireUrl(config), config.env.dbSchema, config.env.dbPoolSize, config.env.dbStatementTimeoutMs, config.env.dbQueryTimeoutMs),
-        entities: undefined,
-        autoLoadEntities: true,
-        preparedStatements: config.env.dbPreparedStatements,
-        retryAttempts: 3,
-        retryDelay: 500,
-      }),
+      imports: [DatabasePoolsModule],
+      inject: [AppConfig, DatabasePools],
+      useFactory: (config: AppConfig, pools: DatabasePools) => {
+        namePreparedStatements(config.env.dbPreparedStatements);
+        const options = dataSourceOptions(
+          requireUrl(config),
+          config.env.dbSchema,
+          config.env.dbPoolSize,
+          config.env.dbStatementTimeoutMs,
+          config.env.dbQueryTimeoutMs,
+        );
+        return {
+          ...options,
+          // pg's pipeline mode: a statement goes out without waiting for the answers before it, so a
+          // call's BEGIN and locks share a round trip with its first read (CallConnection).
+          extra: { ...options.extra, pipeline: true },
+          driver: pools.driverFor('default'),
+          entities: undefined,
+          autoLoadEntities: true,
+          retryAttempts: 3,
+          retryDelay: 500,
+        };
+      },
       dataSourceFactory: initialize,
     }),
     TypeOrmModule.forRootAsync({
       name: DELIVERY_DATA_SOURCE,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => {
+      imports: [DatabasePoolsModule],
+      inject: [AppConfig, DatabasePools],
+      useFactory: (config: AppConfig, pools: DatabasePools) => {
         const options = dataSourceOptions(
           requireUrl(config),
           config.env.dbSchema,
@@ -74,10 +66,10 @@ const DELIVERY_POOL_SIZE = 2;
         return {
           ...options,
           name: DELIVERY_DATA_SOURCE,
+          driver: pools.driverFor(DELIVERY_DATA_SOURCE),
           entities: [],
           migrations: [],
           extra: { ...options.extra, application_name: 'enrollment-service-delivery' },
-          preparedStatements: config.env.dbPreparedStatements,
           retryAttempts: 3,
           retryDelay: 500,
         };
@@ -86,16 +78,13 @@ const DELIVERY_POOL_SIZE = 2;
     }),
   ],
   providers: [TransactionRunner, LockService, BlindIndexVersionCheck],
-  exports: [TransactionRunner, LockService],
+  exports: [TransactionRunner, LockService, DatabasePoolsModule],
 })
 export class DatabaseModule {}
 
-/** Every pool of the process: initialised, its clients guarded (and preparing their statements). */
 async function initialize(options?: DataSourceOptions): Promise<DataSource> {
-  const { preparedStatements = false, ...rest } = (options ?? {}) as PoolOptions;
-  const dataSource = await new DataSource(rest as DataSourceOptions).initialize();
-  guardPoolClients(dataSource, preparedStatements);
-  return dataSource;
+  if (!options) throw new Error('the data source has no options');
+  return new DataSource(options).initialize();
 }
 
 function requireUrl(config: AppConfig): string {

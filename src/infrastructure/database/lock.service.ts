@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors/domain-error';
 import { DB_LOCK_TIMEOUT_DEFAULT } from './data-source-options';
+import { queryRows } from './pooled-read';
 import { prepared } from './prepared-statements';
 
 /** A 64-bit advisory lock key from a lock name (sha-256, first 8 bytes, signed). */
@@ -72,19 +73,14 @@ export class LockService {
 
   /**
    * Transaction-scoped locks on every name, taken in one round trip inside the caller's open
-   * transaction (a call's own locks go ahead of its first statement: CallConnection.begin); the
-   * wait is capped at LOCK_WAIT_MS, past which the call is answered 503/503/1.
-   *
-   * The cap is `lock_timeout`, set for the lock calls only, inside their own statement: the target
-   * list runs left to right, so the first `set_config` is in force while the locks wait and the
-   * last puts back the pool's own value (DB_LOCK_TIMEOUT_DEFAULT).
-   * One statement instead of the three a `set local statement_timeout` before and after took.
+   * transaction; the wait is capped at LOCK_WAIT_MS, past which the call is answered 503/503/1.
+   * (A call's own locks open its transaction: CallConnection.begin.)
    */
   async lockInTransaction(manager: EntityManager, names: readonly string[]): Promise<void> {
     const lock = this.lockStatement(names);
     if (!lock) return;
     try {
-      await manager.query(lock.text, lock.values);
+      await queryRows(manager, lock.text, lock.values);
     } catch (error) {
       throw this.failureOf(error) ?? error;
     }
@@ -92,18 +88,23 @@ export class LockService {
 
   /**
    * The one statement that takes every lock of `names` in the open transaction, waiting at most
-   * LOCK_WAIT_MS (see lockInTransaction); null for no names. Its keys are parameters and its text
-   * depends only on how many locks there are and which are shared, so it is a prepared statement:
-   * PostgreSQL plans it once per connection.
+   * LOCK_WAIT_MS; null for no names. Its keys are parameters and its text depends only on how
+   * many locks there are and which are shared, so it is a prepared statement.
    */
   lockStatement(names: readonly string[]): { text: string; values: string[] } | null {
     if (names.length === 0) return null;
-    const wait = Math.max(1, this.config.env.lockWaitMs);
     const calls = lockCalls('pg_advisory_xact_lock', names);
-    return {
-      text: prepared(`select set_config('lock_timeout', '${wait}', true), ${calls.text}, set_config('lock_timeout', '${DB_LOCK_TIMEOUT_DEFAULT}', true)`),
-      values: calls.values,
-    };
+    return { text: prepared(`select ${this.capped(calls.text)}`), values: calls.values };
+  }
+
+  /**
+   * The lock calls between two `set_config`s of `lock_timeout`: the target list runs left to right,
+   * so the first is in force while the locks wait and the last puts back the pool's own value
+   * (DB_LOCK_TIMEOUT_DEFAULT). One statement instead of a `set local` before and after.
+   */
+  private capped(calls: string): string {
+    const wait = Math.max(1, Math.trunc(this.config.env.lockWaitMs));
+    return `set_config('lock_timeout', '${wait}', true), ${calls}, set_config('lock_timeout', '${DB_LOCK_TIMEOUT_DEFAULT}', true)`;
   }
 
   /** The answer to a lock statement's failure: 503/503/1 when it waited past its cap (or deadlocked); null for any other. */

@@ -1,9 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import { pgClientOf } from './data-source-options';
-import { prepared, sendAhead } from './prepared-statements';
+import { queryRows } from './pooled-read';
+import { prepared } from './prepared-statements';
 
-type Statement = { sql: string; params: unknown[] };
-type AfterWrite = (manager: EntityManager) => Promise<void>;
+export type Statement = { sql: string; params: unknown[] };
 
 /**
  * Several writes of one transaction sent as one statement: each becomes a data-modifying CTE of a
@@ -14,7 +13,6 @@ type AfterWrite = (manager: EntityManager) => Promise<void>;
  */
 export class WriteBatch {
   private readonly statements: Statement[] = [];
-  private readonly afterWrites: AfterWrite[] = [];
 
   /** A multi-row insert; every row gives a value for every column, in order. */
   insert(table: string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>): this {
@@ -34,40 +32,31 @@ export class WriteBatch {
     return this;
   }
 
-  /** Work that needs its own statement (a library's insert), run right after the batch, in the same transaction. */
-  afterWrite(work: AfterWrite): this {
-    this.afterWrites.push(work);
-    return this;
-  }
-
   get size(): number {
     return this.statements.length;
+  }
+
+  /** Forgets the writes added so far (they were sent). */
+  clear(): void {
+    this.statements.length = 0;
   }
 
   async execute(manager: EntityManager): Promise<void> {
     if (this.statements.length > 0) {
       const { sql, params } = this.compose();
-      // Prepared: a batch is inserts and updates by key, whose generic plan is the custom one.
-      await manager.query(prepared(sql), params);
+      await queryRows(manager, sql, params);
     }
-    for (const work of this.afterWrites) await work(manager);
   }
 
   /**
-   * For a use case's last write: the batch goes with the transaction's next statement (its COMMIT
-   * at the latest), in the same round trip (sendAhead). A failure then fails that statement, and
-   * PostgreSQL runs nothing after it. Sent at once (execute) outside a transaction, or when work
-   * of its own must follow.
+   * The batch as one statement: each write but the last a CTE `wN`, parameters renumbered in order.
+   * Marked prepared: a batch is inserts and updates by key, whose generic plan is the custom one.
    */
-  async executeWithNext(manager: EntityManager): Promise<void> {
-    const client = pgClientOf(manager.queryRunner);
-    if (this.statements.length === 0 || this.afterWrites.length > 0 || !manager.queryRunner?.isTransactionActive || !client) return this.execute(manager);
-    const { sql, params } = this.compose();
-    sendAhead(client, [{ text: prepared(sql), values: params }]);
-  }
-
-  private compose(): Statement {
-    if (this.statements.length === 1) return this.statements[0] as Statement;
+  compose(): Statement {
+    if (this.statements.length === 1) {
+      const [only] = this.statements as [Statement];
+      return { sql: prepared(only.sql), params: only.params };
+    }
     const params: unknown[] = [];
     const parts = this.statements.map(({ sql, params: own }) => {
       const offset = params.length;
@@ -75,6 +64,6 @@ export class WriteBatch {
       return sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
     });
     const last = parts.pop() as string;
-    return { sql: `with ${parts.map((part, i) => `w${i} as (${part})`).join(', ')} ${last}`, params };
+    return { sql: prepared(`with ${parts.map((part, i) => `w${i} as (${part})`).join(', ')} ${last}`), params };
   }
 }

@@ -1,8 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
 import { DELIVERY_DATA_SOURCE } from '../database/database.module';
-import { pgPoolOf } from '../database/data-source-options';
+import { DatabasePools } from '../database/database-pools';
 import { Metrics } from './metrics';
 
 /**
@@ -14,13 +13,12 @@ import { Metrics } from './metrics';
 export class DatabasePoolMetrics implements OnModuleInit {
   constructor(
     private readonly metrics: Metrics,
-    @InjectDataSource() private readonly app: DataSource,
-    @InjectDataSource(DELIVERY_DATA_SOURCE) private readonly delivery: DataSource,
+    private readonly pools: DatabasePools,
   ) {}
 
   onModuleInit(): void {
-    const pools = () => [this.app, this.delivery].map(pgPoolOf);
-    const sum = (count: (pool: ReturnType<typeof pgPoolOf>) => number) => pools().reduce((total, pool) => total + count(pool), 0);
+    const pools = () => ['default', DELIVERY_DATA_SOURCE].map((name) => this.pools.pool(name));
+    const sum = (count: (pool: Pool) => number) => pools().reduce((total, pool) => total + count(pool), 0);
     this.metrics.observe('db_client_connection_count', 'Database connections by state (idle, used), all pools of the process', ['state'], () => [
       { labels: { state: 'idle' }, value: sum((pool) => pool.idleCount) },
       { labels: { state: 'used' }, value: sum((pool) => pool.totalCount - pool.idleCount) },

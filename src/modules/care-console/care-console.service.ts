@@ -145,24 +145,24 @@ export class CareConsoleService {
   /** One care operation, locked on the account like the REST call; the audit entry carries the staff member and reason. */
   async operate(staff: Staff, accountId: string, operation: OperationName, reason: string, paymentIdentifier?: string): Promise<void> {
     const who: CareActor = { ...actorOf(staff), reason };
-    await this.calls.locked([LockNames.account(accountId)], async () => {
+    await this.calls.locked([LockNames.account(accountId)], async (call) => {
       switch (operation) {
         case 'lock':
-          return this.operations.lock(who, accountId);
+          return this.operations.lock(call, who, accountId);
         case 'unlock':
-          return this.operations.unlock(who, accountId);
+          return this.operations.unlock(call, who, accountId);
         case 'close':
-          return this.operations.close(who, accountId);
+          return this.operations.close(call, who, accountId);
         case 'fraudBlock':
-          return this.operations.fraudBlock(who, accountId);
+          return this.operations.fraudBlock(call, who, accountId);
         case 'removeFraudBlock':
-          return this.unblock.removeFraudBlock(who, accountId, 0);
+          return this.unblock.removeFraudBlock(call, who, accountId, 0);
         case 'ofacClear':
-          return this.operations.clearOfac(who, accountId);
+          return this.operations.clearOfac(call, who, accountId);
         case 'kycGateClear':
-          return this.operations.clearKycGate(who, accountId);
+          return this.operations.clearKycGate(call, who, accountId);
         case 'replaceCard':
-          return this.replacement.replace(who, accountId, paymentIdentifier ?? '');
+          return this.replacement.replace(call, who, accountId, paymentIdentifier ?? '');
       }
     });
   }

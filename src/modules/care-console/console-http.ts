@@ -4,10 +4,9 @@ import fastifySession, { FastifySessionOptions } from '@fastify/session';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import connectPgSimple from 'connect-pg-simple';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
-import { pgPoolOf } from '../../infrastructure/database/data-source-options';
+import { DatabasePools } from '../../infrastructure/database/database-pools';
 import { CONSOLE_CSS } from './views/console.css';
 
 export const CONSOLE_PATH = '/care';
@@ -38,8 +37,7 @@ export function isConsolePath(url: string): boolean {
  */
 export async function installConsoleHttp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   const env = config.env.careConsole;
-  const dataSource = app.get(DataSource);
-  const pool = pgPoolOf(dataSource);
+  const pool = app.get(DatabasePools).pool();
   const PgStore = connectPgSimple(fastifySession as unknown as Parameters<typeof connectPgSimple>[0]);
   const idleMs = env.sessionIdleMinutes * 60_000;
   const store = new PgStore({ pool, schemaName: config.env.dbSchema, tableName: 'care_sessions', createTableIfMissing: false, ttl: idleMs / 1000 });

@@ -13,7 +13,7 @@ import { AccountView, AccountViewService } from '../account-views/services/accou
 import { CallRunner } from '../locking/call-runner';
 import { ApiLocked } from '../locking/lock-on.decorator';
 import { LockNames } from '../../infrastructure/database/lock.service';
-import { TransactionRunner } from '../../infrastructure/database/transaction-runner';
+import type { CallConnection } from '../../infrastructure/database/call-connection';
 import { CareActionDto, RemoveFraudBlockDto } from './dtos/care-action.dto';
 import { CareActionRunner, CareActor } from './services/care-action-runner';
 import { AuditView, CareAuditService } from '../audit/care-audit.service';
@@ -74,7 +74,6 @@ export class CareController {
     private readonly views: AccountViewService,
     private readonly runner: CareActionRunner,
     private readonly calls: CallRunner,
-    private readonly tx: TransactionRunner,
   ) {}
 
   @Get()
@@ -127,7 +126,7 @@ export class CareController {
     'Not applicable: closed, already locked, or held for OFAC review (409, code 5, subCode 390)',
   )
   lock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
-    return this.act(p, r, id, (who) => this.operations.lock(who, id));
+    return this.act(p, r, id, (call, who) => this.operations.lock(call, who, id));
   }
 
   @Post('unlock')
@@ -136,7 +135,7 @@ export class CareController {
     'Not locked by care (a fraud block is removed with DELETE fraudBlock) (409/5/390)',
   )
   unlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
-    return this.act(p, r, id, (who) => this.operations.unlock(who, id));
+    return this.act(p, r, id, (call, who) => this.operations.unlock(call, who, id));
   }
 
   @Post('close')
@@ -145,7 +144,7 @@ export class CareController {
     'Already closed (409/5/390)',
   )
   close(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
-    return this.act(p, r, id, (who) => this.operations.close(who, id));
+    return this.act(p, r, id, (call, who) => this.operations.close(call, who, id));
   }
 
   @Post('fraudBlock')
@@ -154,7 +153,7 @@ export class CareController {
     'Closed, already locked or blocked, or held for OFAC review (409/5/390)',
   )
   fraudBlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
-    return this.act(p, r, id, (who) => this.operations.fraudBlock(who, id));
+    return this.act(p, r, id, (call, who) => this.operations.fraudBlock(call, who, id));
   }
 
   @Delete('fraudBlock')
@@ -175,7 +174,7 @@ export class CareController {
     RemoveFraudBlockDto,
   )
   removeFraudBlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() body: RemoveFraudBlockDto) {
-    return this.act(p, r, id, (who) => this.unblock.removeFraudBlock(who, id, body?.sandboxUnblockFailures ?? 0));
+    return this.act(p, r, id, (call, who) => this.unblock.removeFraudBlock(call, who, id, body?.sandboxUnblockFailures ?? 0));
   }
 
   @Post('ofacClear')
@@ -187,7 +186,7 @@ export class CareController {
     'Not held for OFAC review (409/5/390)',
   )
   ofacClear(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
-    return this.act(p, r, id, (who) => this.operations.clearOfac(who, id));
+    return this.act(p, r, id, (call, who) => this.operations.clearOfac(call, who, id));
   }
 
   @Post('kycGate/clear')
@@ -196,7 +195,7 @@ export class CareController {
     'No manual gate, or the account is locked or closed (409/5/390)',
   )
   clearKycGate(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
-    return this.act(p, r, id, (who) => this.operations.clearKycGate(who, id));
+    return this.act(p, r, id, (call, who) => this.operations.clearKycGate(call, who, id));
   }
 
   @Post('paymentInstruments/:paymentIdentifier/replace')
@@ -212,15 +211,20 @@ export class CareController {
     @Param('paymentIdentifier') paymentIdentifier: string,
     @Body() _body: CareActionDto,
   ) {
-    return this.act(p, r, id, (who) => this.replacement.replace(who, id, paymentIdentifier));
+    return this.act(p, r, id, (call, who) => this.replacement.replace(call, who, id, paymentIdentifier));
   }
 
   /** Locked on the account like partner calls on it; the answer is read on the call's connection, before its commit. */
-  private act(principal: Principal, request: FastifyRequest, accountId: string, action: (who: CareActor) => Promise<void>): Promise<AccountView> {
+  private act(
+    principal: Principal,
+    request: FastifyRequest,
+    accountId: string,
+    action: (call: CallConnection, who: CareActor) => Promise<void>,
+  ): Promise<AccountView> {
     const who = actorOf(principal, request.headers['x-care-agent']);
-    return this.calls.locked([LockNames.account(accountId)], async () => {
-      await action(who);
-      return this.tx.read((manager) => this.views.render(accountId, principal.partner, manager));
+    return this.calls.locked([LockNames.account(accountId)], async (call) => {
+      await action(call, who);
+      return this.views.render(accountId, principal.partner, call.manager);
     });
   }
 }

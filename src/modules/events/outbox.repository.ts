@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { prepared } from '../../infrastructure/database/prepared-statements';
+import { queryRows } from '../../infrastructure/database/pooled-read';
 import { OutboundEvent } from './event-types';
 
 export interface OutboxRow {
@@ -109,7 +110,7 @@ export class OutboxRepository {
    * other. A crashed instance's rows come back when their lease runs out.
    */
   async claimDue(manager: EntityManager, limit: number, leaseSeconds: number): Promise<OutboxRow[]> {
-    return (await manager.query(CLAIM_SQL, [limit, leaseSeconds])) as OutboxRow[];
+    return queryRows<OutboxRow>(manager, CLAIM_SQL, [limit, leaseSeconds]);
   }
 
   /** Events still to deliver and the age of the oldest, in one read of the pending (partial) index's rows. */

@@ -18,9 +18,13 @@ export class OutboxService {
     private readonly outbox: OutboxRepository,
   ) {}
 
-  /** Returns the eventId (the `webhook-id` the partner will see). */
+  /**
+   * Returns the eventId (the `webhook-id` the partner will see). `manager` is the state change's
+   * transaction, handed down by whoever owns it (a call's, or a TransactionRunner's).
+   */
   async emit(manager: EntityManager, event: OutboundEvent): Promise<string> {
-    if (!manager.queryRunner?.isTransactionActive) {
+    // A transaction's manager has its query runner; the data source's own runs each statement alone.
+    if (manager.queryRunner === undefined) {
       throw new Error('OutboxService.emit must run inside the transaction of the state change');
     }
     const batch = new WriteBatch();

@@ -51,7 +51,7 @@ export class IdempotencyStore {
   /** The record of a requestId: in the call's transaction (`manager`), or a lone read (a replay). */
   async find(key: IdempotencyKey, manager?: EntityManager): Promise<IdempotencyRecord | null> {
     const values = [key.partnerId, key.programCode, key.requestId];
-    const rows = await queryRows<IdempotencyRecord>(this.dataSource, manager, FIND_SQL, values);
+    const rows = await queryRows<IdempotencyRecord>(manager ?? this.dataSource.manager, FIND_SQL, values);
     return this.opened(key, rows[0]);
   }
 
@@ -72,14 +72,14 @@ export class IdempotencyStore {
    * insert of its own CTE, so it finds a row only when the insert did nothing).
    */
   async claim(manager: EntityManager, key: IdempotencyKey, operation: string, fingerprint: string): Promise<IdempotencyRecord | null> {
-    const rows = (await manager.query(CLAIM_SQL, [
+    const rows = await queryRows<IdempotencyRecord>(manager, CLAIM_SQL, [
       key.partnerId,
       key.programCode,
       key.requestId,
       operation,
       fingerprint,
       this.config.env.idempotencyRetentionDays,
-    ])) as IdempotencyRecord[];
+    ]);
     return this.opened(key, rows[0]);
   }
 

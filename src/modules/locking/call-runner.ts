@@ -5,14 +5,15 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
-import { WriteBatch } from '../../infrastructure/database/write-batch';
+import type { Client } from 'pg';
+import type { WriteBatch } from '../../infrastructure/database/write-batch';
 import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
 import { rawResponse, RawResponse } from '../../common/http/answer';
 import type { RequestBytes } from '../../common/context/request-bytes';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
 import { replayedAnswer } from '../idempotency/replayed-answer';
-import { CallConnection, CURRENT_CALL } from '../../infrastructure/database/call-connection';
+import { CallConnection } from '../../infrastructure/database/call-connection';
 import { CallOutcome, isFinal } from './call-outcome';
 import { LockService } from '../../infrastructure/database/lock.service';
 import { Metrics } from '../../infrastructure/metrics/metrics';
@@ -33,10 +34,11 @@ export interface IdempotentCall {
   /** Time-dependent checks, run only on a first attempt and before any lock (CONTRACT section 6), on the call's connection. */
   firstAttempt?: (manager: EntityManager) => Promise<void> | void;
   /**
-   * The use case, on the call's connection; `resumed` when this requestId was seen before without
-   * a final answer. Writes it adds to `batch` are sent with the stored answer, in one statement.
+   * The use case, on the call's connection (`call`, handed to whatever reads or writes under the
+   * locks); `resumed` when this requestId was seen before without a final answer. Writes it adds
+   * to `batch` (the call's) are sent with the stored answer, in one statement, with the COMMIT.
    */
-  work: (call: { resumed: boolean; connection: CallConnection; batch: WriteBatch }) => Promise<CallOutcome<object>>;
+  work: (run: { resumed: boolean; call: CallConnection; batch: WriteBatch }) => Promise<CallOutcome<object>>;
 }
 
 /**
@@ -65,11 +67,11 @@ export class CallRunner {
   private readonly inFlight = new Map<string, number>();
 
   /**
-   * A call with locks and no idempotency key (user update, ITIN, care). The work's statements go
-   * through TransactionRunner, on the call's connection: the locks are sent with its first one
-   * (CallConnection.begin), so a statement on another connection would not run under them.
+   * A call with locks and no idempotency key (user update, ITIN, care): BEGIN with the locks, the
+   * work on the call's connection (handed to it: a statement on another connection would not run
+   * under the locks), COMMIT.
    */
-  locked<T>(lockNames: readonly string[], work: () => Promise<T>): Promise<T> {
+  locked<T>(lockNames: readonly string[], work: (call: CallConnection) => Promise<T>): Promise<T> {
     return this.withConnection(lockNames, async () => null, work);
   }
 
@@ -86,12 +88,10 @@ export class CallRunner {
       const existing = await this.store.claim(connection.manager, call.key, call.operation, fingerprint);
       const replay = existing ? replayOf(existing, samePayload(existing)) : null;
       if (replay) return replay;
-      const batch = new WriteBatch();
-      const outcome = await call.work({ resumed: existing !== null, connection, batch });
+      const outcome = await call.work({ resumed: existing !== null, call: connection, batch: connection.batch });
       const text = JSON.stringify(render(call.key.requestId, outcome, this.config.env.publicUrl));
       if (isFinal(outcome))
-        this.store.stageAnswer(batch, call.key, { status: 200, body: text, requestDigest: this.fingerprints.ofBytes(call.operation, call.bytes) });
-      await batch.executeWithNext(connection.manager);
+        this.store.stageAnswer(connection.batch, call.key, { status: 200, body: text, requestDigest: this.fingerprints.ofBytes(call.operation, call.bytes) });
       return rawResponse(text, JSON_HEADERS);
     });
   }
@@ -136,7 +136,9 @@ export class CallRunner {
   /**
    * One pooled connection for the whole call (a call never holds one while queueing for another):
    * `beforeLocks` reads on it without a transaction and may answer at once (a replay); otherwise
-   * BEGIN and the locks, the work, COMMIT.
+   * BEGIN with the locks (sent with the work's first statement), the work, its batched writes with
+   * COMMIT; on failure, ROLLBACK, and a lock that waited too long answers 503/503/1 whichever
+   * statement saw it. The connection goes back to the pool either way (CallConnection.release).
    */
   private async onConnection<T>(
     lockNames: readonly string[] | (() => readonly string[]),
@@ -144,8 +146,7 @@ export class CallRunner {
     work: (connection: CallConnection) => Promise<T>,
   ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    const connection = new CallConnection(runner, this.locks, lockNames);
+    const connection = new CallConnection(runner, (await runner.connect()) as Client, this.locks, lockNames);
     let failed = true;
     try {
       const early = await beforeLocks(connection.manager);
@@ -154,18 +155,17 @@ export class CallRunner {
         return early;
       }
       connection.begin();
-      this.cls.set(CURRENT_CALL, connection);
       let result: T;
       try {
         result = await work(connection);
+        await connection.opened();
         await connection.commit();
       } catch (error) {
-        throw connection.failureOf(error);
+        throw await connection.failureOf(error);
       }
       failed = false;
       return result;
     } finally {
-      this.cls.set(CURRENT_CALL, undefined);
       await connection.release(failed);
     }
   }

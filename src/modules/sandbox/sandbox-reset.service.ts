@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../common/context/request-context';
 import { CallRunner } from '../locking/call-runner';
 import { LockNames } from '../../infrastructure/database/lock.service';
-import { TransactionRunner } from '../../infrastructure/database/transaction-runner';
 import { ResetCounts, SandboxResetRepository } from './sandbox-reset.repository';
 
 /**
@@ -15,14 +14,13 @@ import { ResetCounts, SandboxResetRepository } from './sandbox-reset.repository'
 export class SandboxResetService {
   constructor(
     private readonly calls: CallRunner,
-    private readonly transactions: TransactionRunner,
     private readonly repository: SandboxResetRepository,
   ) {}
 
   reset(principal: Principal, programCode: string): Promise<ResetCounts> {
     const partnerId = principal.partner.partnerId;
-    return this.calls.locked([LockNames.partnerData(partnerId, programCode)], () =>
-      this.transactions.run((manager) => this.repository.removePartnerData(manager, partnerId, programCode)),
+    return this.calls.locked([LockNames.partnerData(partnerId, programCode)], (call) =>
+      this.repository.removePartnerData(call.manager, partnerId, programCode),
     );
   }
 }

@@ -24,7 +24,7 @@ export class WebhookTestService {
   async send(partner: PartnerConfig, eventType: EventType, programCode?: string): Promise<TestWebhookResult> {
     const program = programCode ?? partner.programs[0];
     if (!program || !partner.programs.includes(program)) throw new DomainError('PROGRAM_NOT_ALLOWED');
-    const eventId = await this.transactions.run((manager) =>
+    const eventId = await this.transactions.run(undefined, (manager) =>
       this.outbox.emit(manager, {
         partnerId: partner.partnerId,
         programCode: program,

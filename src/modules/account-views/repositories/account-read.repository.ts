@@ -80,7 +80,7 @@ export class AccountReadRepository {
   /** Without a manager, a lone read (GET account); with one, in that transaction. */
   async account(manager: EntityManager | undefined, accountId: string, scope: AccountScope | null, sealed: boolean): Promise<AccountRead | null> {
     const params = scope ? [accountId, scope.partnerId, scope.programCode] : [accountId];
-    const rows = await queryRows<Row>(this.dataSource, manager, ACCOUNT_SQL[scope ? 1 : 0][sealed ? 1 : 0], params);
+    const rows = await queryRows<Row>(manager ?? this.dataSource.manager, ACCOUNT_SQL[scope ? 1 : 0][sealed ? 1 : 0], params);
     const row = rows[0];
     if (!row) return null;
     const holder = row.u_id === null ? null : userOf(row);
@@ -95,7 +95,7 @@ export class AccountReadRepository {
 
   /** Every user of the account in scope, primary first; null when the account is not found. */
   async users(accountId: string, scope: AccountScope, sealed: boolean): Promise<UserRead[] | null> {
-    const rows = await queryRows<Row>(this.dataSource, undefined, USERS_SQL[sealed ? 1 : 0], [accountId, scope.partnerId, scope.programCode]);
+    const rows = await queryRows<Row>(this.dataSource.manager, USERS_SQL[sealed ? 1 : 0], [accountId, scope.partnerId, scope.programCode]);
     if (rows.length === 0) return null;
     return rows.filter((row) => row.u_id !== null).map((row) => ({ user: userOf(row), contact: sealed ? contactOf(row) : null }));
   }

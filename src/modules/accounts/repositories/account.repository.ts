@@ -79,9 +79,14 @@ export class AccountRepository {
     return isUuid(accountId) ? manager.findOne(Account, { where: { id: accountId } }) : Promise.resolve(null);
   }
 
-  /** SELECT ... FOR UPDATE: serialises state changes of one account inside the caller's transaction. */
+  /**
+   * SELECT ... FOR UPDATE: serialises state changes of one account inside the caller's transaction.
+   * The row is locked in plain SQL, then read: TypeORM's `lock` option requires a transaction TypeORM
+   * opened itself, and a call's transaction is the CallConnection's.
+   */
   async lockForUpdate(manager: EntityManager, accountId: string): Promise<Account> {
-    const account = await manager.findOne(Account, { where: { id: accountId }, lock: { mode: 'pessimistic_write' } });
+    await manager.query('select 1 from accounts where id = $1 for update', [accountId]);
+    const account = await manager.findOne(Account, { where: { id: accountId } });
     if (!account) throw new DomainError('ACCOUNT_NOT_FOUND');
     return account;
   }

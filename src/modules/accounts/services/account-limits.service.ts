@@ -10,6 +10,7 @@ import { LockNames, LockService } from '../../../infrastructure/database/lock.se
 import { Account, AccountType } from '../entities/account.entity';
 import { LimitKeyKind } from '../entities/account-limit-key.entity';
 import { prepared } from '../../../infrastructure/database/prepared-statements';
+import { queryRows } from '../../../infrastructure/database/pooled-read';
 
 /** A value the limits count, in plaintext; only its blind index is stored or compared. */
 export interface LimitKeyValue {
@@ -181,12 +182,11 @@ export class AccountLimitsService {
   private async count(manager: EntityManager, check: LimitCheck, hashed: Array<{ kind: LimitKeyKind; bidx: string }>): Promise<LimitBreach | null> {
     if (hashed.length === 0) return null;
     const keys = [...hashed].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]);
-    const rows = (await manager.query(limitCountSql(keys.length), [
-      check.programCode,
-      check.accountType,
-      check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000',
-      ...keys.flatMap((k) => [k.kind, k.bidx]),
-    ])) as Array<{ kind: LimitKeyKind; bidx: string; active: number; lifetime: number; recent: string | null }>;
+    const rows = await queryRows<{ kind: LimitKeyKind; bidx: string; active: number; lifetime: number; recent: string | null }>(
+      manager,
+      limitCountSql(keys.length),
+      [check.programCode, check.accountType, check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000', ...keys.flatMap((k) => [k.kind, k.bidx])],
+    );
     const counted = keys.map((key) => ({
       kind: key.kind,
       counts: rows.find((row) => row.kind === key.kind && row.bidx === key.bidx) ?? { active: 0, lifetime: 0, recent: null },

@@ -10,6 +10,7 @@ import { BusinessDataUpdateDto } from '../dtos/business-data-update.dto';
 import { BusinessProfileEntity } from '../entities/business-profile.entity';
 import { BusinessDataView, BusinessProfileCodec } from './business-profile.codec';
 import { prepared } from '../../../infrastructure/database/prepared-statements';
+import { queryRows } from '../../../infrastructure/database/pooled-read';
 
 /** The business data of a business account: written at enrollment, read and updated by partners. */
 @Injectable()
@@ -62,7 +63,8 @@ export class BusinessProfileService {
       const given = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
       if (Object.keys(given).length === 0) return this.codec.view(profile);
       this.codec.write(profile, { ...this.codec.read(profile), ...given });
-      await manager.query(
+      await queryRows(
+        manager,
         prepared(`update business_profiles
             set business_name = $2, business_type = $3, data = $4::jsonb, business_tax_id_enc = $5, business_tax_id_last4 = $6, updated_at = now()
           where account_id = $1`),
@@ -85,7 +87,8 @@ export class BusinessProfileService {
    */
   private async lockProfile(manager: EntityManager, principal: Principal, programCode: string, accountId: string): Promise<BusinessProfileEntity> {
     const rows = isAccountId(accountId)
-      ? ((await manager.query(
+      ? await queryRows<BusinessProfileEntity & { foundId: string }>(
+          manager,
           prepared(`select a.id as "foundId", bp.account_id as "accountId", bp.business_name as "businessName", bp.business_type as "businessType",
                   bp.data, bp.business_tax_id_enc as "businessTaxIdEnc", bp.business_tax_id_last4 as "businessTaxIdLast4",
                   bp.created_at as "createdAt", bp.updated_at as "updatedAt"
@@ -93,7 +96,7 @@ export class BusinessProfileService {
             where a.id = $1 and a.partner_id = $2 and a.program_code = $3
               for update of a`),
           [accountId, principal.partner.partnerId, programCode],
-        )) as Array<BusinessProfileEntity & { foundId: string }>)
+        )
       : [];
     const row = rows[0];
     if (!row) throw new DomainError('ACCOUNT_NOT_FOUND');

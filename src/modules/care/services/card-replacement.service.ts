@@ -5,6 +5,7 @@ import { BusinessProfileService } from '../../business-profile/services/business
 import { replaceCard } from '../../lifecycle/account-lifecycle';
 import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
 import { UserRepository } from '../../user/repositories/user.repository';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { CareActionRunner, CareActor } from './care-action-runner';
 
 /** A new card embossed with the holder's current names (and current business name); the old one becomes `replaced`. */
@@ -17,8 +18,8 @@ export class CardReplacementService {
     private readonly businessProfiles: BusinessProfileService,
   ) {}
 
-  replace(who: CareActor, accountId: string, paymentIdentifier: string): Promise<void> {
-    return this.runner.run(who, accountId, 'paymentInstrument.replace', async (manager, account, cards) => {
+  replace(call: CallConnection, who: CareActor, accountId: string, paymentIdentifier: string): Promise<void> {
+    return this.runner.run(call, who, accountId, 'paymentInstrument.replace', async (manager, account, cards) => {
       const old = cards.find((card) => card.id === paymentIdentifier);
       if (!old) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
       const holder = (await this.users.findById(manager, account.id, old.userId)) ?? (await this.users.primaryOf(manager, account.id));

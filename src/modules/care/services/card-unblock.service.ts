@@ -11,6 +11,7 @@ import { PaymentInstrumentService } from '../../accounts/services/payment-instru
 import { CareAuditService } from '../../audit/care-audit.service';
 import * as lifecycle from '../../lifecycle/account-lifecycle';
 import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { CareActionRunner, CareActor } from './care-action-runner';
 import { CardProcessor } from './card-processor';
 
@@ -57,11 +58,11 @@ export class CardUnblockService implements OnApplicationBootstrap {
     await this.jobs.work(CARD_UNBLOCK_JOB, (data) => this.attempt(data));
   }
 
-  removeFraudBlock(who: CareActor, accountId: string, sandboxFailures: number): Promise<void> {
+  removeFraudBlock(call: CallConnection, who: CareActor, accountId: string, sandboxFailures: number): Promise<void> {
     if (sandboxFailures > 0 && !this.config.isSandbox) {
       throw new DomainError('UNKNOWN_PROPERTY', { field: 'sandboxUnblockFailures', property: 'sandboxUnblockFailures' });
     }
-    return this.runner.run(who, accountId, 'fraudBlock.remove', async (manager, account) => {
+    return this.runner.run(call, who, accountId, 'fraudBlock.remove', async (manager, account) => {
       const runId = randomUUID();
       // SERVICE.md: "healthy and normal", whatever the account was before the block (CONTRACT section 8).
       await this.writer.apply(manager, account, lifecycle.removeFraudBlock(account, runId));

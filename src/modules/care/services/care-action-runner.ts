@@ -8,7 +8,7 @@ import { AccountRepository } from '../../accounts/repositories/account.repositor
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { AccountSnapshot, AuditEntry, CareAuditService, StaffIdentity } from '../../audit/care-audit.service';
 import { publishedState } from '../../lifecycle/account-lifecycle';
-import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
 
 /**
  * Who acts: recorded in the audit trail; `programs` bounds which accounts the care client reaches.
@@ -33,14 +33,14 @@ export type CareWork = (manager: EntityManager, account: Account, cards: Payment
 export class CareActionRunner {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly tx: TransactionRunner,
     private readonly accounts: AccountRepository,
     private readonly instruments: PaymentInstrumentService,
     private readonly audit: CareAuditService,
   ) {}
 
-  run(who: CareActor, accountId: string, action: string, work: CareWork): Promise<void> {
-    return this.tx.run(async (manager) => {
+  /** On the care call's connection, in its transaction (the CallRunner's, locked on the account). */
+  run(call: CallConnection, who: CareActor, accountId: string, action: string, work: CareWork): Promise<void> {
+    return call.run(async (manager) => {
       const account = await this.lockAccount(manager, who, accountId);
       const cards = await this.instruments.listFor(manager, account.id);
       const before = snapshotOf(account, cards);

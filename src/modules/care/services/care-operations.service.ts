@@ -4,7 +4,7 @@ import { Clock } from '../../../infrastructure/time/clock';
 import { EnrollmentCompletionService } from '../../enrollment/services/enrollment-completion.service';
 import * as lifecycle from '../../lifecycle/account-lifecycle';
 import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
-import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { auditedActor, CareActionRunner, CareActor } from './care-action-runner';
 
 /**
@@ -17,41 +17,40 @@ export class CareOperationsService {
     private readonly runner: CareActionRunner,
     private readonly writer: LifecycleWriter,
     private readonly audit: CareAuditService,
-    private readonly tx: TransactionRunner,
     private readonly completion: EnrollmentCompletionService,
     private readonly clock: Clock,
   ) {}
 
-  lock(who: CareActor, accountId: string): Promise<void> {
-    return this.runner.run(who, accountId, 'lock', async (manager, account) => {
+  lock(call: CallConnection, who: CareActor, accountId: string): Promise<void> {
+    return this.runner.run(call, who, accountId, 'lock', async (manager, account) => {
       await this.writer.apply(manager, account, lifecycle.lock(account));
     });
   }
 
   /** Restores the status and reason the lock found (kept on the account). */
-  unlock(who: CareActor, accountId: string): Promise<void> {
-    return this.runner.run(who, accountId, 'unlock', async (manager, account) => {
+  unlock(call: CallConnection, who: CareActor, accountId: string): Promise<void> {
+    return this.runner.run(call, who, accountId, 'unlock', async (manager, account) => {
       await this.writer.apply(manager, account, lifecycle.unlock(account));
     });
   }
 
   /** Closing ends the account and every card still usable; closed accounts stop counting as active for limits. */
-  close(who: CareActor, accountId: string): Promise<void> {
-    return this.runner.run(who, accountId, 'close', async (manager, account, cards) => {
+  close(call: CallConnection, who: CareActor, accountId: string): Promise<void> {
+    return this.runner.run(call, who, accountId, 'close', async (manager, account, cards) => {
       await this.writer.apply(manager, account, lifecycle.close(account, cards, this.clock.now()));
     });
   }
 
   /** Fraud block: account locked, every usable card blocked. */
-  fraudBlock(who: CareActor, accountId: string): Promise<void> {
-    return this.runner.run(who, accountId, 'fraudBlock', async (manager, account, cards) => {
+  fraudBlock(call: CallConnection, who: CareActor, accountId: string): Promise<void> {
+    return this.runner.run(call, who, accountId, 'fraudBlock', async (manager, account, cards) => {
       await this.writer.apply(manager, account, lifecycle.fraudBlock(account, cards));
     });
   }
 
   /** The KYC gate (cure) cleared by care: gate none, status normal, cards usable (incl. one left blocked by a failed unblock). */
-  clearKycGate(who: CareActor, accountId: string): Promise<void> {
-    return this.runner.run(who, accountId, 'kycGate.clear', async (manager, account, cards) => {
+  clearKycGate(call: CallConnection, who: CareActor, accountId: string): Promise<void> {
+    return this.runner.run(call, who, accountId, 'kycGate.clear', async (manager, account, cards) => {
       await this.writer.apply(manager, account, lifecycle.clearKycGate(account, cards));
     });
   }
@@ -60,13 +59,13 @@ export class CareOperationsService {
    * OFAC clearance: the held enrollment continues exactly as originally requested, through the
    * enrollment module's own phases (several transactions), so the audit entry is written after them.
    */
-  async clearOfac(who: CareActor, accountId: string): Promise<void> {
-    const { id, before } = await this.tx.run(async (manager) => {
+  async clearOfac(call: CallConnection, who: CareActor, accountId: string): Promise<void> {
+    const { id, before } = await call.run(async (manager) => {
       const account = await this.runner.lockAccount(manager, who, accountId);
       return { id: account.id, before: await this.runner.snapshot(manager, account) };
     });
-    const outcome = await this.completion.completeAfterOfacClearance(id);
-    await this.tx.run(async (manager) => {
+    const outcome = await this.completion.completeAfterOfacClearance(call, id);
+    await call.run(async (manager) => {
       const account = await this.runner.lockAccount(manager, who, id);
       const after = await this.runner.snapshot(manager, account);
       await this.audit.record(manager, { accountId: id, ...auditedActor(who), action: 'ofacClear', before, after, detail: { outcome } });

@@ -10,6 +10,7 @@ import { PaymentInstrumentService } from '../../accounts/services/payment-instru
 import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
 import * as lifecycle from '../../lifecycle/account-lifecycle';
 import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
 import { UserRepository } from '../../user/repositories/user.repository';
 import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
@@ -48,28 +49,28 @@ export class EnrollmentCompletionService {
     @Inject(KYC_PROVIDER) private readonly kyc: KycProvider,
   ) {}
 
-  /** Runs every phase after `point` (the last recovery point reached). */
-  async continueFrom(accountId: string, point: EnrollmentPoint): Promise<CompletionOutcome> {
-    if (isAhead('kycDecided', point)) await this.decideKyc(accountId);
-    const account = await this.tx.read((manager) => this.accounts.findById(manager, accountId));
+  /** Runs every phase after `point` (the last recovery point reached), on the call's connection when there is one. */
+  async continueFrom(call: CallConnection | undefined, accountId: string, point: EnrollmentPoint): Promise<CompletionOutcome> {
+    if (isAhead('kycDecided', point)) await this.decideKyc(call, accountId);
+    const account = await this.tx.read(call, (manager) => this.accounts.findById(manager, accountId));
     if (!account) throw new DomainError('ACCOUNT_NOT_FOUND');
     if (account.statusReason === lifecycle.STATUS_REASON.ofacReview) return 'held';
     if (isAhead('billCycleAssigned', point) && this.faults.has('billCycle')) return 'incomplete';
     if (account.activatedAt === null) {
       // Not counted while pending: counted now, under the keys' locks, before it activates.
-      const breach = await this.tx.run((manager) => this.limits.recheckAccount(manager, account));
-      if (breach) return this.decline(accountId, breach);
+      const breach = await this.tx.run(call, (manager) => this.limits.recheckAccount(manager, account));
+      if (breach) return this.decline(call, accountId, breach);
     }
     if (isAhead('billCycleAssigned', point)) {
-      await this.phase(accountId, 'billCycleAssigned', async (manager, current) => {
+      await this.phase(call, accountId, 'billCycleAssigned', async (manager, current) => {
         await this.apply(manager, current, lifecycle.assignCycleDay(current, this.clock.now()));
       });
     }
     if (isAhead('instrumentIssued', point)) {
-      await this.phase(accountId, 'instrumentIssued', (manager, current) => this.issueCard(manager, current));
+      await this.phase(call, accountId, 'instrumentIssued', (manager, current) => this.issueCard(manager, current));
     }
     if (isAhead('finished', point)) {
-      await this.phase(accountId, 'finished', async (manager, current) => {
+      await this.phase(call, accountId, 'finished', async (manager, current) => {
         await this.apply(manager, current, lifecycle.activate(current, this.clock.now()));
       });
     }
@@ -80,8 +81,8 @@ export class EnrollmentCompletionService {
    * Care's OFAC clearance: the held enrollment continues exactly as originally requested (bill
    * cycle, card, activation). 409/5/390 when the account is not held.
    */
-  async completeAfterOfacClearance(accountId: string): Promise<CompletionOutcome> {
-    await this.tx.run(async (manager) => {
+  async completeAfterOfacClearance(call: CallConnection | undefined, accountId: string): Promise<CompletionOutcome> {
+    await this.tx.run(call, async (manager) => {
       const found = await this.accounts.findById(manager, accountId);
       if (!found) throw new DomainError('ACCOUNT_NOT_FOUND');
       // The limit keys before the account row, in the order an enrollment takes them (no deadlock with its retry).
@@ -90,12 +91,12 @@ export class EnrollmentCompletionService {
       await this.apply(manager, account, lifecycle.clearOfac(account));
       await this.progress.advance(manager, accountId, 'kycDecided');
     });
-    return this.continueFrom(accountId, 'kycDecided');
+    return this.continueFrom(call, accountId, 'kycDecided');
   }
 
   /** The key filled up while the enrollment was pending: it ends with the limit's decline, its account closed (never activated). */
-  private async decline(accountId: string, breach: LimitBreach): Promise<CompletionOutcome> {
-    await this.tx.run(async (manager) => {
+  private async decline(call: CallConnection | undefined, accountId: string, breach: LimitBreach): Promise<CompletionOutcome> {
+    await this.tx.run(call, async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, accountId);
       await this.apply(manager, account, lifecycle.declineForLimit(account, this.clock.now()));
       await this.progress.advance(manager, accountId, 'finished');
@@ -104,15 +105,15 @@ export class EnrollmentCompletionService {
   }
 
   /** KYC/OFAC screening happens outside any transaction (a vendor call); its outcome is written with the point. */
-  private async decideKyc(accountId: string): Promise<void> {
-    const subject = await this.tx.read(async (manager) => {
+  private async decideKyc(call: CallConnection | undefined, accountId: string): Promise<void> {
+    const subject = await this.tx.read(call, async (manager) => {
       const account = await this.accounts.findById(manager, accountId);
       const user = await this.users.primaryOf(manager, accountId);
       if (!account || !user) throw new Error(`account ${accountId} has no primary user`);
       return { programCode: account.programCode, accountType: account.accountType, user: await this.users.decrypt(manager, user) };
     });
     const { outcome, ofacHit } = await this.kyc.screen(subject);
-    await this.phase(accountId, 'kycDecided', async (manager, current) => {
+    await this.phase(call, accountId, 'kycDecided', async (manager, current) => {
       const after = await this.apply(manager, current, lifecycle.decideKyc(current, outcome));
       if (ofacHit) await this.audit.record(manager, ofacHoldAudit(after, current, ofacHit));
     });
@@ -129,8 +130,13 @@ export class EnrollmentCompletionService {
   }
 
   /** One phase: lock the account, do the work, record the recovery point, then honour a sandbox interruption. */
-  private async phase(accountId: string, point: EnrollmentPoint, work: (manager: EntityManager, account: Account) => Promise<void>): Promise<void> {
-    await this.tx.run(async (manager) => {
+  private async phase(
+    call: CallConnection | undefined,
+    accountId: string,
+    point: EnrollmentPoint,
+    work: (manager: EntityManager, account: Account) => Promise<void>,
+  ): Promise<void> {
+    await this.tx.run(call, async (manager) => {
       await work(manager, await this.accounts.lockForUpdate(manager, accountId));
       await this.progress.advance(manager, accountId, point);
     });

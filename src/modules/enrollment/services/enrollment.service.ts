@@ -16,7 +16,6 @@ import { CallOutcome, Outcome } from '../../locking/call-outcome';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import { EnrollmentOutcome, Metrics } from '../../../infrastructure/metrics/metrics';
-import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
 import { UserRepository } from '../../user/repositories/user.repository';
 import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
@@ -39,7 +38,6 @@ import { ScanCaptureService } from './scan-capture.service';
 export class EnrollmentService {
   constructor(
     private readonly calls: CallRunner,
-    private readonly tx: TransactionRunner,
     private readonly rules: EnrollmentRulesService,
     private readonly writer: EnrollmentWriter,
     private readonly progress: EnrollmentProgressRepository,
@@ -82,10 +80,10 @@ export class EnrollmentService {
         this.rules.checkTermsWindow(plan);
         if (plan.onboardingID) await this.scans.checkWindow(manager, plan.onboardingID);
       },
-      work: async ({ resumed, connection, batch }) => {
-        const started = resumed ? await this.progress.findByRequest(connection.manager, key) : null;
-        if (started) return this.continue(connection, partner, plan, started.accountId, started.point);
-        const outcome = await this.firstAttempt(connection, batch, partner, plan, limitKeys);
+      work: async ({ resumed, call, batch }) => {
+        const started = resumed ? await this.progress.findByRequest(call.manager, key) : null;
+        if (started) return this.continue(call, partner, plan, started.accountId, started.point);
+        const outcome = await this.firstAttempt(call, batch, partner, plan, limitKeys);
         decided = outcomeLabel(outcome);
         return outcome;
       },
@@ -108,13 +106,13 @@ export class EnrollmentService {
   }
 
   private async firstAttempt(
-    connection: CallConnection,
+    call: CallConnection,
     batch: WriteBatch,
     partner: PartnerConfig,
     plan: EnrollmentPlan,
     limitKeys: LimitKeyValue[],
   ): Promise<CallOutcome<AccountView>> {
-    const manager = connection.manager;
+    const manager = call.manager;
     const programCode = plan.program.programCode;
     const claimed = plan.onboardingID
       ? await this.scans.claim(manager, partner.partnerId, programCode, plan.onboardingID, plan.user.identifyingData.matriculaId)
@@ -138,9 +136,9 @@ export class EnrollmentService {
         point: 'accountWritten',
         reason: 'enrollmentStarted',
       });
-      await connection.commitKeepingLocks();
+      await call.commitKeepingLocks();
       this.faults.interruptAfter('accountWritten');
-      return this.continue(connection, partner, plan, account.id, 'accountWritten');
+      return this.continue(call, partner, plan, account.id, 'accountWritten');
     }
     const kyc = await this.kyc.screen({ programCode, accountType: plan.accountType, user: userData });
     const decision = decide(kyc.outcome, this.faults.has('billCycle'), now);
@@ -162,16 +160,16 @@ export class EnrollmentService {
 
   /** The phased path: every phase after `point`, each committed on the call's connection. */
   private async continue(
-    connection: CallConnection,
+    call: CallConnection,
     partner: PartnerConfig,
     plan: EnrollmentPlan,
     accountId: string,
     point: EnrollmentPoint,
   ): Promise<CallOutcome<AccountView>> {
-    await connection.commitKeepingLocks();
-    const outcome = await this.completion.continueFrom(accountId, point);
-    if (typeof outcome === 'object') return this.tx.read((manager) => this.decline(manager, partner, plan, outcome.declined));
-    return answerOf(outcome, await this.tx.read((manager) => this.views.render(accountId, partner, manager)));
+    await call.commitKeepingLocks();
+    const outcome = await this.completion.continueFrom(call, accountId, point);
+    if (typeof outcome === 'object') return this.decline(call.manager, partner, plan, outcome.declined);
+    return answerOf(outcome, await this.views.render(accountId, partner, call.manager));
   }
 
   /**

@@ -71,7 +71,9 @@ export class ScanCaptureService {
     onboardingID: string,
     matriculaId?: string,
   ): Promise<{ scan: ScanCapture; idNumber: string }> {
-    const scan = isUuid(onboardingID) ? await manager.findOne(ScanCapture, { where: { id: onboardingID }, lock: { mode: 'pessimistic_write' } }) : null;
+    // Locked in plain SQL, then read (see AccountRepository.lockForUpdate).
+    if (isUuid(onboardingID)) await manager.query('select 1 from scan_captures where id = $1 for update', [onboardingID]);
+    const scan = isUuid(onboardingID) ? await manager.findOne(ScanCapture, { where: { id: onboardingID } }) : null;
     const valid =
       scan !== null &&
       scan.partnerId === partnerId &&

@@ -6,8 +6,8 @@ import { AccountLimitsService } from '../../accounts/services/account-limits.ser
 import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
-import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
-import { WriteBatch } from '../../../infrastructure/database/write-batch';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
+import type { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { LockedForItin, LockedUserRepository } from '../../user/repositories/locked-user.repository';
 import { UserRepository } from '../../user/repositories/user.repository';
 import { UserView, UserViewService } from '../../user/services/user-view.service';
@@ -20,7 +20,6 @@ import { UserView, UserViewService } from '../../user/services/user-view.service
 export class IdentityService {
   constructor(
     private readonly calls: CallRunner,
-    private readonly transactions: TransactionRunner,
     private readonly locks: LockedUserRepository,
     private readonly users: UserRepository,
     private readonly limits: AccountLimitsService,
@@ -30,7 +29,7 @@ export class IdentityService {
 
   /** Returns the user's view, rendered on the call's locked connection (waiting callers may hold every pooled one). */
   addItin(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
-    return this.calls.locked([LockNames.account(accountId), LockNames.user(userId)], () => this.addItinLocked(principal, accountId, userId, itin));
+    return this.calls.locked([LockNames.account(accountId), LockNames.user(userId)], (call) => this.addItinLocked(call, principal, accountId, userId, itin));
   }
 
   /**
@@ -39,23 +38,23 @@ export class IdentityService {
    * the user for the partner); the ITIN limit's count and record; the ITIN and the outbox row in
    * one statement; COMMIT. The answer is built from memory.
    */
-  private addItinLocked(principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
-    return this.transactions.run(async (manager) => {
+  private addItinLocked(call: CallConnection, principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
+    return call.run(async (manager) => {
       // No programCode in the path: the account must belong to one of the partner's programs.
       const scope = { partnerId: principal.partner.partnerId, programCode: null };
       if (this.views.sealsFor(principal.partner)) {
         const locked = await this.locks.lock(manager, scope, accountId, userId);
-        await this.add(manager, principal, locked, itin);
+        await this.add(manager, call.batch, principal, locked, itin);
         return this.views.viewOf(locked.user, locked.contact, principal.partner);
       }
       const locked = await this.locks.lockForItin(manager, scope, accountId, userId);
-      await this.add(manager, principal, locked, itin);
+      await this.add(manager, call.batch, principal, locked, itin);
       return this.views.unsealedViewOf(locked.user);
     });
   }
 
-  /** The ITIN's rules and writes (one batch with its outbox row); the user in memory gets its new columns too. */
-  private async add(manager: EntityManager, principal: Principal, { account, user }: LockedForItin, itin: string): Promise<void> {
+  /** The ITIN's rules and writes (added to the call's batch with its outbox row); the user in memory gets its new columns too. */
+  private async add(manager: EntityManager, batch: WriteBatch, principal: Principal, { account, user }: LockedForItin, itin: string): Promise<void> {
     if (!principal.partner.programs.includes(account.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
     if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
     if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
@@ -65,7 +64,6 @@ export class IdentityService {
     if (user.itinBidx === itinBidx) return;
     if (user.itinBidx !== null) throw new DomainError('ITIN_ALREADY_ADDED');
 
-    const batch = new WriteBatch();
     await this.limits.claimForAccount(manager, account, { kind: 'itin', value: itin }, batch);
     // A sealed answer decrypts the new ITIN from the user in memory.
     Object.assign(user, this.users.stageItin(batch, user.id, itin));
@@ -78,6 +76,5 @@ export class IdentityService {
         data: { userIdentifier: user.id, changed: ['identity'] },
       },
     ]);
-    await batch.executeWithNext(manager);
   }
 }

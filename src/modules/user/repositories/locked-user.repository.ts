@@ -20,6 +20,7 @@ import {
 import type { ContactRows } from './user.repository';
 import { isUuid } from '../../../common/validation/identifiers';
 import { prepared } from '../../../infrastructure/database/prepared-statements';
+import { queryRows } from '../../../infrastructure/database/pooled-read';
 
 /** A partner's account in one program, or (programCode null) in any program, checked by the caller. */
 export interface LockScope {
@@ -101,7 +102,7 @@ export class LockedUserRepository {
   private async lockedRow(manager: EntityManager, sql: string, scope: LockScope, accountId: string, userId: string): Promise<Record<string, unknown>> {
     const rows =
       isUuid(accountId) && isUuid(userId)
-        ? ((await manager.query(sql, [accountId, scope.partnerId, scope.programCode, userId])) as Array<Record<string, unknown>>)
+        ? await queryRows<Record<string, unknown>>(manager, sql, [accountId, scope.partnerId, scope.programCode, userId])
         : [];
     const row = rows[0];
     if (!row || row.u_id === null) throw new DomainError('ACCOUNT_NOT_FOUND');

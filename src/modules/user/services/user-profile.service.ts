@@ -7,9 +7,9 @@ import type { AccountKey } from '../../accounts/repositories/account-columns';
 import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
-import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { UpdateUserDataDto } from '../dtos/update-user.dto';
-import { WriteBatch } from '../../../infrastructure/database/write-batch';
+import type { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { UserContactUpdater } from './user-contact-updater';
 import { LockedForChange, LockedUserRepository } from '../repositories/locked-user.repository';
 import { UserRepository } from '../repositories/user.repository';
@@ -20,7 +20,6 @@ import { UserView, UserViewService } from './user-view.service';
 export class UserProfileService {
   constructor(
     private readonly calls: CallRunner,
-    private readonly transactions: TransactionRunner,
     private readonly locks: LockedUserRepository,
     private readonly users: UserRepository,
     private readonly contact: UserContactUpdater,
@@ -34,7 +33,9 @@ export class UserProfileService {
    * rendered on the call's locked connection: waiting callers may hold every pooled one.
    */
   update(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<UserView> {
-    return this.calls.locked([LockNames.account(accountId), LockNames.user(userId)], () => this.updateLocked(principal, programCode, accountId, userId, data));
+    return this.calls.locked([LockNames.account(accountId), LockNames.user(userId)], (call) =>
+      this.updateLocked(call, principal, programCode, accountId, userId, data),
+    );
   }
 
   /** `?validateOnly=true`: the rules of an update that need no stored data (the DTO's ran in the pipe). No lock, no read. */
@@ -45,31 +46,37 @@ export class UserProfileService {
   /**
    * Four statements in two round trips on the common path: the call's BEGIN and locks with one
    * `SELECT … FOR UPDATE` of the account with the user and its contact rows; every write and the
-   * outbox row as one statement with the COMMIT (WriteBatch.executeWithNext). The answer is built
+   * outbox row as one statement (the call's batch) with the COMMIT. The answer is built
    * from the rows in memory (nothing read back). A new default phone of the primary user adds the
    * phone limit's count and record.
    */
-  private updateLocked(principal: Principal, programCode: string, accountId: string, userId: string, data: UpdateUserDataDto): Promise<UserView> {
-    return this.transactions.run(async (manager) => {
+  private updateLocked(
+    call: CallConnection,
+    principal: Principal,
+    programCode: string,
+    accountId: string,
+    userId: string,
+    data: UpdateUserDataDto,
+  ): Promise<UserView> {
+    return call.run(async (manager) => {
       const scope = { partnerId: principal.partner.partnerId, programCode };
       // An answer sealed for the partner shows the whole user: every column and contact row, to decrypt.
       if (this.views.sealsFor(principal.partner)) {
         const locked = await this.locks.lock(manager, scope, accountId, userId);
-        await this.change(manager, locked, data);
+        await this.change(manager, call.batch, locked, data);
         return this.views.viewOf(locked.user, locked.contact, principal.partner);
       }
       // Anyone else's: only the columns the change uses and the contact rows its body touches.
       const reads = { addresses: data.address !== undefined, phones: data.phoneNumber !== undefined };
       const locked = await this.locks.lockForChange(manager, scope, accountId, userId, reads);
-      await this.change(manager, locked, data);
+      await this.change(manager, call.batch, locked, data);
       return this.views.unsealedViewOf(locked.user);
     });
   }
 
-  /** The update's rules and writes (one batch with its outbox row), applied to the rows in memory too. */
-  private async change(manager: EntityManager, { account, user, contact }: LockedForChange, data: UpdateUserDataDto): Promise<void> {
+  /** The update's rules and writes (added to the call's batch with its outbox row), applied to the rows in memory too. */
+  private async change(manager: EntityManager, batch: WriteBatch, { account, user, contact }: LockedForChange, data: UpdateUserDataDto): Promise<void> {
     if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
-    const batch = new WriteBatch();
     const changed: string[] = [];
     if (data.address) {
       this.contact.applyAddress(batch, user.id, contact, data.address);
@@ -96,7 +103,6 @@ export class UserProfileService {
         },
       ]);
     }
-    await batch.executeWithNext(manager);
   }
 
   /**

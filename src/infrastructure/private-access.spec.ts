@@ -1,0 +1,51 @@
+import { Linter } from 'eslint';
+import * as tseslint from 'typescript-eslint';
+
+// The repository's own lint configuration, so the spec checks the rule `npm run lint` runs.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const config = require('../../eslint.config.js') as Linter.Config[];
+
+describe('the private-access lint rule (STYLE rule 12)', () => {
+  const rule = config.find((entry) => entry.name === 'enrollment/private-access');
+  const sut = new Linter({ configType: 'flat' });
+
+  function messagesOf(code: string): string[] {
+    const flat: Linter.Config[] = [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } },
+      { ...rule, files: ['**/*.ts'] },
+    ];
+    return sut.verify(code, flat, { filename: 'src/planted.ts' }).map((message) => `${message.ruleId}: ${message.line}`);
+  }
+
+  it('is in the configuration, for src', () => {
+    expect(rule?.files).toEqual(['src/**/*.ts']);
+  });
+
+  it.each([
+    ["pg's pool clients", 'export const clients = pool._clients;'],
+    ["TypeORM's driver.master", 'export const pool = dataSource.driver.master;'],
+    ["TypeORM's driver.master, through a cast", 'export const pool = (dataSource.driver as { master: unknown }).master;'],
+    ['assignment to isTransactionActive', 'runner.isTransactionActive = true;'],
+    ["a require of pg-boss's internal files", "export const manager = require('pg-boss/src/manager');"],
+    ["Fastify's addHook taken to redefine", "export const hook = Object.getOwnPropertyDescriptor(fastify, 'addHook');"],
+    ["Fastify's addHook redefined", "Object.defineProperty(fastify, 'addHook', { value: () => undefined });"],
+    ["Fastify's addHook assigned", 'fastify.addHook = () => undefined;'],
+  ])('fires on %s', (_, code) => {
+    expect(messagesOf(code)).toEqual(['no-restricted-syntax: 1']);
+  });
+
+  it("fires on an import of pg-boss's internal files", () => {
+    expect(messagesOf("import { Manager } from 'pg-boss/src/manager';\nexport { Manager };")).toEqual(['no-restricted-imports: 1']);
+  });
+
+  it('leaves the public uses alone', () => {
+    const code = [
+      "fastify.addHook('onRequest', hook);",
+      'export const active = runner.isTransactionActive;',
+      'export const size = pool.totalCount;',
+      "import { PgBoss } from 'pg-boss';",
+      'export { PgBoss };',
+    ].join('\n');
+    expect(messagesOf(code)).toEqual([]);
+  });
+});

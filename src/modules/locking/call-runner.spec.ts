@@ -1,0 +1,195 @@
+import type { ClsService } from 'nestjs-cls';
+import type { Client, QueryConfig } from 'pg';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { DomainError } from '../../common/errors/domain-error';
+import type { AppConfig } from '../../config/app-config';
+import type { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
+import type { LockService } from '../../infrastructure/database/lock.service';
+import type { WriteBatch } from '../../infrastructure/database/write-batch';
+import type { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
+import { CallRunner, IdempotentCall } from './call-runner';
+import { REPLAYED_HEADER } from '../idempotency/replayed-answer';
+import { Metrics } from '../../infrastructure/metrics/metrics';
+import type { RequestBytes } from '../../common/context/request-bytes';
+import { CallOutcome, Outcome } from './call-outcome';
+
+/** A typed mock of the members a test gives; calling any other member fails the test. */
+function mockOf<T>(members: Partial<jest.Mocked<T>>): jest.Mocked<T> {
+  return members as jest.Mocked<T>;
+}
+
+const KEY = { partnerId: 'acme', programCode: 'sandbox', requestId: 'r-1' };
+const LOCK_SQL = "select set_config('lock_timeout', '100', true), pg_advisory_xact_lock($1::bigint)";
+const ABORTED = Object.assign(new Error('current transaction is aborted'), { code: '25P02' });
+const STORED: IdempotencyRecord = { fingerprint: 'fp', responseStatus: 200, responseBody: '{"stored":true}', requestDigest: null };
+
+interface Setup {
+  stored?: IdempotencyRecord | null;
+  claimed?: IdempotencyRecord | null;
+  failing?: (text: string) => Error | undefined;
+}
+
+/** The runner over mocks that write every step, in order, to `steps`. */
+function harness(setup: Setup = {}) {
+  const steps: string[] = [];
+  let aborted = false;
+  // The session's pg client: every statement of the call, in the order it is issued.
+  const client = mockOf<Client>({
+    query: jest.fn(async (config: string | QueryConfig) => {
+      const text = typeof config === 'string' ? config : config.text;
+      steps.push(text === LOCK_SQL ? 'locks' : text.startsWith('with') || text.startsWith('insert') ? `batch: ${text}` : text);
+      // As PostgreSQL: after a failed statement, the transaction runs nothing but its end.
+      const error = aborted && text !== 'rollback' ? ABORTED : setup.failing?.(text);
+      if (error) {
+        aborted = true;
+        throw error;
+      }
+      return { rows: [] };
+    }) as never,
+  });
+  const manager = mockOf<EntityManager>({});
+  const runner = mockOf<QueryRunner>({
+    manager,
+    connect: jest.fn(async () => client),
+    release: jest.fn(async () => {
+      steps.push('release');
+    }),
+  });
+  Object.assign(manager, { queryRunner: runner });
+  const dataSource = mockOf<DataSource>({ createQueryRunner: jest.fn(() => runner) });
+  const locks = mockOf<LockService>({
+    lockStatement: jest.fn((_names: readonly string[]) => ({ text: LOCK_SQL, values: ['1'] })),
+    failureOf: jest.fn((error: unknown) => ((error as { code?: string }).code === '55P03' ? new DomainError('LOCK_TIMEOUT') : null)),
+  });
+  const store = mockOf<IdempotencyStore>({
+    find: jest.fn(async (_key: IdempotencyKey, _manager?: EntityManager) => {
+      steps.push('replay look-up');
+      return setup.stored ?? null;
+    }),
+    claim: jest.fn(async (_manager: EntityManager, _key: IdempotencyKey, _operation: string, _fingerprint: string) => {
+      await client.query('claim');
+      return setup.claimed ?? null;
+    }),
+    stageAnswer: jest.fn((batch: WriteBatch, _key: IdempotencyKey, _answer: { status: number; body: string; requestDigest: string | null }) => {
+      batch.write('update idempotency_keys set response_body = $1', ['answer']);
+    }),
+  });
+  const cls = mockOf<ClsService>({ isActive: jest.fn(() => false) });
+  const config = { env: { partnerMaxInFlight: 10, publicUrl: 'http://enrollment.test' } } as AppConfig;
+  const fingerprints = mockOf<PayloadFingerprint>({
+    of: jest.fn((_operation: string, _body: unknown) => 'fp'),
+    ofBytes: jest.fn((_operation: string, _bytes: RequestBytes): string | null => 'rd'),
+    matches: jest.fn((stored: string, _operation: string, _payload: unknown, _computed?: string) => stored === 'fp'),
+  });
+  const lockNames = jest.fn(() => ['requestId:acme:sandbox:r-1']);
+  const sut = new CallRunner(dataSource, locks, store, cls, config, fingerprints, new Metrics());
+  const call = (outcome: () => Promise<CallOutcome<object>>): IdempotentCall => ({
+    key: KEY,
+    operation: 'enroll',
+    payload: { a: 1 },
+    bytes: { contentType: 'application/json', raw: Buffer.from('{"a":1}') },
+    locks: lockNames,
+    firstAttempt: async () => {
+      steps.push('first-attempt checks');
+    },
+    work: async ({ resumed, call: connection, batch }) => {
+      steps.push(resumed ? 'work (resumed)' : 'work');
+      expect(connection.manager).toBe(manager);
+      batch.write('insert into accounts (id) values ($1)', ['a-1']);
+      return outcome();
+    },
+  });
+  return { sut, steps, store, locks, lockNames, runner, call };
+}
+
+describe(CallRunner.name, () => {
+  describe('idempotent', () => {
+    it('a first attempt: replay look-up → first-attempt checks → BEGIN with the locks → claim → work → its rows and the stored answer in one statement → COMMIT → release', async () => {
+      const { sut, steps, store, call } = harness();
+      const answer = await sut.idempotent(call(async () => Outcome.completed({ id: 'a-1' })));
+      expect(steps).toEqual([
+        'replay look-up',
+        'first-attempt checks',
+        'begin',
+        'locks',
+        'claim',
+        'work',
+        'batch: with w0 as (insert into accounts (id) values ($1)) update idempotency_keys set response_body = $2',
+        'commit',
+        'release',
+      ]);
+      expect(store.stageAnswer).toHaveBeenCalledWith(expect.anything(), KEY, { status: 200, body: answer.body, requestDigest: 'rd' });
+      expect(JSON.parse(answer.body as string)).toMatchObject({ requestId: 'r-1', id: 'a-1' });
+      expect(answer.headers?.[REPLAYED_HEADER]).toBeUndefined();
+    });
+
+    it('a stored final answer for the same payload is replayed before any lock (the lock names are never computed)', async () => {
+      const { sut, steps, lockNames, call } = harness({ stored: STORED });
+      const answer = await sut.idempotent(call(async () => Outcome.completed({})));
+      expect(answer.body).toBe(STORED.responseBody);
+      expect(answer.headers?.[REPLAYED_HEADER]).toBe('true');
+      expect(steps).toEqual(['replay look-up', 'release']);
+      expect(lockNames).not.toHaveBeenCalled();
+    });
+
+    it('another payload under a known requestId is refused 422 before any lock', async () => {
+      const { sut, steps, call } = harness({ stored: { ...STORED, fingerprint: 'other' } });
+      await expect(sut.idempotent(call(async () => Outcome.completed({})))).rejects.toMatchObject({ key: 'IDEMPOTENCY_PAYLOAD_MISMATCH' });
+      expect(steps).toEqual(['replay look-up', 'release']);
+    });
+
+    it('an answer stored meanwhile is found under the locks, replayed, and nothing is written', async () => {
+      const { sut, steps, call } = harness({ claimed: STORED });
+      const answer = await sut.idempotent(call(async () => Outcome.completed({})));
+      expect(answer.headers?.[REPLAYED_HEADER]).toBe('true');
+      expect(steps).toEqual(['replay look-up', 'first-attempt checks', 'begin', 'locks', 'claim', 'commit', 'release']);
+    });
+
+    it('a requestId seen without a final answer resumes: the work runs, told so', async () => {
+      const { sut, steps, call } = harness({ claimed: { ...STORED, responseStatus: null, responseBody: null } });
+      await sut.idempotent(call(async () => Outcome.completed({})));
+      expect(steps).toContain('work (resumed)');
+    });
+
+    it('an outcome that is not final (incomplete, held) is not stored', async () => {
+      const { sut, steps, store, call } = harness();
+      await sut.idempotent(call(async () => Outcome.incomplete({})));
+      expect(store.stageAnswer).not.toHaveBeenCalled();
+      expect(steps).toContain('batch: insert into accounts (id) values ($1)');
+    });
+
+    it('locks that waited past LOCK_WAIT_MS: 503/503/1, nothing claimed, the transaction rolled back, the connection released', async () => {
+      const timeout = Object.assign(new Error('lock timeout'), { code: '55P03' });
+      const { sut, steps, call } = harness({ failing: (text) => (text === LOCK_SQL ? timeout : undefined) });
+      await expect(sut.idempotent(call(async () => Outcome.completed({})))).rejects.toMatchObject({ key: 'LOCK_TIMEOUT' });
+      expect(steps).toEqual(['replay look-up', 'first-attempt checks', 'begin', 'locks', 'claim', 'rollback', 'release']);
+    });
+
+    it('a failing use case: its error, nothing stored, ROLLBACK, release', async () => {
+      const failure = new DomainError('ACCOUNT_LOCKED');
+      const { sut, steps, store, call } = harness();
+      await expect(sut.idempotent(call(async () => Promise.reject(failure)))).rejects.toBe(failure);
+      expect(store.stageAnswer).not.toHaveBeenCalled();
+      expect(steps).toEqual(['replay look-up', 'first-attempt checks', 'begin', 'locks', 'claim', 'work', 'rollback', 'release']);
+    });
+
+    it('a failing COMMIT fails the call and the connection is still released', async () => {
+      const { sut, steps, call } = harness({ failing: (text) => (text === 'commit' ? new Error('Connection terminated') : undefined) });
+      await expect(sut.idempotent(call(async () => Outcome.completed({})))).rejects.toThrow('Connection terminated');
+      expect(steps.slice(-3)).toEqual(['commit', 'rollback', 'release']);
+    });
+  });
+
+  describe('locked', () => {
+    it("hands the call's connection to the work between BEGIN with the locks and COMMIT", async () => {
+      const { sut, steps, locks } = harness();
+      const result = await sut.locked(['account:a'], async (call) => {
+        steps.push(call.inTransaction ? 'work in the transaction' : 'work outside');
+        return 'done';
+      });
+      expect(result).toBe('done');
+      expect(locks.lockStatement).toHaveBeenCalledWith(['account:a']);
+      expect(steps).toEqual(['begin', 'locks', 'work in the transaction', 'commit', 'release']);
+    });
+  });
+});
