@@ -20,6 +20,7 @@ import { runMigrations } from './infrastructure/database/migrate';
 import { drainPool } from './infrastructure/database/pool-drain';
 import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
+import { installTokenFormChecks } from './modules/auth/token-form';
 import { installTokenRateLimit } from './modules/auth/token-rate-limit';
 import { EnrollmentEarlyReplay } from './modules/enrollment/controllers/enrollment-early-replay';
 import { setupOpenApi } from './openapi';
@@ -63,6 +64,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const errors = new NestLogger('Errors');
   const requestContext = ClsServiceManager.getClsService();
   installRequestTimeout(fastify, config.env.requestTimeoutMs, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
+  // The token route's strict form checks run before its rate limiter (both are that route's own hooks, in this order).
+  installTokenFormChecks(fastify);
   await installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
   // JSON only (and the token endpoint's form): any other body type is refused with 415.
   fastify.removeContentTypeParser('text/plain');

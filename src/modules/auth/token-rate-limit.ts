@@ -3,8 +3,8 @@ import rateLimit from '@fastify/rate-limit';
 import { DomainError } from '../../common/errors/domain-error';
 import { addRoutePreHandler } from '../../common/http/route-hooks';
 import { requestedClientId } from './client-credentials';
+import { TOKEN_ROUTE } from './token-form';
 
-export const TOKEN_ROUTE = '/oauth2/token';
 export const TOKEN_RATE_WINDOW_SECONDS = 60;
 /** CONTRACT section 12: the per-address limit is ten times the per-client one. */
 export const ADDRESS_FACTOR = 10;

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { errorExample } from '../../common/openapi/api-answers';
 import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRateLimitedDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
@@ -8,14 +8,8 @@ import { rawResponse, RawResponse } from '../../common/http/answer';
 import { SCOPES } from '../../config/service-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
 import { basicCredentials } from './client-credentials';
+import { TokenForm } from './token-form';
 import { TokenRequestError, TokenService } from './token.service';
-
-interface TokenForm {
-  grant_type?: string;
-  client_id?: string;
-  client_secret?: string;
-  scope?: string;
-}
 
 @ApiTags('OAuth 2.0')
 @Controller()
@@ -28,8 +22,6 @@ export class TokenController {
 
   @Post('oauth2/token')
   @HttpCode(200)
-  @Header('cache-control', 'no-store')
-  @Header('pragma', 'no-cache')
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiSecurity('clientSecretBasic')
   @ApiBody({
@@ -48,7 +40,9 @@ export class TokenController {
   @ApiResponse({
     status: 400,
     type: OAuthErrorDto,
-    description: 'RFC 6749 §5.2: invalid_request, unsupported_grant_type, invalid_scope',
+    description:
+      'RFC 6749 §5.2: invalid_request (a body that is not application/x-www-form-urlencoded or cannot be parsed, a parameter given twice, ' +
+      'a client_id over 128 characters), unsupported_grant_type, invalid_scope',
     examples: {
       unsupportedGrant: {
         summary: 'Not client_credentials',
@@ -109,8 +103,8 @@ export class TokenController {
       },
     },
   })
-  async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<RawResponse> {
-    const form = (body && typeof body === 'object' ? body : {}) as TokenForm;
+  async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: TokenForm): Promise<RawResponse> {
+    // The route's hooks (token-form.ts) have refused anything but a strict form: every parameter is one string.
     const basic = basicCredentials(request.headers.authorization);
     try {
       if (form.grant_type === undefined) throw new TokenRequestError('invalid_request', 'grant_type is required');
@@ -123,7 +117,7 @@ export class TokenController {
       if (form.grant_type !== 'client_credentials') {
         throw new TokenRequestError('unsupported_grant_type', 'Only client_credentials is supported');
       }
-      return rawResponse(await this.tokens.issue(String(clientId), String(secret), form.scope === undefined ? undefined : String(form.scope)));
+      return rawResponse(await this.tokens.issue(clientId, secret, form.scope));
     } catch (error) {
       if (!(error instanceof TokenRequestError)) throw error;
       const status = error.error === 'invalid_client' ? 401 : 400;
