@@ -36,7 +36,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (raw: RawWithRequestId) => generateRequestId(raw),
     logger: false,
-    trustProxy: false,
+    // Off unless TRUST_PROXY says the service sits behind a proxy: a forwarded address is then the source (rate limits).
+    trustProxy: config.env.trustProxy,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
@@ -66,7 +67,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   installRequestTimeout(fastify, config.env.requestTimeoutMs, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
   // The token route's strict form checks run before its rate limiter (both are that route's own hooks, in this order).
   installTokenFormChecks(fastify);
-  await installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
+  installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
   // JSON only (and the token endpoint's form): any other body type is refused with 415.
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {

@@ -200,7 +200,7 @@ describe('Production mode (e2e)', () => {
         const answer = await tokenRequest(app.baseUrl, clientId, clientSecret);
         expect(answer.status).toBe(200);
         expect(answer.headers.get('ratelimit')).toBe(`"client";r=${remaining};t=60`);
-        expect(answer.headers.get('ratelimit-policy')).toBe('"client";q=2;w=60, "address";q=20;w=60');
+        expect(answer.headers.get('ratelimit-policy')).toBe('"client";q=2;w=60, "client-address";q=2;w=60, "address";q=20;w=60');
       }
       expectTooManyTokenRequests(await tokenRequest(app.baseUrl, clientId, clientSecret));
       expect((await tokenRequest(app.baseUrl, PARTNERS.care.clientId, PARTNERS.care.clientSecret)).status).toBe(200);

@@ -3,6 +3,22 @@ import { AppConfig } from './app-config';
 import { EnvError, loadEnv, UNBLOCK_RETRY_WINDOW_MS } from './env';
 
 describe(loadEnv.name, () => {
+  describe('TRUST_PROXY (off by default)', () => {
+    it.each([
+      [undefined, false],
+      ['off', false],
+      ['true', true],
+      ['2', 2],
+      ['10.0.0.0/8, 192.0.2.1', '10.0.0.0/8,192.0.2.1'],
+    ])('%s is %s', (raw, expected) => {
+      expect(loadEnv(raw === undefined ? {} : { TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+    });
+
+    it('refuses what is neither a flag, a hop count nor addresses', () => {
+      expect(() => loadEnv({ TRUST_PROXY: 'loadbalancer' })).toThrow(/^TRUST_PROXY /);
+    });
+  });
+
   describe('UNBLOCK_RETRY_DELAYS_MS (SERVICE.md: up to 3 unblock retries, all within 15 minutes)', () => {
     it('defaults to 3 delays inside the 15-minute window', () => {
       const sut = loadEnv({});

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 export type AppMode = 'sandbox' | 'production';
@@ -20,6 +21,11 @@ export interface Env {
   readonly partnerMaxInFlight: number;
   /** Token requests a minute per client id; ten times that per source address (CONTRACT section 12). */
   readonly tokenRateLimit: number;
+  /**
+   * Fastify's `trustProxy` (TRUST_PROXY): false (the default: the socket's address is the source),
+   * true (trust X-Forwarded-For entirely), a hop count, or the proxies' addresses/CIDRs.
+   */
+  readonly trustProxy: boolean | number | string;
   /** A request not answered by then gets 503/503/2 (CONTRACT section 12). */
   readonly requestTimeoutMs: number;
   /** Production: the port of the separate metrics listener (unset: no metrics served). */
@@ -113,6 +119,18 @@ function schemaName(raw: string | undefined): string {
   return value;
 }
 
+function trustProxy(raw: string | undefined): boolean | number | string {
+  const value = (raw ?? '').trim();
+  if (value === '' || /^(false|off)$/i.test(value)) return false;
+  if (/^(true|on)$/i.test(value)) return true;
+  if (/^\d+$/.test(value)) return int('TRUST_PROXY', value, 0, 1);
+  const proxies = value.split(',').map((part) => part.trim());
+  if (proxies.some((part) => isIP(part.split('/')[0]) === 0)) {
+    throw new EnvError(`TRUST_PROXY must be false, true, a hop count or comma-separated proxy addresses/CIDRs, got "${raw}"`);
+  }
+  return proxies.join(',');
+}
+
 export function projectRoot(): string {
   return PROJECT_ROOT;
 }
@@ -142,6 +160,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
     partnerMaxInFlight: int('PARTNER_MAX_IN_FLIGHT', source.PARTNER_MAX_IN_FLIGHT, 16, 1),
     tokenRateLimit: int('TOKEN_RATE_LIMIT', source.TOKEN_RATE_LIMIT, 60, 1),
+    trustProxy: trustProxy(source.TRUST_PROXY),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
     metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
