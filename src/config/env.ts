@@ -26,6 +26,8 @@ export interface Env {
    * true (trust X-Forwarded-For entirely), a hop count, or the proxies' addresses/CIDRs.
    */
   readonly trustProxy: boolean | number | string;
+  /** Client-secret verifications that may wait for scrypt, per lane; beyond it the token endpoint answers 503/503/2 at once. */
+  readonly scryptQueueLimit: number;
   /** A request not answered by then gets 503/503/2 (CONTRACT section 12). */
   readonly requestTimeoutMs: number;
   /** Production: the port of the separate metrics listener (unset: no metrics served). */
@@ -161,6 +163,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     partnerMaxInFlight: int('PARTNER_MAX_IN_FLIGHT', source.PARTNER_MAX_IN_FLIGHT, 16, 1),
     tokenRateLimit: int('TOKEN_RATE_LIMIT', source.TOKEN_RATE_LIMIT, 60, 1),
     trustProxy: trustProxy(source.TRUST_PROXY),
+    scryptQueueLimit: int('SCRYPT_QUEUE_LIMIT', source.SCRYPT_QUEUE_LIMIT, 32),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
     metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
