@@ -3,6 +3,13 @@ import { AppConfig } from './app-config';
 import { EnvError, loadEnv, UNBLOCK_RETRY_WINDOW_MS } from './env';
 
 describe(loadEnv.name, () => {
+  it('refuses an external issuer without its audience or its JWKS (CONTRACT section 3), naming what is missing', () => {
+    expect(() => loadEnv({ OAUTH_ISSUER: 'https://issuer.example', OAUTH_JWKS_URI: 'https://issuer.example/jwks' })).toThrow(
+      /^OAUTH_ISSUER needs OAUTH_AUDIENCE$/,
+    );
+    expect(() => loadEnv({ OAUTH_ISSUER: 'https://issuer.example' })).toThrow(/^OAUTH_ISSUER needs OAUTH_AUDIENCE and OAUTH_JWKS_URI$/);
+  });
+
   describe('TRUST_PROXY (off by default)', () => {
     it.each([
       [undefined, false],

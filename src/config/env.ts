@@ -121,6 +121,15 @@ function schemaName(raw: string | undefined): string {
   return value;
 }
 
+/** CONTRACT section 3 (2026-11-25): an external issuer needs its audience and its JWKS; its tokens then must carry client_id and typ at+jwt. */
+function externalIssuer(source: NodeJS.ProcessEnv): Env['oauth'] {
+  const oauth = { issuer: source.OAUTH_ISSUER || undefined, audience: source.OAUTH_AUDIENCE || undefined, jwksUri: source.OAUTH_JWKS_URI || undefined };
+  if (oauth.issuer && (!oauth.audience || !oauth.jwksUri)) {
+    throw new EnvError(`OAUTH_ISSUER needs ${[!oauth.audience && 'OAUTH_AUDIENCE', !oauth.jwksUri && 'OAUTH_JWKS_URI'].filter(Boolean).join(' and ')}`);
+  }
+  return oauth;
+}
+
 function trustProxy(raw: string | undefined): boolean | number | string {
   const value = (raw ?? '').trim();
   if (value === '' || /^(false|off)$/i.test(value)) return false;
@@ -188,11 +197,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     webhookLeaseSeconds: int('WEBHOOK_LEASE_SECONDS', source.WEBHOOK_LEASE_SECONDS, 30, 15),
     dbPoolSize: int('DB_POOL_SIZE', source.DB_POOL_SIZE, 20, 1),
     serviceKeys: source.SERVICE_KEYS || undefined,
-    oauth: {
-      issuer: source.OAUTH_ISSUER || undefined,
-      audience: source.OAUTH_AUDIENCE || undefined,
-      jwksUri: source.OAUTH_JWKS_URI || undefined,
-    },
+    oauth: externalIssuer(source),
     jobsEnabled: (source.JOBS_ENABLED ?? 'true') !== 'false',
     dbPreparedStatements: (source.DB_PREPARED_STATEMENTS ?? 'true') !== 'false',
     ofac: {
