@@ -24,7 +24,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production APP_MODE=production HOST=0.0.0.0 PORT=3000
+# Metrics on their own port, bound to 127.0.0.1 unless METRICS_HOST says otherwise (CONTRACT section 12).
+ENV NODE_ENV=production APP_MODE=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464
 WORKDIR /app
 RUN groupadd --system app && useradd --system --gid app --home /app app
 COPY --from=deps --chown=app:app /app/node_modules ./node_modules

@@ -10,6 +10,17 @@ describe(loadEnv.name, () => {
     expect(() => loadEnv({ OAUTH_ISSUER: 'https://issuer.example' })).toThrow(/^OAUTH_ISSUER needs OAUTH_AUDIENCE and OAUTH_JWKS_URI$/);
   });
 
+  it('binds the metrics listener to 127.0.0.1 unless METRICS_HOST names another address', () => {
+    expect(loadEnv({ HOST: '0.0.0.0' }).metricsHost).toBe('127.0.0.1');
+    expect(loadEnv({ METRICS_HOST: '0.0.0.0' }).metricsHost).toBe('0.0.0.0');
+  });
+
+  it('DATABASE_TLS is "off" or "on" (default on)', () => {
+    expect(loadEnv({}).databaseTlsOff).toBe(false);
+    expect(loadEnv({ DATABASE_TLS: 'off' }).databaseTlsOff).toBe(true);
+    expect(() => loadEnv({ DATABASE_TLS: 'no' })).toThrow(/^DATABASE_TLS /);
+  });
+
   describe('TRUST_PROXY (off by default)', () => {
     it.each([
       [undefined, false],

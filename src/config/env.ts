@@ -32,6 +32,10 @@ export interface Env {
   readonly requestTimeoutMs: number;
   /** Production: the port of the separate metrics listener (unset: no metrics served). */
   readonly metricsPort: number | undefined;
+  /** The metrics listener's address (METRICS_HOST, default 127.0.0.1: not beside the partner port on HOST). */
+  readonly metricsHost: string;
+  /** DATABASE_TLS=off: production accepts a DATABASE_URL without TLS, said explicitly (CONTRACT section 12). */
+  readonly databaseTlsOff: boolean;
   /** statement_timeout of every pooled database connection. */
   readonly dbStatementTimeoutMs: number;
   /** Client-side bound on every query's answer (pg `query_timeout`): a database that stalls without answering. */
@@ -121,6 +125,12 @@ function schemaName(raw: string | undefined): string {
   return value;
 }
 
+function databaseTlsOff(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === 'on') return false;
+  if (raw === 'off') return true;
+  throw new EnvError(`DATABASE_TLS must be "off" or "on", got "${raw}"`);
+}
+
 /** CONTRACT section 3 (2026-11-25): an external issuer needs its audience and its JWKS; its tokens then must carry client_id and typ at+jwt. */
 function externalIssuer(source: NodeJS.ProcessEnv): Env['oauth'] {
   const oauth = { issuer: source.OAUTH_ISSUER || undefined, audience: source.OAUTH_AUDIENCE || undefined, jwksUri: source.OAUTH_JWKS_URI || undefined };
@@ -175,6 +185,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     scryptQueueLimit: int('SCRYPT_QUEUE_LIMIT', source.SCRYPT_QUEUE_LIMIT, 32),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
     metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
+    metricsHost: source.METRICS_HOST || '127.0.0.1',
+    databaseTlsOff: databaseTlsOff(source.DATABASE_TLS),
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
     // Past the server's own statement_timeout, so a slow statement is still ended by the server first.
     dbQueryTimeoutMs: int(
