@@ -2023,6 +2023,17 @@ export interface operations {
                     "application/json": components["schemas"]["TokenRateLimited"];
                 };
             };
+            /** @description The client-secret verification queue (SCRYPT_QUEUE_LIMIT) is full: refused at once, with Retry-After. 503/503/2 Service temporarily unavailable; retry later */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { errorExample } from '../../common/openapi/api-answers';
+import { ApiErrors, errorExample } from '../../common/openapi/api-answers';
 import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRateLimitedDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
@@ -77,6 +77,10 @@ export class TokenController {
     },
     examples: { tooMany: { summary: 'Over TOKEN_RATE_LIMIT requests a minute', value: errorExample('TOO_MANY_TOKEN_REQUESTS') } },
   })
+  @ApiErrors(
+    { 503: ['DEPENDENCY_UNAVAILABLE'] },
+    { 503: 'The client-secret verification queue (SCRYPT_QUEUE_LIMIT) is full: refused at once, with Retry-After' },
+  )
   @ApiOperation({
     operationId: 'issueToken',
     summary: 'Client-credentials token (RFC 6749 §4.4)',
