@@ -19,7 +19,8 @@ import { drainPool } from './infrastructure/database/pool-drain';
 import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { installTraceRoute } from './infrastructure/telemetry/trace-context';
-import { installTokenRateLimit, TOKEN_ROUTE } from './modules/auth/token-rate-limit';
+import { installTokenFormChecks, TOKEN_ROUTE } from './modules/auth/token-form';
+import { installTokenRateLimit } from './modules/auth/token-rate-limit';
 import { setupOpenApi } from './openapi';
 import { installConsoleHttp } from './modules/care-console/console-http';
 
@@ -33,7 +34,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: incomingRequestId,
     logger: false,
-    trustProxy: false,
+    // Off unless TRUST_PROXY says the service sits behind a proxy: a forwarded address is then the source (rate limits).
+    trustProxy: config.env.trustProxy,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
@@ -61,7 +63,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   installTraceRoute(fastify);
   const errors = new NestLogger('Errors');
   installRequestTimeout(fastify, config.env.requestTimeoutMs, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
-  await installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
+  // The token route's strict form checks run before its rate limiter (both are that route's own hooks, in this order).
+  installTokenFormChecks(fastify);
+  installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
   // JSON only (and the token endpoint's form): any other body type is refused with 415.
   fastify.removeContentTypeParser('text/plain');
   if (config.isSandbox) fastify.addHook('preHandler', unavailableFaultHook);

@@ -1,13 +1,19 @@
 // `npm run --silent keys:rotate [-- --blind-index]`: reads the current SERVICE_KEYS from the
 // environment and prints the next key document (one line of JSON) to stdout: fresh signing, `enc`
-// and data keys, the current ones kept as previous (CONTRACT section 12). With --blind-index the
-// blind-index key is rotated too; run `npm run keys:reindex` before serving with it.
-import { parseKeyMaterial, rotateKeyMaterial } from './infrastructure/crypto/key-store';
+// and data keys, the current ones kept as previous, the signing key with its retirement time
+// (CONTRACT sections 3 and 12). With --blind-index the blind-index key is rotated too; run
+// `npm run keys:reindex` before serving with it. `-- --revoke <kid>` prints the document without
+// that previous key instead (nothing rotated).
+import { parseKeyMaterial, revokeKey, rotateKeyMaterial } from './infrastructure/crypto/key-store';
 
 async function main(): Promise<void> {
   const current = process.env.SERVICE_KEYS;
   if (!current) throw new Error('SERVICE_KEYS (the key document in use) must be set');
-  const next = await rotateKeyMaterial(parseKeyMaterial(current, 'SERVICE_KEYS'), { blindIndex: process.argv.includes('--blind-index') });
+  const material = parseKeyMaterial(current, 'SERVICE_KEYS');
+  const revoke = process.argv.indexOf('--revoke');
+  if (revoke >= 0 && !process.argv[revoke + 1]) throw new Error('--revoke needs the kid of a previous key');
+  const next =
+    revoke >= 0 ? revokeKey(material, process.argv[revoke + 1]) : await rotateKeyMaterial(material, { blindIndex: process.argv.includes('--blind-index') });
   process.stdout.write(`${JSON.stringify(next)}\n`);
 }
 

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   const metricsPort = config.isProduction ? config.env.metricsPort : undefined;
-  const metricsServer = metricsPort ? await app.get(Metrics).listenSeparately(config.env.host, metricsPort) : undefined;
+  const metricsServer = metricsPort ? await app.get(Metrics).listenSeparately(config.env.metricsHost, metricsPort) : undefined;
   const shutdown = async () => {
     metricsServer?.close();
     await app.close();

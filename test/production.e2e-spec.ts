@@ -56,6 +56,8 @@ async function startProductionApp(label: string, env: Record<string, string> = {
       SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()),
       PUBLIC_URL: 'https://enrollment.test',
       OFAC_LIST_DIR: OFAC_FIXTURE,
+      // The embedded test database has no TLS: said explicitly, as production requires.
+      DATABASE_TLS: 'off',
       PROD_ACME_SECRET: PARTNERS.acme.clientSecret,
       PROD_CARE_SECRET: PARTNERS.care.clientSecret,
       ...env,
@@ -85,6 +87,7 @@ describe('Production mode (e2e)', () => {
         SERVICE_CONFIG: config,
         SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()),
         DATABASE_URL: process.env.DATABASE_URL as string,
+        DATABASE_TLS: 'off',
         OFAC_LIST_DIR: OFAC_FIXTURE,
         PROD_CARE_SECRET: 'x',
       };
@@ -95,6 +98,78 @@ describe('Production mode (e2e)', () => {
       expect(literal.code).toBe(1);
       expect(literal.stderr).toMatch(/clientSecret: APP_MODE=production refuses literal secrets/);
       expect(literal.stderr.trim().split('\n')).toHaveLength(1);
+    });
+  });
+
+  describe('more refusals (2026-11-25)', () => {
+    const valid = async () => {
+      const config = path.join(runDir(), 'production-more.json');
+      writeProductionConfig(config);
+      return {
+        SERVICE_CONFIG: config,
+        SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()),
+        PUBLIC_URL: 'https://enrollment.test',
+        OFAC_LIST_DIR: OFAC_FIXTURE,
+        PROD_ACME_SECRET: 'x',
+        PROD_CARE_SECRET: 'x',
+      };
+    };
+
+    it('a DATABASE_URL without TLS unless DATABASE_TLS=off, and non-https identity provider URLs, each named in the one line', async () => {
+      const { code, stderr } = await start({
+        ...(await valid()),
+        DATABASE_URL: 'postgres://app@db.internal:5432/enrollment?sslmode=disable',
+        OAUTH_ISSUER: 'http://issuer.example',
+        OAUTH_AUDIENCE: 'enrollment-api',
+        OAUTH_JWKS_URI: 'http://issuer.example/jwks',
+        CARE_OAUTH_ISSUER: 'http://idp.example',
+        CARE_OAUTH_AUTHORIZATION_URL: 'http://idp.example/authorize',
+        CARE_OAUTH_TOKEN_URL: 'https://idp.example/token',
+        CARE_OAUTH_JWKS_URL: 'http://idp.example/jwks',
+        CARE_OAUTH_CLIENT_ID: 'console',
+        CARE_OAUTH_ALLOWED_GROUP: 'care',
+      });
+      expect(code).toBe(1);
+      const lines = stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('DATABASE_URL must use TLS');
+      expect(lines[0]).toContain('DATABASE_TLS=off');
+      for (const name of ['OAUTH_ISSUER', 'OAUTH_JWKS_URI', 'CARE_OAUTH_ISSUER', 'CARE_OAUTH_AUTHORIZATION_URL', 'CARE_OAUTH_JWKS_URL']) {
+        expect(lines[0]).toContain(`${name} must be an https URL`);
+      }
+      expect(lines[0]).not.toContain('CARE_OAUTH_TOKEN_URL');
+    });
+
+    it('an external issuer without OAUTH_AUDIENCE is refused', async () => {
+      const { code, stderr } = await start({
+        ...(await valid()),
+        DATABASE_URL: 'postgres://app@db.internal:5432/enrollment?sslmode=verify-full',
+        OAUTH_ISSUER: 'https://issuer.example',
+        OAUTH_JWKS_URI: 'https://issuer.example/jwks',
+      });
+      expect(code).toBe(1);
+      expect(stderr.trim()).toMatch(/OAUTH_ISSUER needs OAUTH_AUDIENCE$/);
+    });
+
+    it('a client secret hash weaker than the default scrypt cost (ln=14,r=8,p=1) is refused', async () => {
+      const config = path.join(runDir(), 'production-weak-hash.json');
+      const programs = BASE_PROGRAMS.map((program) => program.programCode);
+      const weak = '$scrypt$ln=10,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA==$Q6qkC3sWERIrb5yyoOfOj7Ab5Ilz5bBt0GjjqV2qObw=';
+      fs.writeFileSync(
+        config,
+        JSON.stringify({
+          programs: BASE_PROGRAMS,
+          partners: [{ partnerId: 'acme', clientId: 'acme', clientSecretHash: weak, programs, scopes: ['enrollments'] }],
+        }),
+      );
+      const { code, stderr } = await start({
+        ...(await valid()),
+        SERVICE_CONFIG: config,
+        DATABASE_URL: 'postgres://app@db.internal:5432/enrollment?sslmode=require',
+      });
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/clientSecretHash: APP_MODE=production refuses a scrypt cost below the default \(ln=14,r=8,p=1\)/);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
     });
   });
 
@@ -200,7 +275,7 @@ describe('Production mode (e2e)', () => {
         const answer = await tokenRequest(app.baseUrl, clientId, clientSecret);
         expect(answer.status).toBe(200);
         expect(answer.headers.get('ratelimit')).toBe(`"client";r=${remaining};t=60`);
-        expect(answer.headers.get('ratelimit-policy')).toBe('"client";q=2;w=60, "address";q=20;w=60');
+        expect(answer.headers.get('ratelimit-policy')).toBe('"client";q=2;w=60, "client-address";q=2;w=60, "address";q=20;w=60');
       }
       expectTooManyTokenRequests(await tokenRequest(app.baseUrl, clientId, clientSecret));
       expect((await tokenRequest(app.baseUrl, PARTNERS.care.clientId, PARTNERS.care.clientSecret)).status).toBe(200);

@@ -118,7 +118,7 @@ export interface paths {
         put?: never;
         /**
          * Client-credentials token (RFC 6749 §4.4)
-         * @description application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic (client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. Rate limited (CONTRACT section 12): at most TOKEN_RATE_LIMIT (default 60) requests a minute per client id, and ten times that per source address, counted per service instance in fixed one-minute windows; beyond either, 429 with Retry-After and the error envelope (code 429, subCode 0). Every answer carries RateLimit-Policy ("client";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, the policy closest to its limit).
+         * @description application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic (client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. Rate limited (CONTRACT sections 3 and 12): at most TOKEN_RATE_LIMIT (default 60) successful requests a minute per client id, that many failed client authentications a minute per (client id, source address), and ten times that of all requests per source address (IPv6 by its /64; the forwarded address with TRUST_PROXY), counted per service instance in fixed one-minute windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0). Every answer carries RateLimit-Policy ("client";q=60;w=60, "client-address";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, the policy closest to its limit), and Cache-Control: no-store.
          */
         post: operations["issueToken"];
         delete?: never;
@@ -1987,7 +1987,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            /** @description RFC 6749 §5.2: invalid_request, unsupported_grant_type, invalid_scope */
+            /** @description RFC 6749 §5.2: invalid_request (a body that is not application/x-www-form-urlencoded or cannot be parsed, a parameter given twice, a client_id over 128 characters), unsupported_grant_type, invalid_scope */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2007,12 +2007,12 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Too many token requests (CONTRACT section 12, code 429, subCode 0): the client id or the source address is over its limit; retry after Retry-After seconds */
+            /** @description Too many token requests (CONTRACT section 12, code 429, subCode 0): the client id, the (client id, address) failures or the source address is over its limit; retry after Retry-After seconds */
             429: {
                 headers: {
                     /** @description IETF httpapi ratelimit header: "<policy>";r=<remaining>;t=<seconds> */
                     RateLimit?: string;
-                    /** @description IETF httpapi ratelimit policies: "client";q=<limit>;w=60, "address";q=<10 x limit>;w=60 */
+                    /** @description IETF httpapi ratelimit policies: "client";q=<limit>;w=60, "client-address";q=<limit>;w=60, "address";q=<10 x limit>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds until the window that was exceeded resets */
                     "Retry-After"?: number;
@@ -2021,6 +2021,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TokenRateLimited"];
+                };
+            };
+            /** @description The client-secret verification queue (SCRYPT_QUEUE_LIMIT) is full: refused at once, with Retry-After. 503/503/2 Service temporarily unavailable; retry later */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */

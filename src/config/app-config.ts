@@ -38,5 +38,23 @@ function productionGaps(env: Env, source: NodeJS.ProcessEnv): string[] {
   if (!env.databaseUrl) missing.push('DATABASE_URL is not set (the embedded PostgreSQL is for the sandbox)');
   if (!source.PUBLIC_URL || !env.publicUrl.startsWith('https://')) missing.push('PUBLIC_URL must be an https URL');
   if (!env.ofac.listDir) missing.push('OFAC_LIST_DIR is not set (the SDN list enrollments are screened against)');
+  if (env.databaseUrl && !env.databaseTlsOff && !usesTls(env.databaseUrl)) {
+    missing.push('DATABASE_URL must use TLS (sslmode=require, verify-ca or verify-full), or set DATABASE_TLS=off to say it is not');
+  }
+  // CONTRACT section 12 (2026-11-25): identity providers' URLs over TLS only.
+  const urls = Object.keys(source)
+    .filter((name) => ['OAUTH_ISSUER', 'OAUTH_JWKS_URI', 'CARE_OAUTH_ISSUER'].includes(name) || /^CARE_OAUTH_\w+_URL$/.test(name))
+    .sort();
+  for (const name of urls) {
+    const url = source[name];
+    if (url && !url.startsWith('https://')) missing.push(`${name} must be an https URL`);
+  }
   return missing;
+}
+
+/** Whether a PostgreSQL connection string asks for TLS: an sslmode other than disable (or ssl=true). */
+function usesTls(databaseUrl: string): boolean {
+  const sslmode = /(?:^|[?&\s])sslmode=([^&\s]+)/i.exec(databaseUrl)?.[1]?.toLowerCase();
+  if (sslmode !== undefined) return sslmode !== 'disable';
+  return /(?:^|[?&\s])ssl=(true|1)(?:$|[&\s])/i.test(databaseUrl);
 }

@@ -3,6 +3,40 @@ import { AppConfig } from './app-config';
 import { EnvError, loadEnv, UNBLOCK_RETRY_WINDOW_MS } from './env';
 
 describe(loadEnv.name, () => {
+  it('refuses an external issuer without its audience or its JWKS (CONTRACT section 3), naming what is missing', () => {
+    expect(() => loadEnv({ OAUTH_ISSUER: 'https://issuer.example', OAUTH_JWKS_URI: 'https://issuer.example/jwks' })).toThrow(
+      /^OAUTH_ISSUER needs OAUTH_AUDIENCE$/,
+    );
+    expect(() => loadEnv({ OAUTH_ISSUER: 'https://issuer.example' })).toThrow(/^OAUTH_ISSUER needs OAUTH_AUDIENCE and OAUTH_JWKS_URI$/);
+  });
+
+  it('binds the metrics listener to 127.0.0.1 unless METRICS_HOST names another address', () => {
+    expect(loadEnv({ HOST: '0.0.0.0' }).metricsHost).toBe('127.0.0.1');
+    expect(loadEnv({ METRICS_HOST: '0.0.0.0' }).metricsHost).toBe('0.0.0.0');
+  });
+
+  it('DATABASE_TLS is "off" or "on" (default on)', () => {
+    expect(loadEnv({}).databaseTlsOff).toBe(false);
+    expect(loadEnv({ DATABASE_TLS: 'off' }).databaseTlsOff).toBe(true);
+    expect(() => loadEnv({ DATABASE_TLS: 'no' })).toThrow(/^DATABASE_TLS /);
+  });
+
+  describe('TRUST_PROXY (off by default)', () => {
+    it.each([
+      [undefined, false],
+      ['off', false],
+      ['true', true],
+      ['2', 2],
+      ['10.0.0.0/8, 192.0.2.1', '10.0.0.0/8,192.0.2.1'],
+    ])('%s is %s', (raw, expected) => {
+      expect(loadEnv(raw === undefined ? {} : { TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+    });
+
+    it('refuses what is neither a flag, a hop count nor addresses', () => {
+      expect(() => loadEnv({ TRUST_PROXY: 'loadbalancer' })).toThrow(/^TRUST_PROXY /);
+    });
+  });
+
   describe('UNBLOCK_RETRY_DELAYS_MS (SERVICE.md: up to 3 unblock retries, all within 15 minutes)', () => {
     it('defaults to 3 delays inside the 15-minute window', () => {
       const sut = loadEnv({});

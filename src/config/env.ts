@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 export type AppMode = 'sandbox' | 'production';
@@ -20,10 +21,21 @@ export interface Env {
   readonly partnerMaxInFlight: number;
   /** Token requests a minute per client id; ten times that per source address (CONTRACT section 12). */
   readonly tokenRateLimit: number;
+  /**
+   * Fastify's `trustProxy` (TRUST_PROXY): false (the default: the socket's address is the source),
+   * true (trust X-Forwarded-For entirely), a hop count, or the proxies' addresses/CIDRs.
+   */
+  readonly trustProxy: boolean | number | string;
+  /** Client-secret verifications that may wait for scrypt, per lane; beyond it the token endpoint answers 503/503/2 at once. */
+  readonly scryptQueueLimit: number;
   /** A request not answered by then gets 503/503/2 (CONTRACT section 12). */
   readonly requestTimeoutMs: number;
   /** Production: the port of the separate metrics listener (unset: no metrics served). */
   readonly metricsPort: number | undefined;
+  /** The metrics listener's address (METRICS_HOST, default 127.0.0.1: not beside the partner port on HOST). */
+  readonly metricsHost: string;
+  /** DATABASE_TLS=off: production accepts a DATABASE_URL without TLS, said explicitly (CONTRACT section 12). */
+  readonly databaseTlsOff: boolean;
   /** statement_timeout of every pooled database connection. */
   readonly dbStatementTimeoutMs: number;
   /** Client-side bound on every query's answer (pg `query_timeout`): a database that stalls without answering. */
@@ -113,6 +125,33 @@ function schemaName(raw: string | undefined): string {
   return value;
 }
 
+function databaseTlsOff(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === 'on') return false;
+  if (raw === 'off') return true;
+  throw new EnvError(`DATABASE_TLS must be "off" or "on", got "${raw}"`);
+}
+
+/** CONTRACT section 3 (2026-11-25): an external issuer needs its audience and its JWKS; its tokens then must carry client_id and typ at+jwt. */
+function externalIssuer(source: NodeJS.ProcessEnv): Env['oauth'] {
+  const oauth = { issuer: source.OAUTH_ISSUER || undefined, audience: source.OAUTH_AUDIENCE || undefined, jwksUri: source.OAUTH_JWKS_URI || undefined };
+  if (oauth.issuer && (!oauth.audience || !oauth.jwksUri)) {
+    throw new EnvError(`OAUTH_ISSUER needs ${[!oauth.audience && 'OAUTH_AUDIENCE', !oauth.jwksUri && 'OAUTH_JWKS_URI'].filter(Boolean).join(' and ')}`);
+  }
+  return oauth;
+}
+
+function trustProxy(raw: string | undefined): boolean | number | string {
+  const value = (raw ?? '').trim();
+  if (value === '' || /^(false|off)$/i.test(value)) return false;
+  if (/^(true|on)$/i.test(value)) return true;
+  if (/^\d+$/.test(value)) return int('TRUST_PROXY', value, 0, 1);
+  const proxies = value.split(',').map((part) => part.trim());
+  if (proxies.some((part) => isIP(part.split('/')[0]) === 0)) {
+    throw new EnvError(`TRUST_PROXY must be false, true, a hop count or comma-separated proxy addresses/CIDRs, got "${raw}"`);
+  }
+  return proxies.join(',');
+}
+
 export function projectRoot(): string {
   return PROJECT_ROOT;
 }
@@ -142,8 +181,12 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
     partnerMaxInFlight: int('PARTNER_MAX_IN_FLIGHT', source.PARTNER_MAX_IN_FLIGHT, 16, 1),
     tokenRateLimit: int('TOKEN_RATE_LIMIT', source.TOKEN_RATE_LIMIT, 60, 1),
+    trustProxy: trustProxy(source.TRUST_PROXY),
+    scryptQueueLimit: int('SCRYPT_QUEUE_LIMIT', source.SCRYPT_QUEUE_LIMIT, 32),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
     metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
+    metricsHost: source.METRICS_HOST || '127.0.0.1',
+    databaseTlsOff: databaseTlsOff(source.DATABASE_TLS),
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
     // Past the server's own statement_timeout, so a slow statement is still ended by the server first.
     dbQueryTimeoutMs: int(
@@ -166,11 +209,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     webhookLeaseSeconds: int('WEBHOOK_LEASE_SECONDS', source.WEBHOOK_LEASE_SECONDS, 30, 15),
     dbPoolSize: int('DB_POOL_SIZE', source.DB_POOL_SIZE, 20, 1),
     serviceKeys: source.SERVICE_KEYS || undefined,
-    oauth: {
-      issuer: source.OAUTH_ISSUER || undefined,
-      audience: source.OAUTH_AUDIENCE || undefined,
-      jwksUri: source.OAUTH_JWKS_URI || undefined,
-    },
+    oauth: externalIssuer(source),
     jobsEnabled: (source.JOBS_ENABLED ?? 'true') !== 'false',
     dbPreparedStatements: (source.DB_PREPARED_STATEMENTS ?? 'true') !== 'false',
     ofac: {

@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+
 /** Raw token requests (no client library), for the rate-limit specs. */
 
 export interface Answer {
@@ -22,6 +24,43 @@ export function expectTooManyTokenRequests(answer: Answer): void {
   expect(answer.body.responseDetails).toEqual([expect.objectContaining({ code: 429, subCode: 0 })]);
   const retryAfter = Number(answer.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
-  expect(answer.headers.get('ratelimit-policy')).toMatch(/^"client";q=\d+;w=60, "address";q=\d+;w=60$/);
-  expect(answer.headers.get('ratelimit')).toMatch(/^"(client|address)";r=0;t=\d+$/);
+  expect(answer.headers.get('ratelimit-policy')).toMatch(/^"client";q=\d+;w=60, "client-address";q=\d+;w=60, "address";q=\d+;w=60$/);
+  expect(answer.headers.get('ratelimit')).toMatch(/^"(client|client-address|address)";r=0;t=\d+$/);
+}
+
+/**
+ * A client_secret_basic token request sent from `localAddress` (any of 127.0.0.0/8 reaches the
+ * loopback listener), optionally with X-Forwarded-For, through node:http (fetch cannot bind a source).
+ */
+export function tokenRequestFrom(baseUrl: string, localAddress: string, clientId: string, secret: string, forwardedFor?: string): Promise<Answer> {
+  const url = new URL(`${baseUrl}/oauth2/token`);
+  const body = 'grant_type=client_credentials';
+  return new Promise((resolve, reject) => {
+    const call = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+          authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+          ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+        },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Answer['body'], headers });
+        });
+      },
+    );
+    call.on('error', reject);
+    call.end(body);
+  });
 }

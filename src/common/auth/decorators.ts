@@ -13,8 +13,10 @@ export const Public = () => SetMetadata(IS_PUBLIC, true);
  * The bearer token must carry every listed scope; OpenAPI learns the same: the oauth2 client
  * credentials scheme with those scopes, or any bearer token carrying them, and the 401/403 rows.
  */
-export const RequiresScopes = (...scopes: Scope[]) =>
-  applyDecorators(
+export const RequiresScopes = (...scopes: Scope[]) => {
+  // No scope would admit any token: refused when the controller is loaded, so the service does not start.
+  if (scopes.length === 0) throw new Error('@RequiresScopes() needs at least one scope');
+  return applyDecorators(
     SetMetadata(REQUIRED_SCOPES, scopes),
     ApiSecurity('oauth2', scopes),
     ApiBearerAuth('bearer'),
@@ -26,3 +28,4 @@ export const RequiresScopes = (...scopes: Scope[]) =>
       },
     ),
   );
+};

@@ -20,6 +20,8 @@ export interface DomainErrorOptions {
   /** Resource data returned beside the details (a decline that still answers with data). */
   payload?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** Replaces the catalogue description (a summary detail such as `N more fields failed`). */
+  description?: string;
 }
 
 /**
@@ -41,7 +43,8 @@ export class DomainError extends Error {
 
   detail(): ResponseDetail {
     const entry = this.entry;
-    const description = this.options.property ? entry.description.replace('<property name>', this.options.property) : entry.description;
+    const description =
+      this.options.description ?? (this.options.property ? entry.description.replace('<property name>', this.options.property) : entry.description);
     const detail: ResponseDetail = { code: entry.code, subCode: entry.subCode, description };
     if (this.options.field) detail.field = this.options.field;
     return detail;

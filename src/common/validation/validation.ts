@@ -54,13 +54,19 @@ function toFailure(error: ValidationError, constraints: string[], path: string):
   return { error: new DomainError('INVALID_FIELD', { field: path, property: error.property }), rank: 2 };
 }
 
+/** CONTRACT section 2 (2026-11-25): at most this many field details, so a hostile body cannot make a huge answer. */
+export const MAX_FIELD_DETAILS = 50;
+
 export function validationErrorsToDomainError(errors: ValidationError[]): DomainError {
   const failures: Failure[] = [];
   collect(errors, '', failures);
   const sorted = failures.sort((a, b) => a.rank - b.rank).map((f) => f.error);
-  const [first, ...more] = sorted;
+  const [first, ...more] = sorted.slice(0, MAX_FIELD_DETAILS);
   if (!first) return new DomainError('INVALID_FIELD', { property: 'body' });
-  return new DomainError(first.key, { ...first.options, more });
+  const left = sorted.slice(MAX_FIELD_DETAILS);
+  // The rest as one detail with the code and subCode of the first left out, and no field.
+  const summary = left.length > 0 ? [new DomainError(left[0].key, { description: `${left.length} more fields failed` })] : [];
+  return new DomainError(first.key, { ...first.options, more: [...more, ...summary] });
 }
 
 const TRANSFORM_OPTIONS: ClassTransformOptions = { enableImplicitConversion: false };

@@ -1,3 +1,4 @@
+import { createCipheriv, KeyObject, randomBytes } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { BlindIndex, FieldCipher, UnreadableCiphertextError } from './field-cipher';
 import { generateKeyMaterial, KeyStore, KeyStoreError, rotateKeyMaterial } from './key-store';
@@ -18,6 +19,16 @@ describe(FieldCipher.name, () => {
     expect(() => sut.decrypt(value, 'users.last_name', 'row-b')).toThrow(UnreadableCiphertextError);
     expect(() => sut.decrypt(value, 'users.first_name', 'row-a')).toThrow(UnreadableCiphertextError);
     expect(() => sut.decrypt(value, 'users.last_name')).toThrow(UnreadableCiphertextError);
+  });
+
+  it('refuses a value sealed with a truncated GCM tag (the tag length is pinned to 16 bytes)', () => {
+    const kid = keys.material.currentDataKeyId;
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', keys.dataKeys.get(kid) as KeyObject, iv, { authTagLength: 4 });
+    cipher.setAAD(Buffer.from('users.last_name'));
+    const body = Buffer.concat([cipher.update(''), cipher.final(), cipher.getAuthTag()]);
+    const forged = `v1.${kid}.${iv.toString('base64url')}.${body.toString('base64url')}`;
+    expect(() => sut.decrypt(forged, 'users.last_name')).toThrow(UnreadableCiphertextError);
   });
 
   it('reads v1 values (the column only) whatever row it is given', () => {

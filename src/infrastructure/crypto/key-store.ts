@@ -4,6 +4,9 @@ import { createHmac, createSecretKey, hkdfSync, KeyObject, randomBytes, webcrypt
 import { exportJWK, generateKeyPair, importJWK, JWK, KeyLike } from 'jose';
 import { AppConfig } from '../../config/app-config';
 
+/** A previous signing key, with when it stopped signing (Unix seconds; `keys:rotate` records it). */
+export type RetiredSigningJwk = JWK & { retiredAt?: number };
+
 /** Serialised key material: what `SERVICE_KEYS` (production) or `<DATA_DIR>/keys.json` (sandbox) holds. */
 export interface KeyMaterial {
   /** ES256 private JWK (with kid) signing access tokens. */
@@ -17,11 +20,13 @@ export interface KeyMaterial {
   blindIndexKey: string;
   /**
    * Keys being rotated out (CONTRACT section 12), newest first. Signing keys (public or private
-   * JWKs) are published and still verify tokens until they expire; `enc` keys (private JWKs) are
+   * JWKs) are published and verify only tokens issued before their `retiredAt`, for
+   * TOKEN_TTL_SECONDS after it (CONTRACT section 3; without `retiredAt`, from when the service
+   * started); `enc` keys (private JWKs) are
    * published and still open partner JWEs; blind-index keys only match stored idempotency
    * fingerprints and are the source of `npm run keys:reindex`.
    */
-  previousSigning?: JWK[];
+  previousSigning?: RetiredSigningJwk[];
   previousEncryption?: JWK[];
   previousBlindIndexKeys?: string[];
 }
@@ -30,8 +35,8 @@ export class KeyStoreError extends Error {}
 
 /**
  * Holds the loaded keys. Only `infrastructure/crypto` touches key material. Symmetric keys are held
- * as KeyObjects, imported once: on Node 24 an HMAC or AES-GCM context made from a raw Buffer key
- * costs ~25 µs more per call than one made from a KeyObject (measured; the same on Node 20).
+ * as KeyObjects, imported once: an HMAC or AES-GCM context made from a raw Buffer key re-imports
+ * the key on every call.
  */
 export class KeyStore {
   /** The encoded JWS header of each token type signed so far (a handful: access tokens, care sessions). */
@@ -47,6 +52,8 @@ export class KeyStore {
     /** The previous `enc` keys, by kid, tried after the current one. */
     readonly previousEncryptionKeys: ReadonlyArray<{ kid: string | undefined; key: KeyLike }>,
     readonly previousBlindIndexKeys: readonly KeyObject[],
+    /** Unix seconds at which the store was loaded: the retirement of a previous signing key that records none. */
+    private readonly loadedAt: number,
   ) {}
 
   static load(config: AppConfig): Promise<KeyStore> {
@@ -77,6 +84,7 @@ export class KeyStore {
       await importJWK(publicHalf(jwk), 'ES256').catch(() => {
         throw new KeyStoreError(`previousSigning[${i}] is not an ES256 JWK`);
       });
+      if (jwk.retiredAt !== undefined && !Number.isInteger(jwk.retiredAt)) throw new KeyStoreError(`previousSigning[${i}].retiredAt must be Unix seconds`);
     }
     const previousEncryptionKeys = await Promise.all(
       (material.previousEncryption ?? []).map(async (jwk, i) => {
@@ -88,7 +96,8 @@ export class KeyStore {
         return { kid: jwk.kid, key };
       }),
     );
-    return new KeyStore(material, signingKey, encryptionPrivateKey, dataKeys, blindIndexKey, previousEncryptionKeys, previousBlindIndexKeys);
+    const loadedAt = Math.floor(Date.now() / 1000);
+    return new KeyStore(material, signingKey, encryptionPrivateKey, dataKeys, blindIndexKey, previousEncryptionKeys, previousBlindIndexKeys, loadedAt);
   }
 
   /**
@@ -113,12 +122,21 @@ export class KeyStore {
   }
 
   /**
+   * When the signing key `kid` was retired (Unix seconds): its `retiredAt`, or the store's load time
+   * for a previous key recording none; undefined for the current key (and for a kid not listed,
+   * which verifies nothing anyway).
+   */
+  signingKeyRetiredAt(kid: string | undefined): number | undefined {
+    const previous = (this.material.previousSigning ?? []).find((jwk) => jwk.kid === kid);
+    return previous ? (previous.retiredAt ?? this.loadedAt) : undefined;
+  }
+
+  /**
    * A compact JWS (RFC 7515) of `claims`, ES256 (RFC 7518 §3.4: P-256, SHA-256, r‖s) under the
    * current signing key, header `{ alg, typ, kid }` (built once per typ). Signed by WebCrypto,
-   * which runs the signature on libuv's pool and answers r‖s as JWS wants it: the ~25 µs of an
-   * ES256 signature (up to ~70 µs of the event loop under load, measured) leave the request
-   * thread, which is what bounds a token's throughput (bench: +46% tokens per second against
-   * `crypto.sign` on the event loop). Not jose's SignJWT, which re-checks the key and copies
+   * which runs the signature on libuv's pool and answers r‖s as JWS wants it: the ES256 signature
+   * leaves the request thread, which is what bounds a token's throughput (bench/ has the figures
+   * against `crypto.sign` on the event loop). Not jose's SignJWT, which re-checks the key and copies
    * buffers around the one signature; jose still verifies every token (TokenService.verify).
    */
   async signJwt(typ: string, claims: object): Promise<string> {
@@ -197,8 +215,8 @@ export async function generateKeyMaterial(): Promise<KeyMaterial> {
 
 /**
  * The next key document of a rotation (`npm run --silent keys:rotate`): fresh signing and `enc`
- * keys with the current ones kept as previous (older previous keys dropped: their tokens and JWEs
- * have long expired), a fresh data key made current beside every old one (old values stay
+ * keys with the current ones kept as previous, the signing key with its retirement time (older
+ * previous keys dropped: their tokens and JWEs have long expired), a fresh data key made current beside every old one (old values stay
  * readable), and, when asked, a fresh blind-index key with the current one kept as previous
  * (the data must then be re-indexed: `npm run keys:reindex`).
  */
@@ -210,10 +228,27 @@ export async function rotateKeyMaterial(current: KeyMaterial, options: { blindIn
     dataKeys: { ...current.dataKeys, ...fresh.dataKeys },
     currentDataKeyId: fresh.currentDataKeyId,
     blindIndexKey: options.blindIndex ? fresh.blindIndexKey : current.blindIndexKey,
-    previousSigning: [publicHalf(current.signing)],
+    previousSigning: [{ ...publicHalf(current.signing), retiredAt: Math.floor(Date.now() / 1000) }],
     previousEncryption: [current.encryption],
     previousBlindIndexKeys: options.blindIndex ? [current.blindIndexKey] : (current.previousBlindIndexKeys ?? []),
   };
+}
+
+/**
+ * The key document without the previous signing or `enc` key `kid` (`keys:rotate --revoke <kid>`):
+ * once deployed, that key leaves the JWKS and its tokens are refused. The current keys cannot be
+ * revoked this way: rotate first, then revoke the key that became previous.
+ */
+export function revokeKey(current: KeyMaterial, kid: string): KeyMaterial {
+  if (kid === current.signing.kid || kid === current.encryption.kid) {
+    throw new KeyStoreError(`${kid} is a current key: run keys:rotate first, then revoke it`);
+  }
+  const previousSigning = (current.previousSigning ?? []).filter((jwk) => jwk.kid !== kid);
+  const previousEncryption = (current.previousEncryption ?? []).filter((jwk) => jwk.kid !== kid);
+  if (previousSigning.length === (current.previousSigning ?? []).length && previousEncryption.length === (current.previousEncryption ?? []).length) {
+    throw new KeyStoreError(`no previous signing or enc key has kid ${kid}`);
+  }
+  return { ...current, previousSigning, previousEncryption };
 }
 
 export function parseKeyMaterial(text: string, where: string): KeyMaterial {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { AppConfig } from '../../config/app-config';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { BearerStrategy } from './bearer.strategy';
 import { ScryptHasher } from './client-secret';
@@ -13,7 +14,11 @@ import { TokenService } from './token.service';
   controllers: [TokenController],
   providers: [
     ScryptHasher,
-    { provide: CLIENT_SECRET_VERIFIER_OPTIONS, useValue: DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS },
+    {
+      provide: CLIENT_SECRET_VERIFIER_OPTIONS,
+      useFactory: (config: AppConfig) => ({ ...DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS, maxQueuedScrypt: config.env.scryptQueueLimit }),
+      inject: [AppConfig],
+    },
     ClientSecretVerifier,
     TokenService,
     BearerStrategy,

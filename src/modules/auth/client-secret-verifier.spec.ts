@@ -2,6 +2,7 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
 import { loadEnv } from '../../config/env';
 import { parseServiceConfig } from '../../config/service-config';
+import { DomainError } from '../../common/errors/domain-error';
 import { ScryptHasher } from './client-secret';
 import { ClientSecretVerifier, DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS } from './client-secret-verifier';
 
@@ -124,5 +125,49 @@ describe(ClientSecretVerifier.name, () => {
     expect(await Promise.all(pending)).toEqual([false, false, false, false, false]);
     expect(peak).toBe(2);
     expect(matches).toHaveBeenCalledTimes(5);
+  });
+
+  describe('lanes', () => {
+    let running: string[];
+    let release: Array<() => void>;
+
+    beforeEach(() => {
+      running = [];
+      release = [];
+      matches.mockImplementation(async (_secret, phc) => {
+        running.push(phc);
+        await new Promise<void>((resolve) => release.push(resolve));
+        return false;
+      });
+    });
+
+    const settle = async (pending: Array<Promise<unknown>>) => {
+      while (release.length > 0) {
+        release.shift()?.();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await Promise.allSettled(pending);
+    };
+
+    it("unknown ids run in their own lane: a flood of them never delays a known client's scrypt", async () => {
+      const flood = Array.from({ length: 6 }, () => sut.verify(undefined, 'guess'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(running).toHaveLength(DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS.maxConcurrentUnknownScrypt);
+      const known = sut.verify(clientOf('hashed'), 'wrong');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(running).toContain(HASH);
+      await settle([...flood, known]);
+    });
+
+    it('a full lane refuses at once with 503/503/2 (DEPENDENCY_UNAVAILABLE) instead of queueing', async () => {
+      const bounded = new ClientSecretVerifier(config, hasher, { ...DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS, maxQueuedScrypt: 1 });
+      const first = bounded.verify(clientOf('hashed'), 'a');
+      const second = bounded.verify(clientOf('hashed'), 'b');
+      const queued = bounded.verify(clientOf('hashed'), 'c');
+      const refused = bounded.verify(clientOf('hashed'), 'd');
+      await expect(refused).rejects.toBeInstanceOf(DomainError);
+      await expect(refused).rejects.toMatchObject({ key: 'DEPENDENCY_UNAVAILABLE' });
+      await settle([first, second, queued]);
+    });
   });
 });

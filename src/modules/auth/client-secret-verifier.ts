@@ -1,10 +1,11 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
+import { DomainError } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import type { PartnerConfig } from '../../config/service-config';
 import { ScryptHasher } from './client-secret';
-import { Semaphore } from './semaphore';
+import { Semaphore, SemaphoreFullError } from './semaphore';
 
 export const CLIENT_SECRET_VERIFIER_OPTIONS = Symbol('CLIENT_SECRET_VERIFIER_OPTIONS');
 
@@ -14,6 +15,10 @@ export interface ClientSecretVerifierOptions {
   readonly maxCachedClients: number;
   /** scrypt runs on the 4-thread libuv pool that token signing (WebCrypto), jose, pino and fs share: leave them threads. */
   readonly maxConcurrentScrypt: number;
+  /** The unknown ids' own lane (their dummy scrypt), beside the known clients' one. */
+  readonly maxConcurrentUnknownScrypt: number;
+  /** Verifications waiting for a slot, per lane; beyond it the token endpoint answers 503/503/2 at once. */
+  readonly maxQueuedScrypt: number;
   readonly now: () => number;
 }
 
@@ -21,6 +26,8 @@ export const DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS: ClientSecretVerifierOptions
   cacheTtlMs: 5 * 60_000,
   maxCachedClients: 1000,
   maxConcurrentScrypt: 2,
+  maxConcurrentUnknownScrypt: 1,
+  maxQueuedScrypt: 32,
   now: () => Date.now(),
 };
 
@@ -39,12 +46,19 @@ interface VerifiedSecret {
  * Client authentication for the token endpoint. A verified secret is remembered as a keyed hash
  * under a per-process key for a bounded time, so scrypt runs only on a miss; a presented secret
  * whose keyed hash differs always gets the full verification, and failures are never cached.
+ *
+ * scrypt runs in two bounded lanes: known clients' and unknown ids' (whose dummy scrypt keeps
+ * their timing like a wrong secret's), so a flood of made-up ids never queues a partner's
+ * verification behind it. A full lane refuses at once (503/503/2) rather than queueing until the
+ * request timeout. Only someone already flooding the unknown lane can tell its 503 from a known
+ * id's 401, and the per-address rate limit bounds that flood.
  */
 @Injectable()
 export class ClientSecretVerifier {
   private readonly macKey = randomBytes(32);
   private readonly verified: LRUCache<string, VerifiedSecret[]>;
-  private readonly scryptSlots: Semaphore;
+  private readonly knownLane: Semaphore;
+  private readonly unknownLane: Semaphore;
   private readonly dummy: Credentials;
 
   constructor(
@@ -53,7 +67,8 @@ export class ClientSecretVerifier {
     @Inject(CLIENT_SECRET_VERIFIER_OPTIONS) private readonly options: ClientSecretVerifierOptions,
   ) {
     this.verified = new LRUCache({ max: options.maxCachedClients });
-    this.scryptSlots = new Semaphore(options.maxConcurrentScrypt);
+    this.knownLane = new Semaphore(options.maxConcurrentScrypt, options.maxQueuedScrypt);
+    this.unknownLane = new Semaphore(options.maxConcurrentUnknownScrypt, options.maxQueuedScrypt);
     this.dummy = this.dummyCredentials(config.service.partners);
   }
 
@@ -62,7 +77,7 @@ export class ClientSecretVerifier {
     const credentials = partner ?? this.dummy;
     const mac = this.mac(credentials.clientId, secret);
     if (partner && this.isCached(partner.clientId, mac)) return true;
-    const valid = await this.verifyFully(credentials, mac, secret);
+    const valid = await this.verifyFully(credentials, mac, secret, partner ? this.knownLane : this.unknownLane);
     if (!partner || !valid) return false;
     this.remember(partner, mac);
     return true;
@@ -81,13 +96,18 @@ export class ClientSecretVerifier {
     this.verified.set(partner.clientId, [...others, { mac, expiresAtMs: now + this.options.cacheTtlMs }].slice(-keep));
   }
 
-  private async verifyFully(credentials: Credentials, mac: Buffer, secret: string): Promise<boolean> {
+  private async verifyFully(credentials: Credentials, mac: Buffer, secret: string, lane: Semaphore): Promise<boolean> {
     let plainMatch = false;
     // Every plain secret is compared (no early exit), each as equal-length keyed hashes in constant time.
     for (const plain of credentials.clientSecrets) plainMatch = timingSafeEqual(mac, this.mac(credentials.clientId, plain)) || plainMatch;
     if (plainMatch) return true;
-    for (const phc of credentials.clientSecretHashes) {
-      if (await this.scryptSlots.run(() => this.hasher.matches(secret, phc))) return true;
+    try {
+      for (const phc of credentials.clientSecretHashes) {
+        if (await lane.run(() => this.hasher.matches(secret, phc))) return true;
+      }
+    } catch (error) {
+      if (error instanceof SemaphoreFullError) throw new DomainError('DEPENDENCY_UNAVAILABLE');
+      throw error;
     }
     return false;
   }
@@ -95,24 +115,21 @@ export class ClientSecretVerifier {
   /**
    * SHA-256 of the per-process key, the client id and the secret, in one call. Not an HMAC: these
    * digests never leave the process and are only compared with one another, so length extension
-   * gives nothing, while OpenSSL's per-call HMAC set-up was most of the cost (~6 µs of the event
-   * loop per token under load, measured), as for the validation memo's digest.
+   * gives nothing, while OpenSSL's per-call HMAC set-up was most of the cost of a cached check.
    */
   private mac(clientId: string, secret: string): Buffer {
     return hash('sha256', Buffer.concat([this.macKey, Buffer.from(`${clientId}\0${secret}`)]), 'buffer');
   }
 
   /**
-   * What an unknown client id is verified against: random hashes with the cost of the configured
-   * partner holding the most hashes (the dearest wrong guess), or a random plain secret when no
+   * What an unknown client id is verified against: random hashes shaped like those of the partner
+   * whose verification costs the most (the dearest wrong guess), or a random plain secret when no
    * partner is hashed, so the answer's timing does not reveal which ids exist.
    */
   private dummyCredentials(partners: readonly PartnerConfig[]): Credentials {
-    const hashed = partners.reduce<PartnerConfig | undefined>(
-      (most, p) => (p.clientSecretHashes.length > (most?.clientSecretHashes.length ?? 0) ? p : most),
-      undefined,
-    );
-    const clientSecretHashes = (hashed?.clientSecretHashes ?? []).flatMap((phc) => this.hasher.dummyLike(phc) ?? []);
+    const cost = (p: PartnerConfig) => p.clientSecretHashes.reduce((sum, phc) => sum + this.hasher.cost(phc), 0);
+    const dearest = partners.reduce<PartnerConfig | undefined>((most, p) => (cost(p) > (most ? cost(most) : 0) ? p : most), undefined);
+    const clientSecretHashes = (dearest?.clientSecretHashes ?? []).flatMap((phc) => this.hasher.dummyLike(phc) ?? []);
     const clientSecrets = clientSecretHashes.length > 0 ? [] : [randomBytes(32).toString('hex')];
     return { clientId: '', clientSecrets, clientSecretHashes };
   }

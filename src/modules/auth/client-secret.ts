@@ -35,6 +35,12 @@ export class ScryptHasher {
     return actual.length === hash.length && timingSafeEqual(actual, hash);
   }
 
+  /** scrypt's work for one verification of `phc` (N·r·p); 0 when malformed. */
+  cost(phc: string): number {
+    const parsed = parsePhc(phc);
+    return parsed ? 2 ** parsed.ln * parsed.r * parsed.p : 0;
+  }
+
   /** A PHC with the same cost, salt and hash lengths as `phc` but random bytes: no secret matches it. */
   dummyLike(phc: string): string | undefined {
     const parsed = parsePhc(phc);

@@ -1,67 +1,131 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
+import { LRUCache } from 'lru-cache';
 import { DomainError } from '../../common/errors/domain-error';
-import { addRoutePreHandler } from '../../common/http/route-hooks';
+import { addRouteHooks } from '../../common/http/route-hooks';
 import { requestedClientId } from './client-credentials';
+import { sourceAddressKey } from './source-address';
+import { TOKEN_ROUTE } from './token-form';
 
-export const TOKEN_ROUTE = '/oauth2/token';
 export const TOKEN_RATE_WINDOW_SECONDS = 60;
 /** CONTRACT section 12: the per-address limit is ten times the per-client one. */
 export const ADDRESS_FACTOR = 10;
+/** Keys each counter remembers; an evicted key starts a fresh window (the address limit still bounds a flood). */
+const MAX_KEYS = 10_000;
+
+interface Window {
+  count: number;
+  resetAtMs: number;
+}
+
+/**
+ * Fixed one-minute windows per key, in memory (per instance). Written here rather than taken from
+ * @fastify/rate-limit, whose store only counts on every check: a failure or a success is counted
+ * after the answer is known, and checked (without counting) before any scrypt runs.
+ */
+export class FixedWindowCounter {
+  private readonly windows = new LRUCache<string, Window>({ max: MAX_KEYS });
+
+  constructor(
+    readonly max: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The key's current window (a fresh one when none is running). */
+  peek(key: string): Window {
+    const now = this.now();
+    const window = this.windows.get(key);
+    return window && window.resetAtMs > now ? window : { count: 0, resetAtMs: now + this.windowMs };
+  }
+
+  hit(key: string): Window {
+    const window = this.peek(key);
+    const next = { count: window.count + 1, resetAtMs: window.resetAtMs };
+    this.windows.set(key, next);
+    return next;
+  }
+
+  exceeded(window: Window): boolean {
+    return window.count >= this.max;
+  }
+}
 
 interface Verdict {
   policy: string;
-  max: number;
   remaining: number;
   resetSeconds: number;
   exceeded: boolean;
 }
 
-type Check = (request: FastifyRequest) => Promise<{ max?: number; remaining?: number; ttlInSeconds?: number; isExceeded?: boolean }>;
-
 /**
- * CONTRACT section 12: `POST /oauth2/token` takes at most `perClient` requests a minute per client
- * id and ten times that per source address; beyond either, 429/429/0 with `Retry-After`. Every
- * answer of the route carries `RateLimit-Policy` and `RateLimit` (IETF httpapi ratelimit headers,
- * structured fields). Counters are @fastify/rate-limit's in-memory LRU stores, per instance. The
- * check runs as a preHandler of that route only, after the form is parsed and before any scrypt.
+ * CONTRACT sections 3 and 12 (2026-11-25): `POST /oauth2/token` takes at most `perClient`
+ * successful requests a minute per client id, at most `perClient` failed client authentications
+ * a minute per (client id, source address), and ten times `perClient` requests of any kind per
+ * source address; beyond any, 429/429/0 with `Retry-After`. Failures are counted per address so
+ * that nobody else can exhaust a client's limit by guessing its secret. Every answer carries
+ * `RateLimit-Policy` and `RateLimit` (IETF httpapi ratelimit headers, structured fields).
+ *
+ * A preHandler of the token route (after its form checks, so the client id is one string of at most
+ * 128 characters) counts the address and checks the other two before any scrypt; an onSend hook
+ * counts the outcome: 200 a success, 401 (invalid_client) a failure.
  */
-export async function installTokenRateLimit(
+export function installTokenRateLimit(
   fastify: FastifyInstance,
   perClient: number,
   send: (error: unknown, request: FastifyRequest, reply: FastifyReply) => void,
-): Promise<void> {
-  await fastify.register(rateLimit, { global: false });
-  const timeWindow = TOKEN_RATE_WINDOW_SECONDS * 1000;
-  const limiter = (max: number, key: (request: FastifyRequest) => string) =>
-    (fastify as unknown as { createRateLimit(options: object): Check }).createRateLimit({ max, timeWindow, keyGenerator: key, cache: 10_000 });
-  const byClient = limiter(perClient, (request) => `client:${requestedClientId(request.headers.authorization, request.body) ?? ''}`);
-  const byAddress = limiter(perClient * ADDRESS_FACTOR, (request) => `address:${request.ip}`);
-  const policyHeader = `"client";q=${perClient};w=${TOKEN_RATE_WINDOW_SECONDS}, "address";q=${perClient * ADDRESS_FACTOR};w=${TOKEN_RATE_WINDOW_SECONDS}`;
+): void {
+  const windowMs = TOKEN_RATE_WINDOW_SECONDS * 1000;
+  const successes = new FixedWindowCounter(perClient, windowMs);
+  const failures = new FixedWindowCounter(perClient, windowMs);
+  const addresses = new FixedWindowCounter(perClient * ADDRESS_FACTOR, windowMs);
+  const policyHeader = [`"client";q=${perClient}`, `"client-address";q=${perClient}`, `"address";q=${perClient * ADDRESS_FACTOR}`]
+    .map((policy) => `${policy};w=${TOKEN_RATE_WINDOW_SECONDS}`)
+    .join(', ');
 
-  const verdict = async (policy: string, check: Check, request: FastifyRequest): Promise<Verdict> => {
-    const result = await check(request);
-    return {
-      policy,
-      max: result.max ?? 0,
-      remaining: result.remaining ?? 0,
-      resetSeconds: result.ttlInSeconds ?? TOKEN_RATE_WINDOW_SECONDS,
-      exceeded: result.isExceeded === true,
-    };
+  const keysOf = (request: FastifyRequest) => {
+    const address = sourceAddressKey(request.ip);
+    const clientId = requestedClientId(request.headers.authorization, request.body);
+    return { address, clientId, clientAddress: clientId === undefined ? undefined : `${clientId}\0${address}` };
+  };
+  const verdict = (policy: string, counter: FixedWindowCounter, window: { count: number; resetAtMs: number }): Verdict => ({
+    policy,
+    remaining: Math.max(0, counter.max - window.count),
+    resetSeconds: Math.max(1, Math.ceil((window.resetAtMs - Date.now()) / 1000)),
+    exceeded: counter.exceeded(window),
+  });
+  const verdicts = (request: FastifyRequest): Verdict[] => {
+    const { address, clientId, clientAddress } = keysOf(request);
+    return [
+      verdict('address', addresses, addresses.peek(address)),
+      ...(clientId === undefined ? [] : [verdict('client', successes, successes.peek(clientId))]),
+      ...(clientAddress === undefined ? [] : [verdict('client-address', failures, failures.peek(clientAddress))]),
+    ];
+  };
+  const writeHeaders = (reply: FastifyReply, current: Verdict[]) => {
+    // The policy the caller is closest to.
+    const nearest = current.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    void reply.header('ratelimit-policy', policyHeader);
+    void reply.header('ratelimit', `"${nearest.policy}";r=${nearest.remaining};t=${nearest.resetSeconds}`);
   };
 
   const limitTokenRequest = async (request: FastifyRequest, reply: FastifyReply) => {
-    const hasClientId = requestedClientId(request.headers.authorization, request.body) !== undefined;
-    const verdicts = [await verdict('address', byAddress, request), ...(hasClientId ? [await verdict('client', byClient, request)] : [])];
-    // The tighter of the two is what the caller is closest to.
-    const nearest = verdicts.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-    void reply.header('ratelimit-policy', policyHeader);
-    void reply.header('ratelimit', `"${nearest.policy}";r=${nearest.remaining};t=${nearest.resetSeconds}`);
-    const exceeded = verdicts.filter((v) => v.exceeded);
+    const exceeded = verdicts(request).filter((v) => v.exceeded);
+    addresses.hit(sourceAddressKey(request.ip));
     if (exceeded.length === 0) return;
+    writeHeaders(reply, verdicts(request));
     const retryAfter = Math.max(1, ...exceeded.map((v) => v.resetSeconds));
     send(new DomainError('TOO_MANY_TOKEN_REQUESTS', { headers: { 'retry-after': String(retryAfter) } }), request, reply);
     return reply;
   };
-  addRoutePreHandler(fastify, 'POST', TOKEN_ROUTE, limitTokenRequest);
+  const countOutcome = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const { clientId, clientAddress } = keysOf(request);
+    if (reply.statusCode === 200 && clientId !== undefined) successes.hit(clientId);
+    if (reply.statusCode === 401 && clientAddress !== undefined) failures.hit(clientAddress);
+    if (reply.statusCode !== 429) writeHeaders(reply, verdicts(request));
+    return payload;
+  };
+  addRouteHooks(fastify, (route) => route.url === TOKEN_ROUTE && (Array.isArray(route.method) ? route.method : [route.method]).includes('POST'), [
+    { name: 'preHandler', hook: limitTokenRequest },
+    { name: 'onSend', hook: countOutcome },
+  ]);
 }

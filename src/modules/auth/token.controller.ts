@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { errorExample } from '../../common/openapi/api-answers';
+import { ApiErrors, errorExample } from '../../common/openapi/api-answers';
 import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRateLimitedDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
@@ -8,14 +8,8 @@ import { rawResponse, RawResponse } from '../../common/http/answer';
 import { SCOPES } from '../../config/service-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
 import { basicCredentials } from './client-credentials';
+import { TokenForm } from './token-form';
 import { TokenRequestError, TokenService } from './token.service';
-
-interface TokenForm {
-  grant_type?: string;
-  client_id?: string;
-  client_secret?: string;
-  scope?: string;
-}
 
 @ApiTags('OAuth 2.0')
 @Controller()
@@ -28,8 +22,6 @@ export class TokenController {
 
   @Post('oauth2/token')
   @HttpCode(200)
-  @Header('cache-control', 'no-store')
-  @Header('pragma', 'no-cache')
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiSecurity('clientSecretBasic')
   @ApiBody({
@@ -48,7 +40,9 @@ export class TokenController {
   @ApiResponse({
     status: 400,
     type: OAuthErrorDto,
-    description: 'RFC 6749 §5.2: invalid_request, unsupported_grant_type, invalid_scope',
+    description:
+      'RFC 6749 §5.2: invalid_request (a body that is not application/x-www-form-urlencoded or cannot be parsed, a parameter given twice, ' +
+      'a client_id over 128 characters), unsupported_grant_type, invalid_scope',
     examples: {
       unsupportedGrant: {
         summary: 'Not client_credentials',
@@ -72,27 +66,33 @@ export class TokenController {
     status: 429,
     type: TokenRateLimitedDto,
     description:
-      'Too many token requests (CONTRACT section 12, code 429, subCode 0): the client id or the source address is over its limit; retry after Retry-After seconds',
+      'Too many token requests (CONTRACT section 12, code 429, subCode 0): the client id, the (client id, address) failures or the source address is over its limit; retry after Retry-After seconds',
     headers: {
       'Retry-After': { description: 'Seconds until the window that was exceeded resets', schema: { type: 'integer' } },
       RateLimit: { description: 'IETF httpapi ratelimit header: "<policy>";r=<remaining>;t=<seconds>', schema: { type: 'string' } },
       'RateLimit-Policy': {
-        description: 'IETF httpapi ratelimit policies: "client";q=<limit>;w=60, "address";q=<10 x limit>;w=60',
+        description: 'IETF httpapi ratelimit policies: "client";q=<limit>;w=60, "client-address";q=<limit>;w=60, "address";q=<10 x limit>;w=60',
         schema: { type: 'string' },
       },
     },
     examples: { tooMany: { summary: 'Over TOKEN_RATE_LIMIT requests a minute', value: errorExample('TOO_MANY_TOKEN_REQUESTS') } },
   })
+  @ApiErrors(
+    { 503: ['DEPENDENCY_UNAVAILABLE'] },
+    { 503: 'The client-secret verification queue (SCRYPT_QUEUE_LIMIT) is full: refused at once, with Retry-After' },
+  )
   @ApiOperation({
     operationId: 'issueToken',
     summary: 'Client-credentials token (RFC 6749 §4.4)',
     description:
       'application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic ' +
       '(client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. ' +
-      'Rate limited (CONTRACT section 12): at most TOKEN_RATE_LIMIT (default 60) requests a minute per client id, and ten times that ' +
-      'per source address, counted per service instance in fixed one-minute windows; beyond either, 429 with Retry-After and the ' +
-      'error envelope (code 429, subCode 0). Every answer carries RateLimit-Policy ("client";q=60;w=60, "address";q=600;w=60) ' +
-      'and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, the policy closest to its limit).',
+      'Rate limited (CONTRACT sections 3 and 12): at most TOKEN_RATE_LIMIT (default 60) successful requests a minute per client id, ' +
+      'that many failed client authentications a minute per (client id, source address), and ten times that of all requests per ' +
+      'source address (IPv6 by its /64; the forwarded address with TRUST_PROXY), counted per service instance in fixed one-minute ' +
+      'windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0). Every answer carries RateLimit-Policy ' +
+      '("client";q=60;w=60, "client-address";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to ' +
+      'reset>, the policy closest to its limit), and Cache-Control: no-store.',
   })
   @ApiOkResponse({
     type: TokenResponseDto,
@@ -109,8 +109,8 @@ export class TokenController {
       },
     },
   })
-  async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<RawResponse> {
-    const form = (body && typeof body === 'object' ? body : {}) as TokenForm;
+  async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: TokenForm): Promise<RawResponse> {
+    // The route's hooks (token-form.ts) have refused anything but a strict form: every parameter is one string.
     const basic = basicCredentials(request.headers.authorization);
     try {
       if (form.grant_type === undefined) throw new TokenRequestError('invalid_request', 'grant_type is required');
@@ -123,7 +123,7 @@ export class TokenController {
       if (form.grant_type !== 'client_credentials') {
         throw new TokenRequestError('unsupported_grant_type', 'Only client_credentials is supported');
       }
-      return rawResponse(await this.tokens.issue(String(clientId), String(secret), form.scope === undefined ? undefined : String(form.scope)));
+      return rawResponse(await this.tokens.issue(clientId, secret, form.scope));
     } catch (error) {
       if (!(error instanceof TokenRequestError)) throw error;
       const status = error.error === 'invalid_client' ? 401 : 400;

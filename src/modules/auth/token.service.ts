@@ -19,6 +19,15 @@ export class TokenRequestError extends Error {
   }
 }
 
+/** CONTRACT section 3: a token is refused once its `iat` is older than TOKEN_TTL_SECONDS plus this, whatever its `exp`. */
+export const TOKEN_AGE_LEEWAY_SECONDS = 60;
+
+/** A token that verified, and until when (Unix seconds) it may be admitted. */
+interface Verified {
+  payload: JWTPayload;
+  validUntil: number;
+}
+
 export interface IssuedToken {
   access_token: string;
   token_type: 'Bearer';
@@ -30,9 +39,10 @@ export interface IssuedToken {
 @Injectable()
 export class TokenService {
   /**
-   * Verified bearer tokens, until their `exp`: the guard then skips the ES256 verification (the
-   * largest CPU cost of a token-guarded call). Only a token that verified is ever cached; a changed
-   * byte is another key, and an entry past `exp` is never served.
+   * Verified bearer tokens, until the first of their `exp`, `iat` + TOKEN_TTL_SECONDS + 60 and a
+   * retired signing key's end: the guard then skips the ES256 verification (the largest CPU cost
+   * of a token-guarded call). Only a token that verified is ever cached; a changed byte is another
+   * key, and an entry past its end is never served.
    */
   private readonly verified = new LRUCache<string, { principal: Principal; expiresAtMs: number }>({ max: 10_000 });
   private readonly localKeys: JWTVerifyGetKey;
@@ -90,11 +100,11 @@ export class TokenService {
   async verify(token: string): Promise<Principal | null> {
     const cached = this.cachedPrincipal(token);
     if (cached) return cached;
-    const payload = (await this.verifyLocal(token)) ?? (await this.verifyExternal(token));
-    if (!payload) return null;
-    const principal = this.principalOf(payload);
-    if (principal && typeof payload.exp === 'number') {
-      const expiresAtMs = payload.exp * 1000;
+    const verified = (await this.verifyLocal(token)) ?? (await this.verifyExternal(token));
+    if (!verified) return null;
+    const principal = this.principalOf(verified.payload);
+    if (principal) {
+      const expiresAtMs = verified.validUntil * 1000;
       this.verified.set(token, { principal, expiresAtMs }, { ttl: Math.max(1, expiresAtMs - Date.now()) });
     }
     return principal;
@@ -107,7 +117,8 @@ export class TokenService {
   }
 
   private principalOf(payload: JWTPayload): Principal | null {
-    const clientId = typeof payload.client_id === 'string' ? payload.client_id : payload.sub;
+    // RFC 9068's client_id names the partner; `sub` never stands in for it (CONTRACT section 3).
+    const clientId = typeof payload.client_id === 'string' ? payload.client_id : undefined;
     const partner = clientId ? this.config.service.partnerByClientId(clientId) : undefined;
     if (!partner) return null;
     const tokenScopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
@@ -115,32 +126,53 @@ export class TokenService {
     return { partner, clientId: partner.clientId, scopes };
   }
 
-  private async verifyLocal(token: string): Promise<JWTPayload | null> {
+  /**
+   * Until when a verified token may be admitted (Unix seconds), or null when it must be refused
+   * now: past `exp`, `iat` older than TOKEN_TTL_SECONDS + 60 s, or signed by a previous key after
+   * its retirement or more than TOKEN_TTL_SECONDS after it (CONTRACT section 3).
+   */
+  private admissibleUntil(payload: JWTPayload, retiredAt: number | undefined): number | null {
+    const ttl = this.config.env.tokenTtlSeconds;
+    const now = Date.now() / 1000;
+    if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return null;
+    let until = Math.min(payload.exp, payload.iat + ttl + TOKEN_AGE_LEEWAY_SECONDS);
+    if (retiredAt !== undefined) {
+      if (payload.iat > retiredAt) return null;
+      until = Math.min(until, retiredAt + ttl);
+    }
+    return now < until ? until : null;
+  }
+
+  private async verifyLocal(token: string): Promise<Verified | null> {
     try {
-      const { payload } = await jwtVerify(token, this.localKeys, {
+      const { payload, protectedHeader } = await jwtVerify(token, this.localKeys, {
         issuer: this.issuer,
         audience: this.audience,
         algorithms: ['ES256'],
         typ: 'at+jwt',
-        requiredClaims: ['exp', 'iat', 'sub', 'jti'],
+        requiredClaims: ['exp', 'iat', 'sub', 'jti', 'client_id'],
       });
-      return payload;
+      const validUntil = this.admissibleUntil(payload, this.keys.signingKeyRetiredAt(protectedHeader.kid));
+      return validUntil === null ? null : { payload, validUntil };
     } catch {
       return null;
     }
   }
 
-  private async verifyExternal(token: string): Promise<JWTPayload | null> {
+  /** The external issuer's RFC 9068 access tokens: its audience, typ at+jwt, and a client_id. */
+  private async verifyExternal(token: string): Promise<Verified | null> {
     const { issuer, audience } = this.config.env.oauth;
-    if (!this.externalKeys || !issuer) return null;
+    if (!this.externalKeys || !issuer || !audience) return null;
     try {
       const { payload } = await jwtVerify(token, this.externalKeys, {
         issuer,
         audience,
         algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
-        requiredClaims: ['exp'],
+        typ: 'at+jwt',
+        requiredClaims: ['exp', 'iat', 'client_id'],
       });
-      return payload;
+      const validUntil = this.admissibleUntil(payload, undefined);
+      return validUntil === null ? null : { payload, validUntil };
     } catch {
       return null;
     }

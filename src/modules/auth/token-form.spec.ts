@@ -1,0 +1,50 @@
+import { checkClientIdLength, InvalidTokenRequest, isFormMediaType, parseTokenForm } from './token-form';
+
+describe(parseTokenForm.name, () => {
+  const parse = (text: string) => parseTokenForm(Buffer.from(text));
+
+  it('decodes + and %-escapes, keeps unknown parameters, skips empty pairs', () => {
+    expect({ ...parse('grant_type=client_credentials&scope=a+b%20c&&x') }).toEqual({ grant_type: 'client_credentials', scope: 'a b c', x: '' });
+    expect({ ...parseTokenForm(undefined) }).toEqual({});
+  });
+
+  it.each([
+    ['a parameter twice', 'client_id=a&client_id=a'],
+    ['a bad escape', 'client_secret=%zz'],
+    ['a truncated escape', 'client_id=%E0%A4%A'],
+  ])('refuses %s', (_case, text) => {
+    expect(() => parse(text)).toThrow(InvalidTokenRequest);
+  });
+
+  it('refuses bytes that are not UTF-8', () => {
+    expect(() => parseTokenForm(Buffer.from([0x61, 0x3d, 0xff]))).toThrow(InvalidTokenRequest);
+  });
+
+  it('a __proto__ parameter is a plain own entry', () => {
+    const form = parse('__proto__=x&grant_type=client_credentials');
+    expect(Object.getPrototypeOf(form)).toBeNull();
+    expect(form.__proto__).toBe('x');
+  });
+});
+
+describe(isFormMediaType.name, () => {
+  it.each([
+    ['application/x-www-form-urlencoded', true],
+    ['Application/X-WWW-Form-Urlencoded; charset=UTF-8', true],
+    ['application/x-www-form-urlencoded;charset="utf-8"', true],
+    ['application/x-www-form-urlencoded; charset=ISO-8859-1', false],
+    ['application/json', false],
+    [undefined, false],
+  ])('%s: %s', (contentType, expected) => {
+    expect(isFormMediaType(contentType)).toBe(expected);
+  });
+});
+
+describe(checkClientIdLength.name, () => {
+  it('refuses a client id over 128 characters in the form or in Basic', () => {
+    expect(() => checkClientIdLength({ client_id: 'a'.repeat(128) }, undefined)).not.toThrow();
+    expect(() => checkClientIdLength({ client_id: 'a'.repeat(129) }, undefined)).toThrow(InvalidTokenRequest);
+    const basic = `Basic ${Buffer.from(`${'a'.repeat(129)}:x`).toString('base64')}`;
+    expect(() => checkClientIdLength({}, basic)).toThrow(InvalidTokenRequest);
+  });
+});

@@ -1,0 +1,104 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { addRouteHooks } from '../../common/http/route-hooks';
+import { currentRequestId, resolveRequestId } from '../../common/http/request-id';
+import { basicCredentials } from './client-credentials';
+
+export const TOKEN_ROUTE = '/oauth2/token';
+/** CONTRACT section 3: a longer client_id is refused before it reaches a limiter, a cache or scrypt. */
+export const MAX_CLIENT_ID_LENGTH = 128;
+
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The token request's parameters, each exactly one string (RFC 6749 §3.2: none given twice). */
+export type TokenForm = Readonly<Partial<Record<'grant_type' | 'client_id' | 'client_secret' | 'scope', string>>>;
+
+/** Why a token request is refused with 400 invalid_request before anything else looks at it. */
+export class InvalidTokenRequest extends Error {}
+
+/** Whether the Content-Type is the form's media type (parameters such as `;charset=UTF-8` allowed, another charset not). */
+export function isFormMediaType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const [type, ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  if (type !== FORM_MEDIA_TYPE) return false;
+  const charset = parameters.find((parameter) => parameter.startsWith('charset='));
+  return charset === undefined || /^charset="?(utf-8|us-ascii)"?$/.test(charset);
+}
+
+/**
+ * Parses the form's bytes strictly, instead of the lenient parser's object (where a repeated
+ * parameter becomes an array and a bad %-escape stays as sent): UTF-8, every escape valid, every
+ * parameter at most once. Unknown parameters are kept and ignored (RFC 6749 §3.2).
+ */
+export function parseTokenForm(raw: Buffer | undefined): Record<string, string> {
+  const form: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (!raw || raw.length === 0) return form;
+  let text: string;
+  try {
+    text = UTF8.decode(raw);
+  } catch {
+    throw new InvalidTokenRequest('The form is not UTF-8');
+  }
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const [name, value] = equals < 0 ? [pair, ''] : [pair.slice(0, equals), pair.slice(equals + 1)];
+    let decodedName: string;
+    let decodedValue: string;
+    try {
+      decodedName = decodeURIComponent(name.replace(/\+/g, ' '));
+      decodedValue = decodeURIComponent(value.replace(/\+/g, ' '));
+    } catch {
+      throw new InvalidTokenRequest('The form cannot be parsed');
+    }
+    if (Object.prototype.hasOwnProperty.call(form, decodedName)) throw new InvalidTokenRequest(`Parameter given more than once: ${decodedName.slice(0, 40)}`);
+    form[decodedName] = decodedValue;
+  }
+  return form;
+}
+
+/** Refuses a client id (form or Basic) longer than MAX_CLIENT_ID_LENGTH. */
+export function checkClientIdLength(form: Record<string, string>, authorization: string | undefined): void {
+  const id = basicCredentials(authorization)?.id ?? form.client_id;
+  if (id !== undefined && id.length > MAX_CLIENT_ID_LENGTH) throw new InvalidTokenRequest(`client_id is longer than ${MAX_CLIENT_ID_LENGTH} characters`);
+}
+
+function refuse(reply: FastifyReply, requestId: string, description: string): FastifyReply {
+  return reply
+    .status(400)
+    .header('x-request-id', requestId)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify({ error: 'invalid_request', error_description: description }));
+}
+
+/**
+ * The token route's own hooks, installed before its rate limiter (CONTRACT section 3): a body of
+ * another media type is refused before Fastify parses it (so malformed JSON is not the envelope's
+ * 400), the form is then parsed strictly and replaces the body the handler and the limiter see,
+ * and every answer of the route, errors included, carries `Cache-Control: no-store`.
+ */
+export function installTokenFormChecks(fastify: FastifyInstance): void {
+  const checkMediaType = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isFormMediaType(request.headers['content-type'])) return;
+    return refuse(reply, resolveRequestId(request), `The body must be ${FORM_MEDIA_TYPE}`);
+  };
+  const parseForm = async (request: FastifyRequest & { rawBody?: Buffer }, reply: FastifyReply) => {
+    try {
+      const form = parseTokenForm(request.rawBody);
+      checkClientIdLength(form, request.headers.authorization);
+      request.body = form;
+    } catch (error) {
+      if (!(error instanceof InvalidTokenRequest)) throw error;
+      return refuse(reply, currentRequestId(request), error.message);
+    }
+  };
+  const noStore = async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    return payload;
+  };
+  addRouteHooks(fastify, (route) => route.url === TOKEN_ROUTE && (Array.isArray(route.method) ? route.method : [route.method]).includes('POST'), [
+    { name: 'onRequest', hook: checkMediaType },
+    { name: 'preHandler', hook: parseForm },
+    { name: 'onSend', hook: noStore },
+  ]);
+}
