@@ -31,7 +31,7 @@ export class KeyStoreError extends Error {}
 /**
  * Holds the loaded keys. Only `infrastructure/crypto` touches key material. Symmetric keys are held
  * as KeyObjects, imported once: on Node 24 an HMAC or AES-GCM context made from a raw Buffer key
- * costs ~25 µs more per call than one made from a KeyObject (measured; the same on Node 20).
+ * costs more per call than one made from a KeyObject (docs/design-notes.md, "Node 24 and KeyObjects").
  */
 export class KeyStore {
   /** The encoded JWS header of each token type signed so far (a handful: access tokens, care sessions). */
@@ -115,11 +115,11 @@ export class KeyStore {
   /**
    * A compact JWS (RFC 7515) of `claims`, ES256 (RFC 7518 §3.4: P-256, SHA-256, r‖s) under the
    * current signing key, header `{ alg, typ, kid }` (built once per typ). Signed by WebCrypto,
-   * which runs the signature on libuv's pool and answers r‖s as JWS wants it: the ~25 µs of an
-   * ES256 signature (up to ~70 µs of the event loop under load, measured) leave the request
-   * thread, which is what bounds a token's throughput (bench: +46% tokens per second against
-   * `crypto.sign` on the event loop). Not jose's SignJWT, which re-checks the key and copies
-   * buffers around the one signature; jose still verifies every token (TokenService.verify).
+   * which runs the signature on libuv's pool and answers r‖s as JWS wants it: the signature, the
+   * largest piece of a token's work, leaves the request thread, whose time is what bounds a token's
+   * throughput (docs/design-notes.md, "Tokens signed off the event loop"). Not jose's SignJWT,
+   * which re-checks the key and copies buffers around the one signature; jose still verifies every
+   * token (TokenService.verify).
    */
   async signJwt(typ: string, claims: object): Promise<string> {
     let header = this.jwsHeaders.get(typ);
