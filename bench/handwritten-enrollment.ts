@@ -124,8 +124,8 @@ const COUNTS = new Map<number, string>();
  * The limit counts of `keys` keys in one select, prepared: one lateral index look-up per key, the
  * keys as a VALUES list (parameters $3, $4 for the first key's kind and blind index, and so on).
  * Until 2026-11-23 (c) joined `unnest` of two arrays to the keys and accounts: planned with its
- * values on every call (the array's length unknown to a generic plan), it took 3.6 ms at 2,200
- * accounts and grew with them, against 0.1 ms for this form (pg_stat_statements).
+ * values on every call (the array's length unknown to a generic plan), it slowed as the accounts
+ * grew (docs/design-notes.md, "Prepared statements").
  */
 function countsStatement(keys: number): string {
   let text = COUNTS.get(keys);

@@ -41,8 +41,8 @@ function json(token: string): Record<string, string> {
 /**
  * The service's answers are compact JSON whose first responseDetails entry starts with its code, so
  * a success holds this text once; a decline or an error holds another code there. Checked as text,
- * not parsed: the load generator shares the two cores with the server, and parsing every ~1 KB
- * answer cost it ~8 µs a request that the baselines, which answer a constant, never pay.
+ * not parsed: the load generator shares the two cores with the server, and parsing every answer
+ * would cost it CPU that the baselines, which answer a constant, never pay.
  */
 const SUCCESS = '"responseDetails":[{"code":0,';
 

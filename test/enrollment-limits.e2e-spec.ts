@@ -396,7 +396,7 @@ describe('Enrollment account limits (e2e)', () => {
       }
       const { rows } = await db.query(`select generic_plans::int, custom_plans::int from pg_prepared_statements where name = 'limit_count_plan_check'`);
       // PostgreSQL plans the first five executions custom, then keeps the generic plan when it costs
-      // no more. The unnest form this replaced planned all ten custom (0.5 ms each per enrollment).
+      // no more. The unnest form this replaced planned all ten custom.
       expect(rows[0]).toEqual({ generic_plans: 5, custom_plans: 5 });
     } finally {
       await db.end();

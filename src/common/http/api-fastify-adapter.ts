@@ -7,7 +7,7 @@ import { answerBody } from './answer';
  * every route that returns its answer (not those that write the reply themselves with `@Res()`)
  * goes through `reply()`, errors excepted (the exception filter sends those). This replaces a
  * global interceptor: a Nest interceptor costs two AsyncResource.bind calls and an RxJS pipeline
- * per request (~30 µs of CPU on Node 20 in the bench profile) for what is one function call here.
+ * per request for what is one function call here (docs/design-notes.md).
  */
 export class ApiFastifyAdapter extends FastifyAdapter {
   override reply(response: Parameters<FastifyAdapter['reply']>[0], body: unknown, statusCode?: number): ReturnType<FastifyAdapter['reply']> {

@@ -51,8 +51,8 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
  *
  * In place, because the value is the caller's own parse and nothing else holds it. The body hook's
  * one walk replaces two (a depth check, then an NFC copy of every object), whose copies and
- * Object.entries / Object.values arrays cost a replayed enrollment ~15 µs of CPU more (alternating
- * batches in one process). Iterative over containers only, so a hostile body cannot
+ * Object.entries / Object.values arrays cost every body more CPU (docs/design-notes.md, "One walk
+ * over the body"). Iterative over containers only, so a hostile body cannot
  * overflow the stack; a too-deep value is refused before its deeper strings are touched.
  */
 export function prepareJson(root: unknown, options: JsonPreparation): boolean {

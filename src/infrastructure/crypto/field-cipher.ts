@@ -74,9 +74,9 @@ let ivOffset = 0;
 
 /**
  * A fresh 96-bit IV from the CSPRNG, taken from a pool filled 512 IVs at a time (as Node's own
- * randomUUID keeps a cache of random bytes): one CSPRNG call per IV costs far more than a slice,
- * and an enrollment encrypts a dozen values. Each IV is handed out once (the offset only
- * moves forward; the pool is replaced, never rewound); createCipheriv copies it.
+ * randomUUID keeps a cache of random bytes): a `randomBytes(12)` call per value costs far more than
+ * a slice of the pool, and an enrollment encrypts a dozen values. Each IV is handed out once (the
+ * offset only moves forward; the pool is replaced, never rewound); createCipheriv copies it.
  */
 function nextIv(): Buffer {
   if (ivOffset + IV_BYTES > ivPool.length) {

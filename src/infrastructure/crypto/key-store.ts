@@ -35,8 +35,8 @@ export class KeyStoreError extends Error {}
 
 /**
  * Holds the loaded keys. Only `infrastructure/crypto` touches key material. Symmetric keys are held
- * as KeyObjects, imported once: an HMAC or AES-GCM context made from a raw Buffer key re-imports
- * the key on every call.
+ * as KeyObjects, imported once: on Node 24 an HMAC or AES-GCM context made from a raw Buffer key
+ * costs more per call than one made from a KeyObject (docs/design-notes.md, "Node 24 and KeyObjects").
  */
 export class KeyStore {
   /** The encoded JWS header of each token type signed so far (a handful: access tokens, care sessions). */
@@ -134,10 +134,11 @@ export class KeyStore {
   /**
    * A compact JWS (RFC 7515) of `claims`, ES256 (RFC 7518 §3.4: P-256, SHA-256, r‖s) under the
    * current signing key, header `{ alg, typ, kid }` (built once per typ). Signed by WebCrypto,
-   * which runs the signature on libuv's pool and answers r‖s as JWS wants it: the ES256 signature
-   * leaves the request thread, which is what bounds a token's throughput (bench/ has the figures
-   * against `crypto.sign` on the event loop). Not jose's SignJWT, which re-checks the key and copies
-   * buffers around the one signature; jose still verifies every token (TokenService.verify).
+   * which runs the signature on libuv's pool and answers r‖s as JWS wants it: the signature, the
+   * largest piece of a token's work, leaves the request thread, whose time is what bounds a token's
+   * throughput (docs/design-notes.md, "Tokens signed off the event loop"). Not jose's SignJWT,
+   * which re-checks the key and copies buffers around the one signature; jose still verifies every
+   * token (TokenService.verify).
    */
   async signJwt(typ: string, claims: object): Promise<string> {
     let header = this.jwsHeaders.get(typ);

@@ -8,16 +8,23 @@ const keys = (key = randomBytes(32)) => ({ blindIndexKey: key }) as unknown as K
 describe(PayloadFingerprint.name, () => {
   const payload = { requestId: 'r-1', encryptedUserData: { firstName: 'José', identifyingData: { ssn: '123456789' } } };
 
-  it('is keyed: the same payload under another key gives another fingerprint, and none is the plain SHA-256', () => {
+  it('is keyed: the same payload under another key gives another fingerprint, and none is a plain SHA-256 of it', () => {
     const sut = new PayloadFingerprint(keys());
     const fingerprint = sut.of('enrollment', payload);
     expect(fingerprint).toMatch(/^h1:[A-Za-z0-9_-]{43}$/);
     expect(new PayloadFingerprint(keys()).of('enrollment', payload)).not.toBe(fingerprint);
-    expect(fingerprint).not.toContain(
-      createHash('sha256')
-        .update(`enrollment\n${canonicalize(payload)}`)
-        .digest('hex'),
-    );
+    // Without the key, anyone could test a guessed SSN against a stored fingerprint: its 32 bytes are
+    // not the SHA-256 of the canonical payload, with or without the operation and the label.
+    const digest = Buffer.from(fingerprint.slice('h1:'.length), 'base64url');
+    expect(digest).toHaveLength(32);
+    for (const input of [canonicalize(payload), `enrollment\n${canonicalize(payload)}`, `fingerprint\nenrollment\n${canonicalize(payload)}`])
+      expect(
+        digest.equals(
+          createHash('sha256')
+            .update(input ?? '')
+            .digest(),
+        ),
+      ).toBe(false);
   });
 
   it('ignores key order; the operation is part of it', () => {

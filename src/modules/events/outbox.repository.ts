@@ -73,7 +73,7 @@ const COLUMNS = `id, partner_id as "partnerId", program_code as "programCode", a
 
 /**
  * The poller's claim, prepared: every instance runs it several times a second, busy or idle, and
- * unnamed it was parsed and planned each time (0.6 ms of PostgreSQL a poll, pg_stat_statements).
+ * unnamed it was parsed and planned each time (docs/design-notes.md, "Prepared statements").
  * Its generic plan is the custom one (the partial pending index, in due order).
  */
 const CLAIM_SQL = prepared(`with due as (

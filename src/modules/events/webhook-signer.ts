@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * Each partner secret's key, imported once: on Node 24 an HMAC made from a raw Buffer key costs
- * ~11 µs more per call than one made from a KeyObject (measured). Bounded: secrets come from the
+ * more per call than one made from a KeyObject (docs/design-notes.md). Bounded: secrets come from the
  * configuration, a few per partner, and a reloaded configuration may bring new ones.
  */
 const keys = new LRUCache<string, KeyObject>({ max: 256 });

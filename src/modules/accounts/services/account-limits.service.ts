@@ -65,13 +65,13 @@ const LIMIT_COUNT_SQL = new Map<number, string>();
  * Every key's counts in one statement, one lateral look-up per key: its index scan takes the key
  * from the outer row whatever the plan, so the generic plan of this prepared statement is as good
  * as a custom one. (A plain join left the key columns to a join filter over every key of the
- * program once the plan was generic: 15 ms at 6,000 accounts against 0.2.)
+ * program once the plan was generic, a cost that grew with the program's accounts.)
  *
  * The keys come as a VALUES list of `count` rows, one text per count of keys (a few), not as
  * `unnest` of two array parameters: the planner cannot know an array parameter's length in a
  * generic plan, estimated it far above the custom plan's two rows, and so kept planning a custom
- * plan on every call (0.5 ms of PostgreSQL per enrollment, pg_stat_statements: 3,020 plans for
- * 3,000 calls). With the row count in the text both plans cost the same and the generic one stays.
+ * plan on every call (docs/design-notes.md, "Prepared statements"). With the row count in the text
+ * both plans cost the same and the generic one stays.
  * Parameters: $1 program, $2 account type, $3 an account not counted, then each key's kind and blind index.
  */
 export function limitCountSql(count: number): string {

@@ -62,10 +62,9 @@ const lockedUserSql = (columns: readonly string[]) =>
 const LOCKED_USER_SQL = lockedUserSql([ACCOUNT_COLUMNS, USER_COLUMNS, CONTACT_COLUMNS]);
 /**
  * `lockForChange`'s statements, built once: [addresses read][phones read].
- * No ciphertext but the phone numbers leaves the database, and no column the change does not use.
- * Measured on the bench's user update (an address and an email) against the read of every public
- * column with both kinds: ~60 µs less PostgreSQL CPU and 20 to 60 µs less Node CPU per update (no
- * phone aggregate built, no timestamp parsed, a row description of 10 columns instead of 24).
+ * No ciphertext but the phone numbers leaves the database, and no column the change does not use:
+ * less work for PostgreSQL and Node alike (no phone aggregate built, no timestamp parsed, a shorter
+ * row description); what it was measured to save is in docs/design-notes.md ("Lean reads").
  */
 const LOCKED_FOR_CHANGE_SQL = [false, true].map((addresses) =>
   [false, true].map((phones) => lockedUserSql([ACCOUNT_KEY_COLUMNS, USER_KEY_COLUMNS, ...contactChangeColumns({ addresses, phones })])),
