@@ -21,6 +21,7 @@ import { Metrics } from './infrastructure/metrics/metrics';
 import { installTraceRoute } from './infrastructure/telemetry/trace-context';
 import { installTokenFormChecks, TOKEN_ROUTE } from './modules/auth/token-form';
 import { installTokenRateLimit } from './modules/auth/token-rate-limit';
+import { LIMITED_WEBHOOK_ROUTES } from './modules/webhooks/webhook-call-limit';
 import { setupOpenApi } from './openapi';
 import { installConsoleHttp } from './modules/care-console/console-http';
 
@@ -47,7 +48,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // First of all hooks: the request's context store and its id, then (at the end) its log line.
   installRequestContext(adapter.getInstance(), config.isSandbox);
   installRequestLogging(adapter.getInstance(), rootLogger);
-  const metrics = new Metrics({ rateLimitedRoutes: [TOKEN_ROUTE] });
+  const metrics = new Metrics({ rateLimitedRoutes: [TOKEN_ROUTE, ...LIMITED_WEBHOOK_ROUTES] });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics), adapter, {
     bufferLogs: true,
     abortOnError: false,

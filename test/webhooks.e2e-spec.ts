@@ -10,7 +10,7 @@ interface EventBody {
     eventId: string;
     deliveryStatus: string;
     attempts: number;
-    deliveries: Array<{ attempt: number; statusCode: number | null; error: string | null; url: string; durationMs: number }>;
+    deliveries: Array<{ attempt: number; statusCode: number | null; outcome: string; url: string; durationMs: number }>;
   };
 }
 
@@ -80,7 +80,7 @@ describe('Webhooks (e2e)', () => {
     });
     const event = await waitForStatus(app, eventId, 'delivered');
     expect(event.attempts).toBe(1);
-    expect(event.deliveries).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, error: null, url: receiver.url })]);
+    expect(event.deliveries).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, outcome: 'delivered', url: receiver.url })]);
   });
   it('accepts each of the 13 event types and delivers it under that eventType', async () => {
     const ids = new Map<string, string>();
@@ -187,10 +187,10 @@ describe('Webhooks (e2e)', () => {
     expect(attempts.map((w) => w.answered)).toEqual([500, 500, 200]);
     expect(attempts.every((w) => w.verified && w.body === attempts[0].body)).toBe(true);
     expect(event.attempts).toBe(3);
-    expect(event.deliveries.map((d) => [d.attempt, d.statusCode, d.error])).toEqual([
-      [1, 500, 'HTTP 500'],
-      [2, 500, 'HTTP 500'],
-      [3, 200, null],
+    expect(event.deliveries.map((d) => [d.attempt, d.statusCode, d.outcome])).toEqual([
+      [1, 500, 'httpStatus'],
+      [2, 500, 'httpStatus'],
+      [3, 200, 'delivered'],
     ]);
     const db = await app.db();
     try {

@@ -567,7 +567,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event of any of the 13 event types to the calling partner
-         * @description Delivery: POST to the partner webhook.url, at least once, with Standard Webhooks headers webhook-id (= eventId, stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" keyed with the base64-decoded part after whsec_). Body {eventId, eventType, occurredDateTime, programCode, accountIdentifier, data}, never plaintext of encrypted data. Any 2xx acknowledges; anything else (including redirects and a 10 s timeout) is retried after WEBHOOK_RETRY_DELAYS_MS (default 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h: more than 24 h in total), then the event is marked failed.
+         * @description Delivery: POST to the partner webhook.url, at least once, with Standard Webhooks headers webhook-id (= eventId, stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" keyed with the base64-decoded part after whsec_). Body {eventId, eventType, occurredDateTime, programCode, accountIdentifier, data}, never plaintext of encrypted data. Any 2xx acknowledges; anything else (including redirects and no answer within WEBHOOK_TIMEOUT_MS, default 10 s) is retried after WEBHOOK_RETRY_DELAYS_MS (default 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h: more than 24 h in total), then the event is marked failed. Each partner has its own delivery slots, so a slow receiver delays only its own events. In production the URL is https and an address that resolves to a non-public range is refused (outcome refusedAddress).
          */
         post: operations["sendTestWebhook"];
         delete?: never;
@@ -1552,9 +1552,16 @@ export interface components {
             attemptedDateTime: string;
             /** @example 42 */
             durationMs: number;
-            /** @example null */
-            error: string | null;
-            /** @example 200 */
+            /**
+             * @description delivered (a 2xx answered), httpStatus (another status, in statusCode; redirects are not followed), timeout (no answer within WEBHOOK_TIMEOUT_MS, default 10 s), connectionRefused (no HTTP answer: the connection could not be opened, the name did not resolve, or it closed without an answer), tls (the TLS handshake or the certificate failed), refusedAddress (production: the host resolves to a loopback, private, link-local, unique-local or other non-public address; nothing was sent)
+             * @example delivered
+             * @enum {string}
+             */
+            outcome: "delivered" | "httpStatus" | "timeout" | "connectionRefused" | "tls" | "refusedAddress";
+            /**
+             * @description The HTTP status the receiver answered; null when it did not answer
+             * @example 200
+             */
             statusCode: number | null;
             /** @example https://partner.example.com/hooks */
             url: string;
@@ -4009,6 +4016,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description More than WEBHOOK_TEST_RATE_LIMIT (default 60) test and redeliver calls of the partner in a minute; Retry-After says when to retry. 429/429/0 Too many webhook test or redeliver calls; retry later */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
@@ -4067,6 +4084,16 @@ export interface operations {
             };
             /** @description Needs scope webhooks (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description More than WEBHOOK_TEST_RATE_LIMIT (default 60) test and redeliver calls of the partner in a minute; Retry-After says when to retry. 429/429/0 Too many webhook test or redeliver calls; retry later */
+            429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

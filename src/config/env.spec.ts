@@ -73,6 +73,28 @@ describe(loadEnv.name, () => {
     it.each(['14', '0', 'abc'])('refuses %s: a lease shorter than an attempt (10 s HTTP timeout) would send it twice', (raw) => {
       expect(() => loadEnv({ WEBHOOK_LEASE_SECONDS: raw })).toThrow(/^WEBHOOK_LEASE_SECONDS must be an integer >= 15/);
     });
+
+    it('refuses a lease that does not outlast WEBHOOK_TIMEOUT_MS by 5 s', () => {
+      expect(loadEnv({ WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_LEASE_SECONDS: '15' }).webhookTimeoutMs).toBe(10_000);
+      expect(() => loadEnv({ WEBHOOK_TIMEOUT_MS: '10001', WEBHOOK_LEASE_SECONDS: '15' })).toThrow(
+        /^WEBHOOK_LEASE_SECONDS must be at least 5 s more than WEBHOOK_TIMEOUT_MS/,
+      );
+    });
+  });
+
+  describe('webhook delivery and test call limits', () => {
+    it('default to a 10 s attempt, 64 attempts in flight per partner and 60 test or redeliver calls a minute', () => {
+      expect(loadEnv({})).toMatchObject({ webhookTimeoutMs: 10_000, webhookPartnerMaxInFlight: 64, webhookTestRateLimit: 60 });
+      expect(loadEnv({ WEBHOOK_TEST_RATE_LIMIT: '3', WEBHOOK_PARTNER_MAX_IN_FLIGHT: '2', WEBHOOK_TIMEOUT_MS: '500' })).toMatchObject({
+        webhookTimeoutMs: 500,
+        webhookPartnerMaxInFlight: 2,
+        webhookTestRateLimit: 3,
+      });
+    });
+
+    it.each(['WEBHOOK_TEST_RATE_LIMIT', 'WEBHOOK_PARTNER_MAX_IN_FLIGHT'])('refuses %s of 0', (name) => {
+      expect(() => loadEnv({ [name]: '0' })).toThrow(new RegExp(`^${name} must be an integer >= 1`));
+    });
   });
 
   describe('OFAC screening', () => {

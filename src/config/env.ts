@@ -48,6 +48,12 @@ export interface Env {
   readonly webhookRetryDelaysMs: number[];
   /** How long a claimed delivery attempt is leased: a killed instance's events are due again after it. */
   readonly webhookLeaseSeconds: number;
+  /** One delivery attempt's bound (DNS, connection, TLS and the receiver's answer); past it the outcome is `timeout`. */
+  readonly webhookTimeoutMs: number;
+  /** Delivery attempts of one partner in flight on this instance: a hanging receiver holds at most these slots. */
+  readonly webhookPartnerMaxInFlight: number;
+  /** Test and redeliver calls a minute per partner (CONTRACT section 7). */
+  readonly webhookTestRateLimit: number;
   readonly dbPoolSize: number;
   readonly serviceKeys: string | undefined;
   readonly oauth: { issuer?: string; audience?: string; jwksUri?: string };
@@ -110,6 +116,25 @@ function unblockRetryDelays(raw: string | undefined): number[] {
     );
   }
   return delays;
+}
+
+/** Margin of a lease over an attempt's timeout: the attempt's recording happens after it ends. */
+const LEASE_MARGIN_MS = 5_000;
+
+function webhookDelivery(source: NodeJS.ProcessEnv): Pick<Env, 'webhookLeaseSeconds' | 'webhookTimeoutMs' | 'webhookPartnerMaxInFlight'> {
+  const webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', source.WEBHOOK_TIMEOUT_MS, 10_000, 100);
+  const webhookLeaseSeconds = int('WEBHOOK_LEASE_SECONDS', source.WEBHOOK_LEASE_SECONDS, 30, 15);
+  // A lease that ends while its attempt may still run would let a second instance send the same attempt.
+  if (webhookLeaseSeconds * 1000 < webhookTimeoutMs + LEASE_MARGIN_MS) {
+    throw new EnvError(
+      `WEBHOOK_LEASE_SECONDS must be at least ${LEASE_MARGIN_MS / 1000} s more than WEBHOOK_TIMEOUT_MS, got ${webhookLeaseSeconds} s and ${webhookTimeoutMs} ms`,
+    );
+  }
+  return {
+    webhookTimeoutMs,
+    webhookLeaseSeconds,
+    webhookPartnerMaxInFlight: int('WEBHOOK_PARTNER_MAX_IN_FLIGHT', source.WEBHOOK_PARTNER_MAX_IN_FLIGHT, 64, 1),
+  };
 }
 
 function fraction(name: string, raw: string | undefined, fallback: number): number {
@@ -205,8 +230,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       source.WEBHOOK_RETRY_DELAYS_MS,
       [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 43_200_000],
     ),
-    // Past the 10 s HTTP timeout of an attempt plus its recording, so a live attempt is never taken over.
-    webhookLeaseSeconds: int('WEBHOOK_LEASE_SECONDS', source.WEBHOOK_LEASE_SECONDS, 30, 15),
+    ...webhookDelivery(source),
+    webhookTestRateLimit: int('WEBHOOK_TEST_RATE_LIMIT', source.WEBHOOK_TEST_RATE_LIMIT, 60, 1),
     dbPoolSize: int('DB_POOL_SIZE', source.DB_POOL_SIZE, 20, 1),
     serviceKeys: source.SERVICE_KEYS || undefined,
     oauth: externalIssuer(source),

@@ -55,6 +55,19 @@ describe(parseServiceConfig.name, () => {
     );
   });
 
+  it('production needs an https webhook URL; the sandbox keeps http (its tests call loopback receivers)', () => {
+    const hooked = (url: string) => ({ ...partner, clientSecret: 'env:A_SECRET', webhook: { url, secret: 'env:HOOK_SECRET' } });
+    const env = { A_SECRET: 'x', HOOK_SECRET: 'whsec_c2VjcmV0' };
+    expect(() => parseServiceConfig({ programs: [program], partners: [hooked('http://partner.example/hooks')] }, env, { production: true })).toThrow(
+      /partners\[0\] \(a\)\.webhook\.url: APP_MODE=production needs an https URL/,
+    );
+    const secure = parseServiceConfig({ programs: [program], partners: [hooked('https://partner.example/hooks')] }, env, { production: true });
+    expect(secure.partnerById('a')?.webhook?.url).toBe('https://partner.example/hooks');
+    expect(parseServiceConfig({ programs: [program], partners: [hooked('http://127.0.0.1:9/hooks')] }, env).partnerById('a')?.webhook?.url).toBe(
+      'http://127.0.0.1:9/hooks',
+    );
+  });
+
   it('lists every accepted credential, single fields and rotation arrays alike', () => {
     const sut = parseServiceConfig(
       {

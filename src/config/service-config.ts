@@ -229,6 +229,10 @@ export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     if (options.production && partner.webhook && !partner.webhook.secret.startsWith('env:')) {
       throw new ServiceConfigError(`${where}.webhook.secret: APP_MODE=production refuses literal secrets; use env:NAME`);
     }
+    // CONTRACT section 7: the payload and its signature travel only over TLS to a bank's partner.
+    if (options.production && partner.webhook && !partner.webhook.url.startsWith('https://')) {
+      throw new ServiceConfigError(`${where}.webhook.url: APP_MODE=production needs an https URL`);
+    }
     // An empty single value was always taken as absent; the arrays refuse empty entries.
     const present = (entry: { value: string }) => entry.value !== '';
     const clientSecrets = secretEntries.filter(present).map((entry) => resolveSecret(entry.value, entry.where, env) as string);

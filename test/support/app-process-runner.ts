@@ -33,6 +33,7 @@ export async function spawnAppProcess(peer: TestApp, env: Record<string, string>
       PUBLIC_URL: peer.config.env.publicUrl,
       LOG_LEVEL: 'silent',
       TOKEN_RATE_LIMIT: '1000000',
+      WEBHOOK_TEST_RATE_LIMIT: '1000000',
       // As startTestApp: above every concurrency spec's own concurrency (CONTRACT section 15).
       PARTNER_MAX_IN_FLIGHT: '1000',
       ...env,

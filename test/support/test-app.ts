@@ -139,6 +139,7 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
     // Above every concurrency spec's own concurrency (CONTRACT section 15); the cap's spec sets it low.
     PARTNER_MAX_IN_FLIGHT: '1000',
     TOKEN_RATE_LIMIT: '1000000',
+    WEBHOOK_TEST_RATE_LIMIT: '1000000',
     DB_POOL_SIZE: '10',
     ...(options.env ?? {}),
   };

@@ -39,6 +39,7 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   private responder: Responder = () => 200;
   private stalled = false;
+  private connectionCount = 0;
 
   private constructor(
     private readonly server: Server,
@@ -49,12 +50,18 @@ export class WebhookReceiver {
     // The handler runs only once the server listens, after `receiver` is set.
     const server = createServer((req, res) => receiver.handle(req, res));
     const receiver = new WebhookReceiver(server, secret);
+    server.on('connection', () => (receiver.connectionCount += 1));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return receiver;
   }
 
   get url(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  /** TCP connections accepted so far, whether or not a request followed (a refused address opens none). */
+  get connections(): number {
+    return this.connectionCount;
   }
 
   /** While on, every webhook is recorded (answered 0) and never answered: a receiver that hangs. */

@@ -113,6 +113,7 @@ export const ERROR_CATALOGUE = {
   DEPENDENCY_UNAVAILABLE: row(503, 503, 2, 'Service temporarily unavailable; retry later'),
   PARTNER_IN_FLIGHT_LIMIT: row(503, 503, 3, 'Too many calls of this partner in flight; retry later'),
   TOO_MANY_TOKEN_REQUESTS: row(429, 429, 0, 'Too many token requests; retry later'),
+  TOO_MANY_WEBHOOK_CALLS: row(429, 429, 0, 'Too many webhook test or redeliver calls; retry later'),
   UNEXPECTED: row(500, 500, 0, 'Unexpected error'),
 } as const satisfies Record<string, CatalogueEntry>;
 

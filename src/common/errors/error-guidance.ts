@@ -215,6 +215,10 @@ export const ERROR_GUIDANCE = {
     'Your client asked for more tokens in a minute than the service allows.',
     'Reuse a token until shortly before it expires; retry after Retry-After.',
   ),
+  TOO_MANY_WEBHOOK_CALLS: transient(
+    'Your client sent more webhook test or redeliver calls in a minute than the service allows a partner.',
+    'Send fewer test and redeliver calls; retry after Retry-After.',
+  ),
   UNEXPECTED: transient(
     'An error the service did not expect.',
     'Retry the identical call (same requestId) with backoff. If it persists, tell the issuer the x-request-id of the answer.',

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors/domain-error';
-import { EVENT_TYPES } from './event-types';
+import { DeliveryOutcome, EVENT_TYPES } from './event-types';
 import { EventListRow, ListCursor, OutboxRepository, OutboxRow } from './outbox.repository';
 import { isUuid } from '../../common/validation/identifiers';
 
@@ -20,7 +20,7 @@ export interface EventView {
   attempts: number;
   nextAttemptDateTime: string | null;
   deliveredDateTime: string | null;
-  deliveries: Array<{ attempt: number; url: string; statusCode: number | null; error: string | null; durationMs: number; attemptedDateTime: string }>;
+  deliveries: Array<{ attempt: number; url: string; outcome: DeliveryOutcome; statusCode: number | null; durationMs: number; attemptedDateTime: string }>;
 }
 
 /** Read side of the outbox: an event's delivery state and its attempt log. */
@@ -102,8 +102,8 @@ export class EventLogService {
       deliveries: deliveries.map((d) => ({
         attempt: d.attempt,
         url: d.url,
+        outcome: d.outcome,
         statusCode: d.statusCode,
-        error: d.error,
         durationMs: d.durationMs,
         attemptedDateTime: iso(d.attemptedAt) as string,
       })),

@@ -18,6 +18,15 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
+ * What a partner is told of one delivery attempt (CONTRACT section 7), never a network error's text:
+ * `delivered` (a 2xx), `httpStatus` (another status, beside it), `timeout`, `connectionRefused` (no HTTP
+ * answer: the connection could not be opened, or closed without one), `tls` (the handshake or the
+ * certificate failed), `refusedAddress` (production: the host resolves to a non-public address).
+ */
+export const DELIVERY_OUTCOMES = ['delivered', 'httpStatus', 'timeout', 'connectionRefused', 'tls', 'refusedAddress'] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/**
  * An event to publish. `data` is what the partner receives under `data`: identifiers and status
  * values only, never plaintext of encrypted fields (names, addresses, SSN/ITIN, DOB, email, phones).
  */

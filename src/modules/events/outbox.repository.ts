@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { prepared } from '../../infrastructure/database/prepared-statements';
 import { queryRows } from '../../infrastructure/database/pooled-read';
-import { OutboundEvent } from './event-types';
+import { DeliveryOutcome, OutboundEvent } from './event-types';
 
 export interface OutboxRow {
   id: string;
@@ -25,7 +25,7 @@ export interface DeliveryRow {
   attempt: number;
   url: string;
   statusCode: number | null;
-  error: string | null;
+  outcome: DeliveryOutcome;
   durationMs: number;
   attemptedAt: Date;
 }
@@ -33,8 +33,15 @@ export interface DeliveryRow {
 export interface AttemptOutcome {
   url: string;
   statusCode: number | null;
-  error: string | null;
+  outcome: DeliveryOutcome;
   durationMs: number;
+}
+
+/** Slots of one partner in this claim: `slots` more at most, `busy` of its attempts already in flight here. */
+export interface PartnerQuota {
+  partnerId: string;
+  slots: number;
+  busy: number;
 }
 
 export type AttemptNext = { kind: 'delivered' } | { kind: 'retry'; delayMs: number } | { kind: 'dead' };
@@ -72,22 +79,30 @@ const COLUMNS = `id, partner_id as "partnerId", program_code as "programCode", a
   delivered_at as "deliveredAt", next_attempt_at as "nextAttemptAt", dead, trace_context as "traceContext"`;
 
 /**
- * The poller's claim, prepared: every instance runs it several times a second, busy or idle, and
- * unnamed it was parsed and planned each time (docs/design-notes.md, "Prepared statements").
- * Its generic plan is the custom one (the partial pending index, in due order).
+ * The poller's claim, prepared (every instance runs it several times a second, busy or idle), fair
+ * between partners: per partner, at most its free slots of its due events (in due order, through the
+ * partner's pending index, SKIP LOCKED); of those, the whole claim takes at most `$4`, every partner's
+ * next turn before anyone's following one (turn = its attempts already in flight here + rank), so a
+ * partner whose receiver hangs holds only its own slots and never queues ahead of another partner.
  */
-const CLAIM_SQL = prepared(`with due as (
-         select id from outbox_events
-          where delivered_at is null and not dead and next_attempt_at <= now()
-          order by next_attempt_at
-          limit $1
-          for update skip locked),
+const CLAIM_SQL = prepared(`with quota as (
+         select * from unnest($1::text[], $2::int[], $3::int[]) as q(partner_id, slots, busy)),
+       due as (
+         select e.id, e.next_attempt_at, q.busy + row_number() over (partition by q.partner_id order by e.next_attempt_at) as turn
+           from quota q
+           cross join lateral (
+             select o.id, o.next_attempt_at from outbox_events o
+              where o.partner_id = q.partner_id and o.delivered_at is null and not o.dead and o.next_attempt_at <= now()
+              order by o.next_attempt_at
+              limit q.slots
+              for update skip locked) e),
+       picked as (select id from due order by turn, next_attempt_at limit $4),
        claimed as (
          update outbox_events o
             set attempts = o.attempts + 1,
                 dispatched_at = coalesce(o.dispatched_at, now()),
-                next_attempt_at = now() + make_interval(secs => $2)
-           from due where o.id = due.id
+                next_attempt_at = now() + make_interval(secs => $5)
+           from picked where o.id = picked.id
           returning o.*)
        select ${COLUMNS} from claimed`);
 
@@ -104,13 +119,15 @@ export class OutboxRepository {
   }
 
   /**
-   * Takes the next attempt of up to `limit` due events in one statement: each claimed row's attempt
+   * Takes the next attempt of up to `limit` due events (at most each partner's `slots`) in one statement: each claimed row's attempt
    * counter moves and it is leased (next_attempt_at pushed past the lease), so no other instance can
    * send the same attempt; SKIP LOCKED lets instances claim side by side without waiting on each
    * other. A crashed instance's rows come back when their lease runs out.
    */
-  async claimDue(manager: EntityManager, limit: number, leaseSeconds: number): Promise<OutboxRow[]> {
-    return queryRows<OutboxRow>(manager, CLAIM_SQL, [limit, leaseSeconds]);
+  async claimDue(manager: EntityManager, quotas: readonly PartnerQuota[], limit: number, leaseSeconds: number): Promise<OutboxRow[]> {
+    const open = quotas.filter((q) => q.slots > 0);
+    if (open.length === 0 || limit <= 0) return [];
+    return queryRows<OutboxRow>(manager, CLAIM_SQL, [open.map((q) => q.partnerId), open.map((q) => q.slots), open.map((q) => q.busy), limit, leaseSeconds]);
   }
 
   /** Events still to deliver and the age of the oldest, in one read of the pending (partial) index's rows. */
@@ -134,10 +151,10 @@ export class OutboxRepository {
     await manager.query(
       `with o as (
          select * from unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[])
-           as o(event_id, attempt, url, status_code, error, duration_ms, next_kind, delay_secs)),
+           as o(event_id, attempt, url, status_code, outcome, duration_ms, next_kind, delay_secs)),
        log as (
-         insert into webhook_deliveries (event_id, attempt, url, status_code, error, duration_ms)
-         select event_id, attempt, url, status_code, error, duration_ms from o)
+         insert into webhook_deliveries (event_id, attempt, url, status_code, outcome, duration_ms)
+         select event_id, attempt, url, status_code, outcome, duration_ms from o)
        update outbox_events e
           set delivered_at = case when o.next_kind = 'delivered' then now() else e.delivered_at end,
               dead = case o.next_kind when 'delivered' then false when 'dead' then true else e.dead end,
@@ -149,7 +166,7 @@ export class OutboxRepository {
         column((a) => a.attempt),
         column((a) => a.outcome.url),
         column((a) => a.outcome.statusCode),
-        column((a) => a.outcome.error),
+        column((a) => a.outcome.outcome),
         column((a) => a.outcome.durationMs),
         column((a) => a.next.kind),
         column((a) => (a.next.kind === 'retry' ? a.next.delayMs / 1000 : null)),
@@ -234,10 +251,16 @@ export class OutboxRepository {
   }
 
   async deliveries(manager: EntityManager, eventId: string): Promise<DeliveryRow[]> {
-    return (await manager.query(
-      `select attempt, url, status_code as "statusCode", error, duration_ms as "durationMs", attempted_at as "attemptedAt"
+    const rows = (await manager.query(
+      `select attempt, url, status_code as "statusCode", outcome, duration_ms as "durationMs", attempted_at as "attemptedAt"
          from webhook_deliveries where event_id = $1 order by attempt, id`,
       [eventId],
-    )) as DeliveryRow[];
+    )) as Array<Omit<DeliveryRow, 'outcome'> & { outcome: DeliveryOutcome | null }>;
+    // null: written by an instance older than the outcome column, during a rolling deploy.
+    return rows.map((row) => ({ ...row, outcome: row.outcome ?? (row.statusCode === null ? 'connectionRefused' : httpOutcome(row.statusCode)) }));
   }
+}
+
+function httpOutcome(statusCode: number): DeliveryOutcome {
+  return statusCode >= 200 && statusCode < 300 ? 'delivered' : 'httpStatus';
 }

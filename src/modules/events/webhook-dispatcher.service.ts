@@ -7,25 +7,29 @@ import { DELIVERY_DATA_SOURCE } from '../../infrastructure/database/database.mod
 import { Metrics } from '../../infrastructure/metrics/metrics';
 import { JobQueue } from '../../infrastructure/queue/job-queue';
 import { inLinkedSpan } from '../../infrastructure/telemetry/trace-context';
-import { AttemptNext, FinishedAttempt, OutboxRepository, OutboxRow } from './outbox.repository';
+import { AttemptNext, AttemptOutcome, FinishedAttempt, OutboxRepository, OutboxRow, PartnerQuota } from './outbox.repository';
 import { WebhookSender } from './webhook-sender';
 
 /** The per-minute cron that re-enqueued lost delivery jobs before the poller; databases made before it still hold it. */
 const RETIRED_SWEEP_SCHEDULE = 'outbox-sweep';
 /** Idle poll: the lag of a new event is at most this plus one claim (no LISTEN connection to keep alive). */
 const POLL_MS = 250;
-/** Attempts in flight per instance (the HTTP posts are concurrent); a claim never takes more than the room left. */
-const MAX_IN_FLIGHT = 64;
+/**
+ * Attempts in flight per instance (the HTTP posts are concurrent); a claim never takes more than the
+ * room left. Four times the default per-partner cap: one partner alone delivers at its full cap, and a
+ * partner whose receiver hangs holds at most a quarter.
+ */
+const MAX_IN_FLIGHT = 256;
 /** A failed claim (database restarting) is retried after this. */
 const ERROR_BACKOFF_MS = 1_000;
-/** On shutdown, attempts in flight get this long to finish and be recorded (one HTTP timeout). */
-const DRAIN_MS = 10_000;
 /** Finished attempts wait at most this long to be recorded together (one statement per flush). */
 const FLUSH_MS = 20;
 
 /**
  * Delivers outbox events to partners' webhooks, at least once, from every instance: a poller
- * claims due rows in batches (one statement, SKIP LOCKED, attempt counted and leased), posts them
+ * claims due rows in batches (one statement, SKIP LOCKED, attempt counted and leased, at most
+ * WEBHOOK_PARTNER_MAX_IN_FLIGHT of one partner in flight here, every partner's turn before anyone's
+ * next one: a hanging receiver holds only its partner's slots), posts them
  * concurrently outside any transaction, and records finished attempts with their settlement
  * (delivered, due again after WEBHOOK_RETRY_DELAYS_MS, or failed for good) in one statement per
  * flush, so delivery takes one pooled connection per batch rather than per event. An instance
@@ -36,6 +40,8 @@ const FLUSH_MS = 20;
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly inFlight = new Set<Promise<void>>();
+  /** Attempts in flight here by partner: the claim gives each partner only its free slots. */
+  private readonly busy = new Map<string, number>();
   private finished: FinishedAttempt[] = [];
   private stopped = false;
   private loop?: Promise<void>;
@@ -64,7 +70,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     this.wake();
     await this.loop;
     const drained = Promise.allSettled([...this.inFlight]);
-    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+    // One attempt's timeout: what is in flight has ended by then.
+    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, this.config.env.webhookTimeoutMs).unref())]);
     // What is not recorded now is sent again after its lease: at least once either way.
     await this.flush().catch(() => undefined);
   }
@@ -81,8 +88,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         await this.flush();
         const room = MAX_IN_FLIGHT - this.inFlight.size;
         if (room > 0) {
-          const claimed = await this.outbox.claimDue(this.dataSource.manager, room, this.config.env.webhookLeaseSeconds);
-          for (const event of claimed) this.track(this.attempt(event));
+          const claimed = await this.outbox.claimDue(this.dataSource.manager, this.quotas(), room, this.config.env.webhookLeaseSeconds);
+          for (const event of claimed) this.track(event.partnerId, this.attempt(event));
           // A full batch: more may be due; claim again as soon as there is room.
           if (claimed.length === room) wait = 0;
         }
@@ -114,9 +121,22 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     }
   }
 
-  private track(attempt: Promise<void>): void {
+  /** Every configured partner's free slots (one whose webhook was removed gets them too: its events are then marked dead). */
+  private quotas(): PartnerQuota[] {
+    const max = this.config.env.webhookPartnerMaxInFlight;
+    return this.config.service.partners.map(({ partnerId }) => {
+      const busy = this.busy.get(partnerId) ?? 0;
+      return { partnerId, slots: Math.max(0, max - busy), busy };
+    });
+  }
+
+  private track(partnerId: string, attempt: Promise<void>): void {
+    this.busy.set(partnerId, (this.busy.get(partnerId) ?? 0) + 1);
     const tracked = attempt.finally(() => {
       this.inFlight.delete(tracked);
+      const left = (this.busy.get(partnerId) ?? 1) - 1;
+      if (left > 0) this.busy.set(partnerId, left);
+      else this.busy.delete(partnerId);
       // Soon, not at once: attempts finishing together are recorded together.
       this.flushSoon ??= setTimeout(() => {
         this.flushSoon = undefined;
@@ -153,14 +173,17 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         const settled = this.next(event.attempts, posted.ok);
         const counted = settled.kind === 'delivered' ? 'delivered' : settled.kind === 'retry' ? 'failed' : 'abandoned';
         span.setAttribute('webhook.outcome', counted);
+        span.setAttribute('webhook.delivery_outcome', posted.outcome);
         if (posted.statusCode !== null) span.setAttribute('http.response.status_code', posted.statusCode);
         if (!posted.ok) span.setStatus({ code: SpanStatusCode.ERROR });
         this.metrics.countWebhookAttempt(counted);
         // Inside the span: the line carries its trace_id and span_id when tracing is on.
         if (!posted.ok) {
-          this.logger.warn({ eventId: event.id, attempt: event.attempts, statusCode: posted.statusCode, error: posted.error }, 'webhook attempt failed');
+          const failure = { eventId: event.id, attempt: event.attempts, outcome: posted.outcome, statusCode: posted.statusCode, errorCode: posted.errorCode };
+          this.logger.warn(failure, 'webhook attempt failed');
         }
-        return { outcome: posted, next: settled };
+        const outcome: AttemptOutcome = { url: posted.url, statusCode: posted.statusCode, outcome: posted.outcome, durationMs: posted.durationMs };
+        return { outcome, next: settled };
       });
       this.finished.push({ eventId: event.id, attempt: event.attempts, outcome, next });
     } catch (error) {

@@ -10,6 +10,7 @@ import { DomainError } from '../../common/errors/domain-error';
 import { EVENT_TYPES } from '../events/event-types';
 import { EventListItem, EventLogService, EventPage, EventView } from '../events/event-log.service';
 import { SendTestWebhookDto } from './dtos/send-test-webhook.dto';
+import { LimitedWebhookCall } from './webhook-call-limit';
 import { TestWebhookResult, WebhookTestService } from './webhook-test.service';
 
 const DELIVERY_NOTE =
@@ -17,8 +18,10 @@ const DELIVERY_NOTE =
   'stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of ' +
   '"{webhook-id}.{webhook-timestamp}.{body}" keyed with the base64-decoded part after whsec_). Body ' +
   '{eventId, eventType, occurredDateTime, programCode, accountIdentifier, data}, never plaintext of encrypted data. ' +
-  'Any 2xx acknowledges; anything else (including redirects and a 10 s timeout) is retried after ' +
-  'WEBHOOK_RETRY_DELAYS_MS (default 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h: more than 24 h in total), then the event is marked failed.';
+  'Any 2xx acknowledges; anything else (including redirects and no answer within WEBHOOK_TIMEOUT_MS, default 10 s) is retried after ' +
+  'WEBHOOK_RETRY_DELAYS_MS (default 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h: more than 24 h in total), then the event is marked failed. ' +
+  'Each partner has its own delivery slots, so a slow receiver delays only its own events. In production the URL is https and an address ' +
+  'that resolves to a non-public range is refused (outcome refusedAddress).';
 
 const LIST_ITEM_EXAMPLE = {
   eventId: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f',
@@ -42,7 +45,14 @@ const EVENT_EXAMPLE = {
   nextAttemptDateTime: null,
   deliveredDateTime: '2026-11-21T10:00:02.042Z',
   deliveries: [
-    { attempt: 1, url: 'https://partner.example.com/hooks', statusCode: 200, error: null, durationMs: 42, attemptedDateTime: '2026-11-21T10:00:02.000Z' },
+    {
+      attempt: 1,
+      url: 'https://partner.example.com/hooks',
+      outcome: 'delivered',
+      statusCode: 200,
+      durationMs: 42,
+      attemptedDateTime: '2026-11-21T10:00:02.000Z',
+    },
   ],
 };
 
@@ -57,6 +67,7 @@ export class WebhooksController {
   @Post('v1/webhooks/test')
   @HttpCode(200)
   @RequiresScopes('webhooks')
+  @LimitedWebhookCall()
   @ApiOperation({
     operationId: 'sendTestWebhook',
     summary: 'Send a test event of any of the 13 event types to the calling partner',
@@ -106,6 +117,7 @@ export class WebhooksController {
   @Post('v1/webhooks/events/:eventId/redeliver')
   @HttpCode(200)
   @RequiresScopes('webhooks')
+  @LimitedWebhookCall()
   @ApiOperation({
     operationId: 'redeliverWebhookEvent',
     summary: "Make one of the partner's events due for one more delivery attempt now",

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
+import { WebhookCallLimiter, WebhookCallLimitGuard } from './webhook-call-limit';
 import { WebhookTestService } from './webhook-test.service';
 import { WebhooksController } from './webhooks.controller';
 
@@ -7,6 +8,6 @@ import { WebhooksController } from './webhooks.controller';
 @Module({
   imports: [EventsModule],
   controllers: [WebhooksController],
-  providers: [WebhookTestService],
+  providers: [WebhookTestService, WebhookCallLimiter, WebhookCallLimitGuard],
 })
 export class WebhooksModule {}

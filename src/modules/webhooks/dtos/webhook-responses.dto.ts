@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { EnvelopeDto } from '../../../common/openapi/envelope.dto';
-import { EVENT_TYPES } from '../../events/event-types';
+import { DELIVERY_OUTCOMES, DeliveryOutcome, EVENT_TYPES } from '../../events/event-types';
 
 @ApiSchema({ name: 'TestWebhookResponse' })
 export class TestWebhookResponseDto extends EnvelopeDto {
@@ -15,8 +15,18 @@ export class TestWebhookResponseDto extends EnvelopeDto {
 export class WebhookDeliveryDto {
   @ApiProperty({ type: 'integer', example: 1 }) attempt: number;
   @ApiProperty({ example: 'https://partner.example.com/hooks' }) url: string;
-  @ApiProperty({ type: 'integer', nullable: true, example: 200 }) statusCode: number | null;
-  @ApiProperty({ type: 'string', nullable: true, example: null }) error: string | null;
+  @ApiProperty({
+    enum: DELIVERY_OUTCOMES,
+    description:
+      'delivered (a 2xx answered), httpStatus (another status, in statusCode; redirects are not followed), timeout (no answer within ' +
+      'WEBHOOK_TIMEOUT_MS, default 10 s), connectionRefused (no HTTP answer: the connection could not be opened, the name did not resolve, ' +
+      'or it closed without an answer), tls (the TLS handshake or the certificate failed), refusedAddress (production: the host resolves ' +
+      'to a loopback, private, link-local, unique-local or other non-public address; nothing was sent)',
+    example: 'delivered',
+  })
+  outcome: DeliveryOutcome;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The HTTP status the receiver answered; null when it did not answer', example: 200 })
+  statusCode: number | null;
   @ApiProperty({ type: 'integer', example: 42 }) durationMs: number;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:02.000Z' }) attemptedDateTime: string;
 }
