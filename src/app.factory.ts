@@ -22,6 +22,7 @@ import { installTraceRoute } from './infrastructure/telemetry/trace-context';
 import { installTokenFormChecks, TOKEN_ROUTE } from './modules/auth/token-form';
 import { installTokenRateLimit } from './modules/auth/token-rate-limit';
 import { LIMITED_WEBHOOK_ROUTES } from './modules/webhooks/webhook-call-limit';
+import rateLimit from '@fastify/rate-limit';
 import { setupOpenApi } from './openapi';
 import { installConsoleHttp } from './modules/care-console/console-http';
 
@@ -67,6 +68,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // The token route's strict form checks run before its rate limiter (both are that route's own hooks, in this order).
   installTokenFormChecks(fastify);
   installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
+  // @fastify/rate-limit's counter (`createRateLimit`) for the webhook test and redeliver limit; not global.
+  // Registered here, with the app's other Fastify set-up, not from a Nest lifecycle hook: registered
+  // during Nest's init it boots ahead of Nest's own error handling of body parsing.
+  await fastify.register(rateLimit, { global: false });
   // JSON only (and the token endpoint's form): any other body type is refused with 415.
   fastify.removeContentTypeParser('text/plain');
   if (config.isSandbox) fastify.addHook('preHandler', unavailableFaultHook);

@@ -65,8 +65,8 @@ describe('Webhook isolation (e2e)', () => {
     });
 
     afterAll(async () => {
-      await app.close();
-      await receiver.close();
+      await app?.close();
+      await receiver?.close();
     });
 
     it('beyond WEBHOOK_TEST_RATE_LIMIT a minute, test and redeliver answer 429/429/0 with Retry-After; another partner is not affected', async () => {
@@ -214,6 +214,8 @@ describe('Webhook isolation (e2e)', () => {
       app = await startTestApp('webhook_production', {
         env: {
           APP_MODE: 'production',
+          // The test database has no TLS: say so, as production requires.
+          DATABASE_TLS: 'off',
           SERVICE_CONFIG: config,
           SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()),
           PUBLIC_URL: 'https://enrollment.test',
@@ -226,8 +228,8 @@ describe('Webhook isolation (e2e)', () => {
     });
 
     afterAll(async () => {
-      await app.close();
-      await receiver.close();
+      await app?.close();
+      await receiver?.close();
     });
 
     it('a webhook host resolving to 127.0.0.1 is refused (refusedAddress) and no connection is made', async () => {

@@ -1,6 +1,5 @@
-import { applyDecorators, CanActivate, ExecutionContext, Injectable, OnApplicationBootstrap, OnModuleInit, UseGuards } from '@nestjs/common';
+import { applyDecorators, CanActivate, ExecutionContext, Injectable, OnApplicationBootstrap, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrors } from '../../common/openapi/api-answers';
 import type { Principal } from '../../common/context/request-context';
@@ -21,7 +20,7 @@ type Check = ReturnType<FastifyInstance['createRateLimit']>;
  * from flooding its own delivery queue, and fair delivery slots already keep it from others'.
  */
 @Injectable()
-export class WebhookCallLimiter implements OnModuleInit, OnApplicationBootstrap {
+export class WebhookCallLimiter implements OnApplicationBootstrap {
   private check?: Check;
 
   constructor(
@@ -33,11 +32,7 @@ export class WebhookCallLimiter implements OnModuleInit, OnApplicationBootstrap 
     return this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
   }
 
-  /** The token endpoint registers the plugin first; on its own this module registers it (not globally). */
-  async onModuleInit(): Promise<void> {
-    if (!this.fastify.hasDecorator('createRateLimit')) await this.fastify.register(rateLimit, { global: false });
-  }
-
+  /** app.factory registers @fastify/rate-limit (not globally) before the app boots. */
   onApplicationBootstrap(): void {
     this.check = this.fastify.createRateLimit({
       max: this.config.env.webhookTestRateLimit,
