@@ -122,13 +122,14 @@ describe('Verified-token cache and a retired key (e2e)', () => {
     const before = await generateKeyMaterial();
     const current = await rotateKeyMaterial(before);
     const t = now();
+    // The key verifies until t + 11: room for the app to start on a busy machine before the two calls.
     (current.previousSigning ?? [])[0].retiredAt = t - 1;
-    const app = await startTestApp('token_lifetime_cache', { env: { SERVICE_KEYS: JSON.stringify(current), TOKEN_TTL_SECONDS: '3' } });
+    const app = await startTestApp('token_lifetime_cache', { env: { SERVICE_KEYS: JSON.stringify(current), TOKEN_TTL_SECONDS: '12' } });
     try {
       const token = await mint(before.signing, { iat: t - 5, exp: t + HOUR });
       expect(await statusWith(app, token)).toBe(404);
       expect(await statusWith(app, token)).toBe(404);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, (t + 2) * 1000 - Date.now()) + 100));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, (t + 11) * 1000 - Date.now()) + 100));
       expect(await statusWith(app, token)).toBe(401);
     } finally {
       await app.close();
