@@ -2,6 +2,15 @@ import * as path from 'node:path';
 import { AppConfig } from './app-config';
 import { EnvError, loadEnv, UNBLOCK_RETRY_WINDOW_MS } from './env';
 
+const PROVIDER = {
+  CARE_OAUTH_AUTHORIZATION_URL: 'https://idp.bank/authorize',
+  CARE_OAUTH_TOKEN_URL: 'https://idp.bank/token',
+  CARE_OAUTH_CLIENT_ID: 'care-console',
+  CARE_OAUTH_ALLOWED_GROUP: 'care-agents',
+  CARE_OAUTH_ISSUER: 'https://idp.bank',
+  CARE_OAUTH_JWKS_URL: 'https://idp.bank/jwks',
+};
+
 describe(loadEnv.name, () => {
   describe('UNBLOCK_RETRY_DELAYS_MS (SERVICE.md: up to 3 unblock retries, all within 15 minutes)', () => {
     it('defaults to 3 delays inside the 15-minute window', () => {
@@ -87,19 +96,33 @@ describe(loadEnv.name, () => {
         CARE_OAUTH_CLIENT_ID: 'care-console',
         CARE_OAUTH_CLIENT_SECRET: 's3cret',
         CARE_OAUTH_ALLOWED_GROUP: 'care-agents',
+        CARE_OAUTH_ISSUER: 'https://idp.bank',
+        CARE_OAUTH_JWKS_URL: 'https://idp.bank/jwks',
         CARE_SESSION_IDLE_MINUTES: '5',
       });
       expect(env.careConsole).toMatchObject({
-        oauth: { clientId: 'care-console', allowedGroup: 'care-agents', groupClaim: 'groups', scope: 'openid email profile', userinfoUrl: undefined },
+        oauth: {
+          clientId: 'care-console',
+          allowedGroup: 'care-agents',
+          groupClaim: 'groups',
+          scope: 'openid email profile',
+          userinfoUrl: undefined,
+          issuer: 'https://idp.bank',
+          jwksUrl: 'https://idp.bank/jwks',
+        },
         sessionIdleMinutes: 5,
       });
     });
 
-    it('a half-configured provider or a short session secret stops the start, naming what is missing', () => {
+    it('a half-configured provider (the ID token checks included) or a short session secret stops the start, naming what is missing', () => {
       expect(() => loadEnv({ CARE_OAUTH_TOKEN_URL: 'https://idp.bank/token' })).toThrow(
-        "the care console's identity provider needs CARE_OAUTH_AUTHORIZATION_URL, CARE_OAUTH_CLIENT_ID, CARE_OAUTH_ALLOWED_GROUP",
+        "the care console's identity provider needs CARE_OAUTH_AUTHORIZATION_URL, CARE_OAUTH_CLIENT_ID, CARE_OAUTH_ALLOWED_GROUP, CARE_OAUTH_ISSUER, CARE_OAUTH_JWKS_URL",
       );
       expect(() => loadEnv({ CARE_SESSION_SECRET: 'short' })).toThrow('CARE_SESSION_SECRET must be at least 32 characters');
+    });
+
+    it('a provider asked for no openid scope stops the start: the ID token is what proves who signed in', () => {
+      expect(() => loadEnv({ ...PROVIDER, CARE_OAUTH_SCOPE: 'email profile' })).toThrow('CARE_OAUTH_SCOPE must include openid, got "email profile"');
     });
   });
 });

@@ -87,7 +87,7 @@ export class ConsoleAuthController {
     void reply.redirect('/care', 303);
   }
 
-  /** Redirects to the identity provider (passport-oauth2: state and PKCE verifier kept in the session). */
+  /** Redirects to the identity provider (state, nonce and PKCE verifier kept in a signed cookie, not in a session). */
   @Get('auth/login')
   @UseGuards(CareOidcGuard)
   login(): void {
