@@ -1,11 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { Clock } from '../src/infrastructure/time/clock';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { startTestApp, TEST_PUBLIC_URL, TestApp } from './support/test-app';
 
 const CLIENT = { id: 'care-console', secret: 'care-console-spec-secret' };
 const CALLBACK = `${TEST_PUBLIC_URL}/care/auth/callback`;
+const HOUR = 60 * 60_000;
 
 /** Cookies of one origin, as a browser would keep them (name=value only; enough for these flows). */
 class CookieJar {
@@ -297,6 +299,28 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
     expect((await page(jar, '/care')).status).toBe(200);
     return jar;
   }
+
+  describe('absolute lifetime (CARE_SESSION_MAX_HOURS, default 8), under a pinned Clock', () => {
+    it('a session in use every 10 minutes (never idle) ends 8 hours after sign-in, and the sign-in page says why', async () => {
+      const jar = await signedIn();
+      const clock = app.app.get(Clock, { strict: false });
+      const realNow = clock.now.bind(clock);
+      let offsetMs = 0;
+      const pinned = jest.spyOn(clock, 'now').mockImplementation(() => new Date(realNow().getTime() + offsetMs));
+      try {
+        for (offsetMs = 10 * 60_000; offsetMs < 8 * HOUR - 60_000; offsetMs += 10 * 60_000) expect((await page(jar, '/care')).status).toBe(200);
+        offsetMs = 8 * HOUR;
+        const res = await page(jar, '/care');
+        expect(res.status).toBe(303);
+        expect(res.headers.get('location')).toBe('/care/sign-in');
+        jar.take(res);
+        expect(await (await page(jar, '/care/sign-in')).text()).toContain('Your session reached its maximum length');
+        expect((await page(jar, '/care')).status).toBe(303);
+      } finally {
+        pinned.mockRestore();
+      }
+    });
+  });
 
   describe('idle timeout (CARE_SESSION_IDLE_MINUTES)', () => {
     it('a session whose store expiry has passed is gone: back to the sign-in page', async () => {

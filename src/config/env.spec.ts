@@ -85,8 +85,13 @@ describe(loadEnv.name, () => {
   });
 
   describe('care console (CONTRACT section 14)', () => {
-    it('has no provider by default, a 15-minute idle timeout and no fixed session secret', () => {
-      expect(loadEnv({}).careConsole).toEqual({ oauth: null, sessionIdleMinutes: 15, sessionSecret: undefined });
+    it('has no provider by default, a 15-minute idle timeout, an 8-hour lifetime and no fixed session secret', () => {
+      expect(loadEnv({}).careConsole).toEqual({ oauth: null, sessionIdleMinutes: 15, sessionMaxHours: 8, sessionSecret: undefined });
+    });
+
+    it('CARE_SESSION_MAX_HOURS sets the absolute lifetime, at least an hour', () => {
+      expect(loadEnv({ CARE_SESSION_MAX_HOURS: '12' }).careConsole.sessionMaxHours).toBe(12);
+      expect(() => loadEnv({ CARE_SESSION_MAX_HOURS: '0' })).toThrow('CARE_SESSION_MAX_HOURS must be an integer >= 1');
     });
 
     it('reads the provider, with the groups claim and OpenID scopes by default', () => {

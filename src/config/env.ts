@@ -64,6 +64,8 @@ export interface CareConsoleEnv {
     readonly jwksUrl: string;
   } | null;
   readonly sessionIdleMinutes: number;
+  /** Absolute lifetime of a signed-in session, however active (CONTRACT section 14, 2026-11-25). */
+  readonly sessionMaxHours: number;
   /** Signs the session cookie (32+ characters); unset: a secret derived from SERVICE_KEYS (the same on every instance). */
   readonly sessionSecret: string | undefined;
 }
@@ -220,6 +222,7 @@ function careConsoleEnv(source: NodeJS.ProcessEnv): CareConsoleEnv {
   return {
     oauth,
     sessionIdleMinutes: int('CARE_SESSION_IDLE_MINUTES', source.CARE_SESSION_IDLE_MINUTES, 15, 1),
+    sessionMaxHours: int('CARE_SESSION_MAX_HOURS', source.CARE_SESSION_MAX_HOURS, 8, 1),
     sessionSecret: secret,
   };
 }

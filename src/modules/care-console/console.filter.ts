@@ -16,7 +16,7 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     if (exception instanceof PassportAnswered || reply.sent) return;
     if (exception instanceof SignInRequired) {
-      if (exception.idle) request.session.flash = 'Your session ended after a period of inactivity. Please sign in again.';
+      if (exception.ended) request.session.flash = ENDED[exception.ended];
       void reply.redirect('/care/sign-in', 303);
       return;
     }
@@ -30,6 +30,11 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
       .send(errorPage(title, message, staff, staff ? reply.generateCsrf() : undefined));
   }
 }
+
+const ENDED: Record<NonNullable<SignInRequired['ended']>, string> = {
+  idle: 'Your session ended after a period of inactivity. Please sign in again.',
+  lifetime: 'Your session reached its maximum length. Please sign in again.',
+};
 
 /** Fixed words: the provider's error_description (anyone can put one in a callback URL) is never shown. */
 const REFUSED: Record<SignInRefused['reason'], string> = {
