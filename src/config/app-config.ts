@@ -12,7 +12,7 @@ export class AppConfig {
     const env = loadEnv(source);
     const production = env.appMode === 'production';
     if (production) {
-      const missing = productionGaps(env, source);
+      const missing = [...productionGaps(env, source), ...careConsoleHttpsGaps(source)];
       if (missing.length > 0) throw new ServiceConfigError(`APP_MODE=production refuses to start: ${missing.join('; ')}`);
     }
     return new AppConfig(env, loadServiceConfig(env.serviceConfigPath, source, { production }));
@@ -39,4 +39,21 @@ function productionGaps(env: Env, source: NodeJS.ProcessEnv): string[] {
   if (!source.PUBLIC_URL || !env.publicUrl.startsWith('https://')) missing.push('PUBLIC_URL must be an https URL');
   if (!env.ofac.listDir) missing.push('OFAC_LIST_DIR is not set (the SDN list enrollments are screened against)');
   return missing;
+}
+
+/** CONTRACT section 12 (2026-11-25): the care console speaks to its identity provider over https only. */
+function careConsoleHttpsGaps(source: NodeJS.ProcessEnv): string[] {
+  return Object.keys(source)
+    .filter((name) => name === 'CARE_OAUTH_ISSUER' || /^CARE_OAUTH_[A-Z0-9_]+_URL$/.test(name))
+    .sort()
+    .filter((name) => source[name] && !isHttps(source[name] as string))
+    .map((name) => `${name} must be an https URL`);
+}
+
+function isHttps(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
 }

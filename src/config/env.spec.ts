@@ -129,5 +129,14 @@ describe(loadEnv.name, () => {
     it('a provider asked for no openid scope stops the start: the ID token is what proves who signed in', () => {
       expect(() => loadEnv({ ...PROVIDER, CARE_OAUTH_SCOPE: 'email profile' })).toThrow('CARE_OAUTH_SCOPE must include openid, got "email profile"');
     });
+
+    it('production refuses http provider URLs, naming each variable and saying https', () => {
+      const http = { ...PROVIDER, CARE_OAUTH_ISSUER: 'http://idp.bank', CARE_OAUTH_JWKS_URL: 'http://idp.bank/jwks', CARE_OAUTH_USERINFO_URL: 'idp.bank/me' };
+      expect(() => AppConfig.load(http)).not.toThrow(/https/);
+      expect(() => AppConfig.load({ ...http, APP_MODE: 'production' })).toThrow(
+        /CARE_OAUTH_ISSUER must be an https URL; CARE_OAUTH_JWKS_URL must be an https URL; CARE_OAUTH_USERINFO_URL must be an https URL$/,
+      );
+      expect(() => AppConfig.load({ ...PROVIDER, APP_MODE: 'production' })).not.toThrow(/CARE_OAUTH/);
+    });
   });
 });
