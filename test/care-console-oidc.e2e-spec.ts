@@ -65,7 +65,7 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
   }
 
   /** The provider's next token response carries an ID token made bad in one way (test/support/oidc-provider.mjs). */
-  async function nextIdToken(mode: 'forged' | 'unsigned' | 'nonce' | 'issuer'): Promise<void> {
+  async function nextIdToken(mode: 'forged' | 'unsigned' | 'nonce' | 'issuer' | 'userinfo-sub'): Promise<void> {
     const res = await fetch(`${issuer}/test/next-id-token`, { method: 'POST', body: mode });
     expect(res.status).toBe(204);
   }
@@ -230,6 +230,16 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
     const home = await page(jar, '/care');
     expect(home.status).toBe(303);
     expect(home.headers.get('location')).toBe('/care/sign-in');
+  });
+
+  it("userinfo claims naming another subject than the verified ID token's are refused (403)", async () => {
+    const jar = new CookieJar();
+    const callback = await signInAtProvider(await startSignIn(jar), 'alice');
+    await nextIdToken('userinfo-sub');
+    const res = await finish(jar, callback);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('Your identity could not be verified');
+    expect((await page(jar, '/care')).status).toBe(303);
   });
 
   it('anonymous visits to /care/auth/login write no session row (the sign-in in progress is a signed cookie)', async () => {

@@ -3,7 +3,8 @@
 // Accounts: alice (group care-agents), bob (group tellers). The interaction is a one-field login
 // form; consent is implied for the one first-party client. ID tokens are signed with an RS256 key
 // made at start and published at /jwks. `POST /test/next-id-token` with a body of `forged`,
-// `unsigned`, `nonce` or `issuer` makes the next token response carry a bad ID token of that kind.
+// `unsigned`, `nonce` or `issuer` makes the next token response carry a bad ID token of that kind;
+// with `userinfo-sub`, the next userinfo answer names another subject.
 import * as http from 'node:http';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import Provider from 'oidc-provider';
@@ -65,9 +66,15 @@ const TAMPER = {
   issuer: (claims, header) => new SignJWT({ ...claims, iss: 'https://impostor.test' }).setProtectedHeader(header).sign(signing.privateKey),
 };
 let nextIdToken = null;
+let nextUserinfoSub = false;
 
 provider.use(async (ctx, next) => {
   await next();
+  if (ctx.oidc?.route === 'userinfo' && nextUserinfoSub && typeof ctx.body?.sub === 'string') {
+    nextUserinfoSub = false;
+    ctx.body = { ...ctx.body, sub: 'mallory' };
+    return;
+  }
   if (ctx.oidc?.route !== 'token' || !nextIdToken || typeof ctx.body?.id_token !== 'string') return;
   const tamper = TAMPER[nextIdToken];
   nextIdToken = null;
@@ -80,11 +87,12 @@ server.on('request', async (req, res) => {
     if (req.method === 'POST' && req.url === '/test/next-id-token') {
       let mode = '';
       for await (const chunk of req) mode += chunk;
-      if (!Object.hasOwn(TAMPER, mode)) {
+      if (!Object.hasOwn(TAMPER, mode) && mode !== 'userinfo-sub') {
         res.statusCode = 400;
         return res.end('unknown mode');
       }
-      nextIdToken = mode;
+      if (mode === 'userinfo-sub') nextUserinfoSub = true;
+      else nextIdToken = mode;
       res.statusCode = 204;
       return res.end();
     }
