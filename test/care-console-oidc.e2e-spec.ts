@@ -1,11 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { Clock } from '../src/infrastructure/time/clock';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { startTestApp, TEST_PUBLIC_URL, TestApp } from './support/test-app';
 
 const CLIENT = { id: 'care-console', secret: 'care-console-spec-secret' };
 const CALLBACK = `${TEST_PUBLIC_URL}/care/auth/callback`;
+const HOUR = 60 * 60_000;
 
 /** Cookies of one origin, as a browser would keep them (name=value only; enough for these flows). */
 class CookieJar {
@@ -27,9 +29,10 @@ class CookieJar {
 
 /**
  * Sign-in to the care console through a real OpenID Connect provider (oidc-provider in a child
- * process): authorization code with PKCE and state via passport-oauth2; the allowed group gets in,
- * another group is refused, a forged state is refused, and console actions are audited with the
- * provider's subject and email.
+ * process): authorization code with PKCE, state and nonce via passport-oauth2; the ID token is
+ * verified against the provider's JWKS (a forged, unsigned, foreign or replayed one is refused);
+ * the allowed group gets in, another group is refused, a forged state is refused, and console
+ * actions are audited with the provider's subject and email.
  */
 describe('Care console sign-in through an OpenID Connect provider (e2e)', () => {
   let provider: ChildProcess;
@@ -56,7 +59,24 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
       CARE_OAUTH_CLIENT_SECRET: CLIENT.secret,
       CARE_OAUTH_ALLOWED_GROUP: 'care-agents',
       CARE_OAUTH_SCOPE: 'openid email profile groups',
+      CARE_OAUTH_ISSUER: issuer,
+      CARE_OAUTH_JWKS_URL: `${issuer}/jwks`,
     };
+  }
+
+  /** The provider's next token response carries an ID token made bad in one way (test/support/oidc-provider.mjs). */
+  async function nextIdToken(mode: 'forged' | 'unsigned' | 'nonce' | 'issuer' | 'userinfo-sub'): Promise<void> {
+    const res = await fetch(`${issuer}/test/next-id-token`, { method: 'POST', body: mode });
+    expect(res.status).toBe(204);
+  }
+
+  async function sessionRows(): Promise<number> {
+    const db = await app.db();
+    try {
+      return (await db.query<{ n: number }>('select count(*)::int as n from care_sessions')).rows[0]?.n ?? 0;
+    } finally {
+      await db.end();
+    }
   }
 
   afterAll(async () => {
@@ -103,7 +123,8 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
     expect(location.searchParams.get('code_challenge_method')).toBe('S256');
     expect(location.searchParams.get('state')).toBeTruthy();
     expect(location.searchParams.get('redirect_uri')).toBe(CALLBACK);
-    expect(jar.has('care_session')).toBe(true);
+    expect(location.searchParams.get('nonce')).toBeTruthy();
+    expect(jar.has('care_login')).toBe(true);
     return location.href;
   }
 
@@ -186,12 +207,87 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
     expect(home.status).toBe(303);
   });
 
-  it('a callback without the session that started the sign-in (state stored nowhere) is refused', async () => {
+  it('a callback without the login cookie of the browser that started the sign-in is refused', async () => {
     const first = new CookieJar();
     const callback = await signInAtProvider(await startSignIn(first), 'alice');
     const stranger = new CookieJar();
     const res = await finish(stranger, callback);
     expect(res.status).toBe(403);
+  });
+
+  it.each([
+    ['forged', 'signed by another key under the provider key id'],
+    ['unsigned', 'unsigned (alg none)'],
+    ['nonce', "signed by the provider but carrying another sign-in's nonce"],
+    ['issuer', 'signed by the provider key but naming another issuer'],
+  ] as const)('an ID token %s (%s) is refused (403), even with a userinfo endpoint, and gets no session', async (mode, _how) => {
+    const jar = new CookieJar();
+    const callback = await signInAtProvider(await startSignIn(jar), 'alice');
+    await nextIdToken(mode);
+    const res = await finish(jar, callback);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('Your identity could not be verified');
+    const home = await page(jar, '/care');
+    expect(home.status).toBe(303);
+    expect(home.headers.get('location')).toBe('/care/sign-in');
+  });
+
+  it("userinfo claims naming another subject than the verified ID token's are refused (403)", async () => {
+    const jar = new CookieJar();
+    const callback = await signInAtProvider(await startSignIn(jar), 'alice');
+    await nextIdToken('userinfo-sub');
+    const res = await finish(jar, callback);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('Your identity could not be verified');
+    expect((await page(jar, '/care')).status).toBe(303);
+  });
+
+  it('anonymous visits to /care/auth/login write no session row (the sign-in in progress is a signed cookie)', async () => {
+    const before = await sessionRows();
+    for (let visit = 0; visit < 25; visit++) {
+      const res = await fetch(`${app.baseUrl}/care/auth/login`, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      expect(res.headers.getSetCookie().filter((cookie) => cookie.startsWith('care_session='))).toEqual([]);
+    }
+    expect(await sessionRows()).toBe(before);
+  });
+
+  it('a tampered login cookie is refused', async () => {
+    const jar = new CookieJar();
+    const callback = await signInAtProvider(await startSignIn(jar), 'alice');
+    // One character of the signed value changed: its signature no longer matches.
+    const tampered = jar.header().replace(/care_login=(.)/, (_match, first: string) => `care_login=${first === 'A' ? 'B' : 'A'}`);
+    const res = await fetch(`${app.baseUrl}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie: tampered } });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('This sign-in was not started in this browser');
+  });
+
+  describe("the callback never shows the provider's error_description", () => {
+    const description = 'Call +1 202 555 0100 to restore your access';
+    const answer = (state?: string) =>
+      `/care/auth/callback?${new URLSearchParams({ ...(state ? { state } : {}), error: 'access_denied', error_description: description })}`;
+
+    it.each([
+      ['no state', undefined],
+      ['a state this browser was not given', 'forged-state-value'],
+    ])('with %s: a fixed message (403)', async (_case, state) => {
+      const res = await fetch(`${app.baseUrl}${answer(state)}`, { redirect: 'manual' });
+      expect(res.status).toBe(403);
+      const body = await res.text();
+      expect(body).toContain('This sign-in was not started in this browser, or it took too long.');
+      expect(body).not.toContain('555');
+    });
+
+    it("with this browser's state: a fixed message naming the provider (403), and the login cookie is cleared", async () => {
+      const jar = new CookieJar();
+      const state = new URL(await startSignIn(jar)).searchParams.get('state') as string;
+      const res = await page(jar, answer(state));
+      expect(res.status).toBe(403);
+      const body = await res.text();
+      expect(body).toContain('The identity provider did not complete the sign-in.');
+      expect(body).not.toContain('555');
+      expect(res.headers.getSetCookie()).toEqual(expect.arrayContaining([expect.stringMatching(/^care_login=;.*Max-Age=0/)]));
+    });
   });
 
   it('a second instance on the same database serves the signed-in session (PostgreSQL store, cookie secret derived from the shared keys)', async () => {
@@ -207,14 +303,36 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
     }
   });
 
-  describe('idle timeout (CARE_SESSION_IDLE_MINUTES)', () => {
-    async function signedIn(): Promise<CookieJar> {
-      const jar = new CookieJar();
-      await finish(jar, await signInAtProvider(await startSignIn(jar), 'alice'));
-      expect((await page(jar, '/care')).status).toBe(200);
-      return jar;
-    }
+  async function signedIn(): Promise<CookieJar> {
+    const jar = new CookieJar();
+    await finish(jar, await signInAtProvider(await startSignIn(jar), 'alice'));
+    expect((await page(jar, '/care')).status).toBe(200);
+    return jar;
+  }
 
+  describe('absolute lifetime (CARE_SESSION_MAX_HOURS, default 8), under a pinned Clock', () => {
+    it('a session in use every 10 minutes (never idle) ends 8 hours after sign-in, and the sign-in page says why', async () => {
+      const jar = await signedIn();
+      const clock = app.app.get(Clock, { strict: false });
+      const realNow = clock.now.bind(clock);
+      let offsetMs = 0;
+      const pinned = jest.spyOn(clock, 'now').mockImplementation(() => new Date(realNow().getTime() + offsetMs));
+      try {
+        for (offsetMs = 10 * 60_000; offsetMs < 8 * HOUR - 60_000; offsetMs += 10 * 60_000) expect((await page(jar, '/care')).status).toBe(200);
+        offsetMs = 8 * HOUR;
+        const res = await page(jar, '/care');
+        expect(res.status).toBe(303);
+        expect(res.headers.get('location')).toBe('/care/sign-in');
+        jar.take(res);
+        expect(await (await page(jar, '/care/sign-in')).text()).toContain('Your session reached its maximum length');
+        expect((await page(jar, '/care')).status).toBe(303);
+      } finally {
+        pinned.mockRestore();
+      }
+    });
+  });
+
+  describe('idle timeout (CARE_SESSION_IDLE_MINUTES)', () => {
     it('a session whose store expiry has passed is gone: back to the sign-in page', async () => {
       const jar = await signedIn();
       const db = await app.db();
@@ -266,6 +384,15 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
       const bob = new CookieJar();
       const bobRes = await finish(bob, await signInAtProvider(await startSignIn(bob, idTokenApp), 'bob'), idTokenApp);
       expect(bobRes.status).toBe(403);
+    });
+
+    it.each(['forged', 'unsigned'] as const)('a %s ID token is refused (403)', async (mode) => {
+      const jar = new CookieJar();
+      const callback = await signInAtProvider(await startSignIn(jar, idTokenApp), 'alice');
+      await nextIdToken(mode);
+      const res = await finish(jar, callback, idTokenApp);
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain('Your identity could not be verified');
     });
   });
 });

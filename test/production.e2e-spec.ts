@@ -99,6 +99,32 @@ describe('Production mode (e2e)', () => {
       expect(literal.stderr).toMatch(/clientSecret: APP_MODE=production refuses literal secrets/);
       expect(literal.stderr.trim().split('\n')).toHaveLength(1);
     });
+
+    it("(2026-11-25) the care console's identity provider over http is refused, naming each variable and saying https", async () => {
+      const config = path.join(runDir(), 'production-care-http.json');
+      writeProductionConfig(config);
+      const { code, stderr } = await start({
+        SERVICE_CONFIG: config,
+        SERVICE_KEYS: JSON.stringify(await generateKeyMaterial()),
+        DATABASE_URL: process.env.DATABASE_URL as string,
+        OFAC_LIST_DIR: OFAC_FIXTURE,
+        PUBLIC_URL: 'https://enrollment.test',
+        PROD_ACME_SECRET: 'x',
+        PROD_CARE_SECRET: 'x',
+        CARE_OAUTH_AUTHORIZATION_URL: 'http://idp.bank.test/authorize',
+        CARE_OAUTH_TOKEN_URL: 'https://idp.bank.test/token',
+        CARE_OAUTH_USERINFO_URL: 'http://idp.bank.test/userinfo',
+        CARE_OAUTH_JWKS_URL: 'http://idp.bank.test/jwks',
+        CARE_OAUTH_ISSUER: 'http://idp.bank.test',
+        CARE_OAUTH_CLIENT_ID: 'care-console',
+        CARE_OAUTH_ALLOWED_GROUP: 'care-agents',
+      });
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      for (const name of ['CARE_OAUTH_AUTHORIZATION_URL', 'CARE_OAUTH_ISSUER', 'CARE_OAUTH_JWKS_URL', 'CARE_OAUTH_USERINFO_URL'])
+        expect(stderr).toContain(`${name} must be an https URL`);
+      expect(stderr).not.toContain('CARE_OAUTH_TOKEN_URL');
+    });
   });
 
   describe('more refusals (2026-11-25)', () => {

@@ -2,6 +2,15 @@ import * as path from 'node:path';
 import { AppConfig } from './app-config';
 import { EnvError, loadEnv, UNBLOCK_RETRY_WINDOW_MS } from './env';
 
+const PROVIDER = {
+  CARE_OAUTH_AUTHORIZATION_URL: 'https://idp.bank/authorize',
+  CARE_OAUTH_TOKEN_URL: 'https://idp.bank/token',
+  CARE_OAUTH_CLIENT_ID: 'care-console',
+  CARE_OAUTH_ALLOWED_GROUP: 'care-agents',
+  CARE_OAUTH_ISSUER: 'https://idp.bank',
+  CARE_OAUTH_JWKS_URL: 'https://idp.bank/jwks',
+};
+
 describe(loadEnv.name, () => {
   it('refuses an external issuer without its audience or its JWKS (CONTRACT section 3), naming what is missing', () => {
     expect(() => loadEnv({ OAUTH_ISSUER: 'https://issuer.example', OAUTH_JWKS_URI: 'https://issuer.example/jwks' })).toThrow(
@@ -132,8 +141,13 @@ describe(loadEnv.name, () => {
   });
 
   describe('care console (CONTRACT section 14)', () => {
-    it('has no provider by default, a 15-minute idle timeout and no fixed session secret', () => {
-      expect(loadEnv({}).careConsole).toEqual({ oauth: null, sessionIdleMinutes: 15, sessionSecret: undefined });
+    it('has no provider by default, a 15-minute idle timeout, an 8-hour lifetime and no fixed session secret', () => {
+      expect(loadEnv({}).careConsole).toEqual({ oauth: null, sessionIdleMinutes: 15, sessionMaxHours: 8, sessionSecret: undefined });
+    });
+
+    it('CARE_SESSION_MAX_HOURS sets the absolute lifetime, at least an hour', () => {
+      expect(loadEnv({ CARE_SESSION_MAX_HOURS: '12' }).careConsole.sessionMaxHours).toBe(12);
+      expect(() => loadEnv({ CARE_SESSION_MAX_HOURS: '0' })).toThrow('CARE_SESSION_MAX_HOURS must be an integer >= 1');
     });
 
     it('reads the provider, with the groups claim and OpenID scopes by default', () => {
@@ -143,19 +157,42 @@ describe(loadEnv.name, () => {
         CARE_OAUTH_CLIENT_ID: 'care-console',
         CARE_OAUTH_CLIENT_SECRET: 's3cret',
         CARE_OAUTH_ALLOWED_GROUP: 'care-agents',
+        CARE_OAUTH_ISSUER: 'https://idp.bank',
+        CARE_OAUTH_JWKS_URL: 'https://idp.bank/jwks',
         CARE_SESSION_IDLE_MINUTES: '5',
       });
       expect(env.careConsole).toMatchObject({
-        oauth: { clientId: 'care-console', allowedGroup: 'care-agents', groupClaim: 'groups', scope: 'openid email profile', userinfoUrl: undefined },
+        oauth: {
+          clientId: 'care-console',
+          allowedGroup: 'care-agents',
+          groupClaim: 'groups',
+          scope: 'openid email profile',
+          userinfoUrl: undefined,
+          issuer: 'https://idp.bank',
+          jwksUrl: 'https://idp.bank/jwks',
+        },
         sessionIdleMinutes: 5,
       });
     });
 
-    it('a half-configured provider or a short session secret stops the start, naming what is missing', () => {
+    it('a half-configured provider (the ID token checks included) or a short session secret stops the start, naming what is missing', () => {
       expect(() => loadEnv({ CARE_OAUTH_TOKEN_URL: 'https://idp.bank/token' })).toThrow(
-        "the care console's identity provider needs CARE_OAUTH_AUTHORIZATION_URL, CARE_OAUTH_CLIENT_ID, CARE_OAUTH_ALLOWED_GROUP",
+        "the care console's identity provider needs CARE_OAUTH_AUTHORIZATION_URL, CARE_OAUTH_CLIENT_ID, CARE_OAUTH_ALLOWED_GROUP, CARE_OAUTH_ISSUER, CARE_OAUTH_JWKS_URL",
       );
       expect(() => loadEnv({ CARE_SESSION_SECRET: 'short' })).toThrow('CARE_SESSION_SECRET must be at least 32 characters');
+    });
+
+    it('a provider asked for no openid scope stops the start: the ID token is what proves who signed in', () => {
+      expect(() => loadEnv({ ...PROVIDER, CARE_OAUTH_SCOPE: 'email profile' })).toThrow('CARE_OAUTH_SCOPE must include openid, got "email profile"');
+    });
+
+    it('production refuses http provider URLs, naming each variable and saying https', () => {
+      const http = { ...PROVIDER, CARE_OAUTH_ISSUER: 'http://idp.bank', CARE_OAUTH_JWKS_URL: 'http://idp.bank/jwks', CARE_OAUTH_USERINFO_URL: 'idp.bank/me' };
+      expect(() => AppConfig.load(http)).not.toThrow(/https/);
+      expect(() => AppConfig.load({ ...http, APP_MODE: 'production' })).toThrow(
+        /CARE_OAUTH_ISSUER must be an https URL; CARE_OAUTH_JWKS_URL must be an https URL; CARE_OAUTH_USERINFO_URL must be an https URL$/,
+      );
+      expect(() => AppConfig.load({ ...PROVIDER, APP_MODE: 'production' })).not.toThrow(/CARE_OAUTH/);
     });
   });
 });

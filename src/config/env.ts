@@ -76,8 +76,14 @@ export interface CareConsoleEnv {
     /** The claim holding the staff member's groups or roles (default `groups`). */
     readonly groupClaim: string;
     readonly scope: string;
+    /** The provider's issuer identifier: the ID token's `iss` must equal it. */
+    readonly issuer: string;
+    /** The provider's JWKS: the ID token's signature is verified against it. */
+    readonly jwksUrl: string;
   } | null;
   readonly sessionIdleMinutes: number;
+  /** Absolute lifetime of a signed-in session, however active (CONTRACT section 14, 2026-11-25). */
+  readonly sessionMaxHours: number;
   /** Signs the session cookie (32+ characters); unset: a secret derived from SERVICE_KEYS (the same on every instance). */
   readonly sessionSecret: string | undefined;
 }
@@ -252,10 +258,18 @@ function careConsoleEnv(source: NodeJS.ProcessEnv): CareConsoleEnv {
   if (secret !== undefined && secret.length < 32) throw new EnvError('CARE_SESSION_SECRET must be at least 32 characters');
   let oauth: CareConsoleEnv['oauth'] = null;
   if (authorizationUrl || tokenUrl) {
-    const missing = ['CARE_OAUTH_AUTHORIZATION_URL', 'CARE_OAUTH_TOKEN_URL', 'CARE_OAUTH_CLIENT_ID', 'CARE_OAUTH_ALLOWED_GROUP'].filter(
-      (name) => !source[name],
-    );
+    const missing = [
+      'CARE_OAUTH_AUTHORIZATION_URL',
+      'CARE_OAUTH_TOKEN_URL',
+      'CARE_OAUTH_CLIENT_ID',
+      'CARE_OAUTH_ALLOWED_GROUP',
+      'CARE_OAUTH_ISSUER',
+      'CARE_OAUTH_JWKS_URL',
+    ].filter((name) => !source[name]);
     if (missing.length > 0) throw new EnvError(`the care console's identity provider needs ${missing.join(', ')}`);
+    const scope = source.CARE_OAUTH_SCOPE || 'openid email profile';
+    // The ID token (and its nonce) is what proves who signed in: OpenID Connect, not bare OAuth.
+    if (!scope.split(' ').includes('openid')) throw new EnvError(`CARE_OAUTH_SCOPE must include openid, got "${scope}"`);
     oauth = {
       authorizationUrl: authorizationUrl as string,
       tokenUrl: tokenUrl as string,
@@ -264,8 +278,15 @@ function careConsoleEnv(source: NodeJS.ProcessEnv): CareConsoleEnv {
       userinfoUrl: source.CARE_OAUTH_USERINFO_URL || undefined,
       allowedGroup: source.CARE_OAUTH_ALLOWED_GROUP as string,
       groupClaim: source.CARE_OAUTH_GROUP_CLAIM || 'groups',
-      scope: source.CARE_OAUTH_SCOPE || 'openid email profile',
+      scope,
+      issuer: source.CARE_OAUTH_ISSUER as string,
+      jwksUrl: source.CARE_OAUTH_JWKS_URL as string,
     };
   }
-  return { oauth, sessionIdleMinutes: int('CARE_SESSION_IDLE_MINUTES', source.CARE_SESSION_IDLE_MINUTES, 15, 1), sessionSecret: secret };
+  return {
+    oauth,
+    sessionIdleMinutes: int('CARE_SESSION_IDLE_MINUTES', source.CARE_SESSION_IDLE_MINUTES, 15, 1),
+    sessionMaxHours: int('CARE_SESSION_MAX_HOURS', source.CARE_SESSION_MAX_HOURS, 8, 1),
+    sessionSecret: secret,
+  };
 }

@@ -1,9 +1,17 @@
 // A real OpenID Connect provider (oidc-provider, ESM) for the care console's sign-in spec, run as a
 // child process so Jest's CommonJS never loads it. Prints {"issuer": "..."} once it listens.
 // Accounts: alice (group care-agents), bob (group tellers). The interaction is a one-field login
-// form; consent is implied for the one first-party client.
+// form; consent is implied for the one first-party client. ID tokens are signed with an RS256 key
+// made at start and published at /jwks. `POST /test/next-id-token` with a body of `forged`,
+// `unsigned`, `nonce` or `issuer` makes the next token response carry a bad ID token of that kind;
+// with `userinfo-sub`, the next userinfo answer names another subject.
 import * as http from 'node:http';
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import Provider from 'oidc-provider';
+
+const signing = await generateKeyPair('RS256', { extractable: true });
+const signingJwk = { ...(await exportJWK(signing.privateKey)), kid: 'spec-signing-key', alg: 'RS256', use: 'sig' };
+const otherKey = await generateKeyPair('RS256');
 
 const ACCOUNTS = {
   alice: { sub: 'alice', email: 'alice@bank.test', email_verified: true, name: 'Alice Agent', groups: ['care-agents'] },
@@ -26,6 +34,7 @@ const provider = new Provider(issuer, {
     },
   ],
   cookies: { keys: ['care-console-spec-cookie-key'] },
+  jwks: { keys: [signingJwk] },
   scopes: ['openid', 'email', 'profile', 'groups'],
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
   features: { devInteractions: { enabled: false } },
@@ -47,9 +56,46 @@ const provider = new Provider(issuer, {
   },
 });
 
+/** The bad ID tokens the spec asks for: the provider's own claims, made untrustworthy in one way each. */
+const TAMPER = {
+  // Same kid, another key: the signature does not verify.
+  forged: (claims, header) => new SignJWT(claims).setProtectedHeader(header).sign(otherKey.privateKey),
+  unsigned: async (claims) => new UnsecuredJWT(claims).encode(),
+  // Properly signed, but not for this sign-in (a replayed or injected token) or not by this issuer.
+  nonce: (claims, header) => new SignJWT({ ...claims, nonce: 'not-the-nonce-of-this-sign-in' }).setProtectedHeader(header).sign(signing.privateKey),
+  issuer: (claims, header) => new SignJWT({ ...claims, iss: 'https://impostor.test' }).setProtectedHeader(header).sign(signing.privateKey),
+};
+let nextIdToken = null;
+let nextUserinfoSub = false;
+
+provider.use(async (ctx, next) => {
+  await next();
+  if (ctx.oidc?.route === 'userinfo' && nextUserinfoSub && typeof ctx.body?.sub === 'string') {
+    nextUserinfoSub = false;
+    ctx.body = { ...ctx.body, sub: 'mallory' };
+    return;
+  }
+  if (ctx.oidc?.route !== 'token' || !nextIdToken || typeof ctx.body?.id_token !== 'string') return;
+  const tamper = TAMPER[nextIdToken];
+  nextIdToken = null;
+  ctx.body = { ...ctx.body, id_token: await tamper(decodeJwt(ctx.body.id_token), decodeProtectedHeader(ctx.body.id_token)) };
+});
+
 const callback = provider.callback();
 server.on('request', async (req, res) => {
   try {
+    if (req.method === 'POST' && req.url === '/test/next-id-token') {
+      let mode = '';
+      for await (const chunk of req) mode += chunk;
+      if (!Object.hasOwn(TAMPER, mode) && mode !== 'userinfo-sub') {
+        res.statusCode = 400;
+        return res.end('unknown mode');
+      }
+      if (mode === 'userinfo-sub') nextUserinfoSub = true;
+      else nextIdToken = mode;
+      res.statusCode = 204;
+      return res.end();
+    }
     const match = /^\/interaction\/([^/?]+)(\/login)?/.exec(req.url);
     if (!match) return callback(req, res);
     const details = await provider.interactionDetails(req, res);

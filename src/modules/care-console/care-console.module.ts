@@ -5,6 +5,7 @@ import { LockingModule } from '../locking/locking.module';
 import { Module, Provider } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '../../config/app-config';
+import { Clock } from '../../infrastructure/time/clock';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { BusinessProfileModule } from '../business-profile/business-profile.module';
@@ -12,6 +13,7 @@ import { CareModule } from '../care/care.module';
 import { UserModule } from '../user/user.module';
 import { CareOidcGuard } from './auth/care-oidc.guard';
 import { CareOidcStrategy } from './auth/care-oidc.strategy';
+import { LoginStateCookie } from './auth/login-state';
 import { CareConsoleService } from './care-console.service';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleGate } from './console-gate';
@@ -20,8 +22,9 @@ import { ConsoleController } from './console.controller';
 /** The identity provider's strategy exists only when CARE_OAUTH_* configure one. */
 const oidcStrategy: Provider = {
   provide: CareOidcStrategy,
-  inject: [AppConfig],
-  useFactory: (config: AppConfig) => (config.env.careConsole.oauth ? new CareOidcStrategy(config) : null),
+  inject: [AppConfig, Clock, LoginStateCookie],
+  useFactory: (config: AppConfig, clock: Clock, logins: LoginStateCookie) =>
+    config.env.careConsole.oauth ? new CareOidcStrategy(config, clock, logins) : null,
 };
 
 /** The care console at /care (issue 15, CONTRACT section 14): HTML pages over the care services. */
@@ -39,6 +42,6 @@ const oidcStrategy: Provider = {
     BusinessProfileModule,
   ],
   controllers: [ConsoleAuthController, ConsoleController],
-  providers: [oidcStrategy, CareOidcGuard, ConsoleGate, CareConsoleService],
+  providers: [oidcStrategy, LoginStateCookie, CareOidcGuard, ConsoleGate, CareConsoleService],
 })
 export class CareConsoleModule {}

@@ -8,7 +8,6 @@ import { CareOidcGuard } from './auth/care-oidc.guard';
 import type { ProviderIdentity } from './auth/care-oidc.strategy';
 import { ConsoleGate } from './console-gate';
 import { ConsoleExceptionFilter } from './console.filter';
-import { Staff } from './staff';
 import { signInPage } from './views/pages';
 
 type Form = Record<string, unknown>;
@@ -76,7 +75,7 @@ export class ConsoleAuthController {
         );
       return;
     }
-    await this.start(request, {
+    await this.gate.signIn(request, {
       subject: `sandbox:${partner.clientId}`,
       email: email || null,
       name: null,
@@ -87,7 +86,7 @@ export class ConsoleAuthController {
     void reply.redirect('/care', 303);
   }
 
-  /** Redirects to the identity provider (passport-oauth2: state and PKCE verifier kept in the session). */
+  /** Redirects to the identity provider (state, nonce and PKCE verifier kept in a signed cookie, not in a session). */
   @Get('auth/login')
   @UseGuards(CareOidcGuard)
   login(): void {
@@ -103,7 +102,7 @@ export class ConsoleAuthController {
     if (!first) throw new Error('no care client in SERVICE_CONFIG: the console has no programs to show');
     // Staff see what the issuer's care clients see: the union of their programs.
     const programs = [...new Set(carePartners.flatMap((partner) => partner.programs))];
-    await this.start(request, { ...identity, programs, partnerId: first.partnerId, via: 'oidc' });
+    await this.gate.signIn(request, { ...identity, programs, partnerId: first.partnerId, via: 'oidc' });
     void reply.redirect('/care', 303);
   }
 
@@ -112,12 +111,5 @@ export class ConsoleAuthController {
     if (request.session.staff) await this.gate.csrf(request);
     await request.session.destroy();
     void reply.redirect('/care/sign-in', 303);
-  }
-
-  /** A new session id at sign-in (no fixation); the pre-sign-in session and its CSRF secret are dropped. */
-  private async start(request: FastifyRequest, staff: Staff): Promise<void> {
-    await request.session.regenerate();
-    request.session.staff = staff;
-    request.session.lastSeen = Date.now();
   }
 }

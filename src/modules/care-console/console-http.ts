@@ -43,10 +43,12 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
   const store = new PgStore({ pool, schemaName: config.env.dbSchema, tableName: 'care_sessions', createTableIfMissing: false, ttl: idleMs / 1000 });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const secureCookie = config.env.publicUrl.startsWith('https://');
-  await app.register(fastifyCookie);
+  const keys = app.get(KeyStore, { strict: false });
+  // Signs the short-lived login cookie (state, nonce, PKCE verifier) of a sign-in in progress.
+  await app.register(fastifyCookie, { secret: env.sessionSecret ?? keys.derivedSecret('care-console-login-cookie') });
   await app.register(fastifySession, {
     // Every instance sharing SERVICE_KEYS signs alike, so any of them serves a signed-in staff member.
-    secret: env.sessionSecret ?? app.get(KeyStore, { strict: false }).derivedSecret('care-console-session-cookie'),
+    secret: env.sessionSecret ?? keys.derivedSecret('care-console-session-cookie'),
     cookieName: SESSION_COOKIE,
     store: store as unknown as FastifySessionOptions['store'],
     saveUninitialized: false,

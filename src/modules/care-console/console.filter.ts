@@ -16,7 +16,7 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     if (exception instanceof PassportAnswered || reply.sent) return;
     if (exception instanceof SignInRequired) {
-      if (exception.idle) request.session.flash = 'Your session ended after a period of inactivity. Please sign in again.';
+      if (exception.ended) request.session.flash = ENDED[exception.ended];
       void reply.redirect('/care/sign-in', 303);
       return;
     }
@@ -31,6 +31,17 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
   }
 }
 
+const ENDED: Record<NonNullable<SignInRequired['ended']>, string> = {
+  idle: 'Your session ended after a period of inactivity. Please sign in again.',
+  lifetime: 'Your session reached its maximum length. Please sign in again.',
+};
+
+/** Fixed words: the provider's error_description (anyone can put one in a callback URL) is never shown. */
+const REFUSED: Record<SignInRefused['reason'], string> = {
+  state: 'This sign-in was not started in this browser, or it took too long. Start again from the sign-in page.',
+  provider: 'The identity provider did not complete the sign-in. Start again from the sign-in page.',
+};
+
 function describe(exception: unknown): [number, string, string] {
   if (exception instanceof ConsoleNotServed) return [404, 'Not found', 'The care console needs an identity provider (CARE_OAUTH_*) in production.'];
   if (exception instanceof StaffNotAllowedError) {
@@ -40,7 +51,7 @@ function describe(exception: unknown): [number, string, string] {
       exception.reason === 'group' ? 'You signed in, but you are not a member of the care staff group.' : 'Your identity could not be verified.',
     ];
   }
-  if (exception instanceof SignInRefused) return [403, 'Sign-in refused', `The sign-in could not be completed: ${exception.message}.`];
+  if (exception instanceof SignInRefused) return [403, 'Sign-in refused', REFUSED[exception.reason]];
   const code = (exception as { code?: string })?.code;
   if (code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET')
     return [403, 'Form expired', 'The form was missing its security token or it expired. Go back, reload the page and try again.'];

@@ -15,6 +15,8 @@ export interface ConsoleSessionData {
   staff?: Staff;
   /** Epoch ms of the last request: the idle timeout is checked against it as well as the store's expiry. */
   lastSeen?: number;
+  /** Epoch ms of the sign-in: the session ends CARE_SESSION_MAX_HOURS after it, however active. */
+  signedInAt?: number;
   flash?: string;
 }
 

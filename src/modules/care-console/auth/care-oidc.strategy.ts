@@ -1,9 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { decodeJwt, JWTPayload } from 'jose';
+import type { FastifyRequest } from 'fastify';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, JWTPayload } from 'jose';
 import { Strategy } from 'passport-oauth2';
 import { AppConfig } from '../../../config/app-config';
 import type { CareConsoleEnv } from '../../../config/env';
+import { Clock } from '../../../infrastructure/time/clock';
+import { LOGIN_CALLBACK_PATH, LoginStateCookie } from './login-state';
 
 export const CARE_OIDC = 'care-oidc';
 
@@ -23,36 +26,64 @@ export class StaffNotAllowedError extends Error {
 
 type ProviderConfig = NonNullable<CareConsoleEnv['oauth']>;
 
+/** What CareOidcGuard hands passport for one request (passport-oauth2's `authenticate` options). */
+export type CareOidcOptions = {
+  /** Sign-in start: the `state`, nonce and S256 challenge of the login cookie just set. */
+  state?: string;
+  nonce?: string;
+  codeChallenge?: string;
+  /** Callback: the PKCE verifier of the login cookie whose `state` came back. */
+  codeVerifier?: string;
+};
+
 /**
- * OAuth 2.0 authorization code with PKCE (S256) and `state`, both kept in the server-side session
- * by passport-oauth2's own store, against the bank's identity provider (CARE_OAUTH_*). The staff
- * member's claims come from the userinfo endpoint when one is configured, else from the ID token
- * of the token response (received straight from the token endpoint; its audience and expiry are
- * checked). Only members of CARE_OAUTH_ALLOWED_GROUP (claim CARE_OAUTH_GROUP_CLAIM) get in.
+ * OpenID Connect authorization code flow with PKCE (S256), `state` and nonce against the bank's
+ * identity provider (CARE_OAUTH_*). passport-oauth2 builds the authorization URL and exchanges the
+ * code; the state, nonce and verifier are CareOidcGuard's (a signed cookie, LoginStateCookie), so
+ * passport keeps nothing in a session. The ID token of the token response is verified before
+ * anything else is believed: signature against CARE_OAUTH_JWKS_URL, `iss` CARE_OAUTH_ISSUER, `aud`
+ * the client id, `exp`, and the nonce of this browser's sign-in. The staff member's claims come
+ * from the userinfo endpoint when one is configured (its `sub` must be the ID token's), else from
+ * the ID token. Only members of CARE_OAUTH_ALLOWED_GROUP (claim CARE_OAUTH_GROUP_CLAIM) get in.
  */
 @Injectable()
-export class CareOidcStrategy extends PassportStrategy(Strategy, CARE_OIDC, 5) {
+export class CareOidcStrategy extends PassportStrategy(Strategy, CARE_OIDC, 6) {
+  private readonly logger = new Logger('CareConsole');
   private readonly provider: ProviderConfig;
+  private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    private readonly clock: Clock,
+    private readonly logins: LoginStateCookie,
+  ) {
     const provider = config.env.careConsole.oauth as ProviderConfig;
     super({
       authorizationURL: provider.authorizationUrl,
       tokenURL: provider.tokenUrl,
       clientID: provider.clientId,
       clientSecret: provider.clientSecret ?? '',
-      callbackURL: `${config.env.publicUrl}/care/auth/callback`,
+      callbackURL: `${config.env.publicUrl}${LOGIN_CALLBACK_PATH}`,
       scope: provider.scope.split(' '),
-      state: true,
-      pkce: true,
-      sessionKey: 'careOidc',
+      passReqToCallback: true,
     });
     this.provider = provider;
+    this.jwks = createRemoteJWKSet(new URL(provider.jwksUrl));
   }
 
-  async validate(accessToken: string, _refreshToken: string, params: { id_token?: string }): Promise<ProviderIdentity> {
-    const claims = this.provider.userinfoUrl ? await this.userinfo(accessToken) : this.idTokenClaims(params.id_token);
-    if (typeof claims.sub !== 'string' || claims.sub === '') throw new StaffNotAllowedError('claims');
+  override authorizationParams(options: CareOidcOptions): object {
+    return { nonce: options.nonce, code_challenge: options.codeChallenge, code_challenge_method: 'S256' };
+  }
+
+  override tokenParams(options: CareOidcOptions): object {
+    return { code_verifier: options.codeVerifier };
+  }
+
+  async validate(request: FastifyRequest, accessToken: string, _refreshToken: string, params: { id_token?: unknown }): Promise<ProviderIdentity> {
+    const query = request.query as Record<string, unknown> | undefined;
+    const idToken = await this.verifiedIdToken(params.id_token, this.logins.match(request, query?.state)?.nonce);
+    const claims = this.provider.userinfoUrl ? await this.userinfo(accessToken) : idToken;
+    if (typeof claims.sub !== 'string' || claims.sub === '' || claims.sub !== idToken.sub) throw new StaffNotAllowedError('claims');
     if (!memberOf(claims[this.provider.groupClaim], this.provider.allowedGroup)) throw new StaffNotAllowedError('group');
     return {
       subject: claims.sub,
@@ -70,13 +101,30 @@ export class CareOidcStrategy extends PassportStrategy(Strategy, CARE_OIDC, 5) {
     return (await res.json()) as JWTPayload;
   }
 
-  private idTokenClaims(idToken: string | undefined): JWTPayload {
-    if (!idToken) throw new StaffNotAllowedError('claims');
-    const claims = decodeJwt(idToken);
-    const audience = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    if (!audience.includes(this.provider.clientId) || typeof claims.exp !== 'number' || claims.exp * 1000 < Date.now())
+  /** OpenID Connect Core 3.1.3.7, through jose's jwtVerify: an unsigned, forged, foreign, stale or replayed ID token is refused. */
+  private async verifiedIdToken(idToken: unknown, nonce: string | undefined): Promise<JWTPayload> {
+    if (typeof idToken !== 'string' || nonce === undefined) throw new StaffNotAllowedError('claims');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(idToken, this.jwks, {
+        issuer: this.provider.issuer,
+        audience: this.provider.clientId,
+        requiredClaims: ['sub', 'exp', 'iat', 'nonce'],
+        currentDate: this.clock.now(),
+      }));
+    } catch (error) {
+      if (!(error instanceof joseErrors.JOSEError)) throw error;
+      // The JOSE code says which check failed (signature, issuer, expiry…); the token itself is never logged.
+      this.logger.warn({ code: error.code }, 'care console ID token refused');
       throw new StaffNotAllowedError('claims');
-    return claims;
+    }
+    const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    const authorizedParty = audiences.length === 1 || payload.azp === this.provider.clientId;
+    if (payload.nonce !== nonce || !authorizedParty) {
+      this.logger.warn({ code: payload.nonce !== nonce ? 'nonce' : 'azp' }, 'care console ID token refused');
+      throw new StaffNotAllowedError('claims');
+    }
+    return payload;
   }
 }
 
