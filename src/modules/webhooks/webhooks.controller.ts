@@ -13,12 +13,13 @@ import { SendTestWebhookDto } from './dtos/send-test-webhook.dto';
 import { TestWebhookResult, WebhookTestService } from './webhook-test.service';
 
 const DELIVERY_NOTE =
-  'Delivery: POST to the partner webhook.url, at least once, with Standard Webhooks headers webhook-id (= eventId, ' +
+  'Delivery: POST to your webhook URL, at least once, with Standard Webhooks headers webhook-id (= eventId, ' +
   'stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of ' +
   '"{webhook-id}.{webhook-timestamp}.{body}" keyed with the base64-decoded part after whsec_). Body ' +
   '{eventId, eventType, occurredDateTime, programCode, accountIdentifier, data}, never plaintext of encrypted data. ' +
   'Any 2xx acknowledges; anything else (including redirects and a 10 s timeout) is retried after ' +
-  'WEBHOOK_RETRY_DELAYS_MS (default 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h: more than 24 h in total), then the event is marked failed.';
+  '10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 12 h (more than 24 h in total), then the event is marked failed. ' +
+  'verifyWebhook(headers, body, secret) of the SDK checks a delivery.';
 
 const LIST_ITEM_EXAMPLE = {
   eventId: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f',
