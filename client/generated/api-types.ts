@@ -87,7 +87,7 @@ export interface paths {
         put?: never;
         /**
          * Add an ITIN to a user of a Matricula-based enrollment
-         * @description Only for accounts enrolled with a Matricula Consular ID (else HTTP 200, 5/380). The ITIN counts in the limits: 1 active and 3 lifetime accounts per consumer program with the same ITIN (HTTP 200, 2/60 and 2/61; a business account uses the program's business ITIN limits), counted like enrollment limits and under the same lock. Sending the ITIN the user already has changes nothing and answers success; a different ITIN once one was added is declined (HTTP 200, 5/381). A locked account is declined like a user update (HTTP 200, 5/362). A closed account accepts the ITIN (it then counts toward the lifetime limit only); Until an ITIN is added, a Matricula enrollment counts under no SSN/ITIN limit. Emits userUpdated.
+         * @description Only for accounts enrolled with a Matricula Consular ID (else HTTP 200, 5/380). The ITIN counts in the limits: 1 active and 3 lifetime accounts per consumer program with the same ITIN (HTTP 200, 2/60 and 2/61; a business account uses the program's business ITIN limits), counted like enrollment limits and under the same lock. Sending the ITIN the user already has changes nothing and answers success; a different ITIN once one was added is declined (HTTP 200, 5/381). A locked account is declined like a user update (HTTP 200, 5/362). Of the other states, a closed account accepts the ITIN (it then counts toward the lifetime limit only). Until an ITIN is added, a Matricula enrollment counts under no SSN/ITIN limit. Emits userUpdated.
          */
         post: operations["addIdentity"];
         delete?: never;

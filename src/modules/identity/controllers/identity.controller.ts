@@ -29,7 +29,7 @@ export class IdentityController {
       "program's business ITIN limits), counted like enrollment limits and under the same lock. " +
       'Sending the ITIN the user already has changes nothing and answers success; a different ITIN once one was added is declined ' +
       '(HTTP 200, 5/381). A locked account is declined like a user update (HTTP 200, 5/362). ' +
-      'A closed account accepts the ITIN (it then counts toward the lifetime limit only); ' +
+      'Of the other states, a closed account accepts the ITIN (it then counts toward the lifetime limit only). ' +
       'Until an ITIN is added, a Matricula enrollment counts under no SSN/ITIN limit. Emits userUpdated.',
   })
   @ApiBody({ type: AddIdentityDto, examples: { itin: { summary: 'An ITIN: 9 digits starting with 9', value: { itin: '912345678' } } } })
