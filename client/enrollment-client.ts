@@ -1,3 +1,5 @@
+// The specs' and the bench's raw HTTP client (any path, raw bodies, retries off on demand): not part of
+// the package, which exports only index.ts (the typed SDK); a partner uses createEnrollmentSdk.
 import { defaultRetryPolicy, type RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
 
 export interface ClientOptions {
@@ -44,7 +46,7 @@ export interface RequestOptions {
   anonymous?: boolean;
 }
 
-/** Typed client of the service: client-credentials tokens (refreshed before expiry) and the retry policy. */
+/** Untyped HTTP client of the specs: client-credentials tokens (refreshed before expiry) and the retry policy. */
 export class EnrollmentClient {
   private token?: { value: string; expiresAt: number };
   private readonly policy: RetryPolicy;

@@ -1,10 +1,10 @@
 export { createEnrollmentSdk, isSuccess, retrying } from './sdk';
-export type { AccountResponse, ApiClient, EnrollmentRequest, EnrollmentSdk, EnrollmentUserData, ResponseDetail, Schemas, SdkOptions } from './sdk';
+export type { AccountResponse, ApiClient, EnrollmentRequest, EnrollmentUserData, EnrollmentSdk, ResponseDetail, Schemas, SdkOptions } from './sdk';
 export type { components, operations, paths } from './generated/api-types';
 export { TokenError, TokenProvider } from './token-provider';
 export type { TokenProviderOptions } from './token-provider';
 export { decryptData, encryptUserData, serviceEncryptionKey } from './jwe';
 export { defaultRetryPolicy, retryDelay, SERVICE_RETRY_RANGES, shouldRetry } from './retry-policy';
 export type { RetryPolicy } from './retry-policy';
-export { EnrollmentClient } from './enrollment-client';
-export type { ApiBody, ApiResponse, ClientOptions, RequestOptions } from './enrollment-client';
+export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifyWebhook } from './webhooks';
+export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks';

@@ -1,7 +1,7 @@
 import { compactDecrypt, CompactEncrypt, importJWK, type JWK, type KeyLike } from 'jose';
 
 /**
- * JWE helpers for partners configured for encryption (CONTRACT section 5): `encryptedUserData` is
+ * JWE helpers for partners configured for encryption: `encryptedUserData` is
  * sent as a JWE compact string (ECDH-ES, A256GCM, P-256) to the service's `enc` key, and
  * `user.encryptedUserData` / `account.encryptedAccountData` come back encrypted to the partner's key.
  */

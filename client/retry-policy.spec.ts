@@ -2,7 +2,7 @@ import { EnrollmentClient } from './enrollment-client';
 import { retryDelay, SERVICE_RETRY_RANGES, shouldRetry } from './retry-policy';
 
 describe('retry policy', () => {
-  it('draws each wait from SERVICE.md ranges', () => {
+  it('draws each wait from the API retry policy ranges', () => {
     const policy = { ranges: SERVICE_RETRY_RANGES, sleep: async () => undefined, random: () => 0 };
     expect([0, 1, 2].map((i) => retryDelay(policy, i))).toEqual([1, 1000, 5000]);
     const high = { ...policy, random: () => 0.999999999 };

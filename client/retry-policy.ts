@@ -1,5 +1,5 @@
 /**
- * SERVICE.md's retry policy: only on HTTP 503, the exact same request, at most 3 retries, after a
+ * The API's retry policy: only on HTTP 503, the exact same request, at most 3 retries, after a
  * random wait drawn from 1-1000 ms, 1000-5000 ms, then 5000-30000 ms. Never on 400 or 500.
  */
 export interface RetryPolicy {

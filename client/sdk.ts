@@ -23,7 +23,7 @@ export interface SdkOptions {
 }
 
 /**
- * SERVICE.md's retry policy around one call: only on 503 (or no answer at all), the exact same
+ * The API's retry policy around one call: only on 503 (or no answer at all), the exact same
  * request (same requestId), at most 3 retries after random waits of 1-1000, 1000-5000 and
  * 5000-30000 ms. A 400 or 500 is never retried.
  */
@@ -65,15 +65,12 @@ export function createEnrollmentSdk(options: SdkOptions) {
     tokens,
     enroll: (programCode: string, body: EnrollmentRequest, headers?: Record<string, string>) =>
       api.POST('/v1/programs/{programCode}/enrollments', { params: { path: { programCode } }, body, headers }),
-    /** An encryption partner's enrollment: encryptedUserData sealed to the service's enc key (JWE ECDH-ES/A256GCM). */
+    /** An encryption partner's enrollment: encryptedUserData sealed to the service's enc key (JWE ECDH-ES/A256GCM), unless already sealed. */
     async enrollEncrypted(programCode: string, body: EnrollmentRequest) {
+      const data = body.encryptedUserData;
       encKey ??= serviceEncryptionKey(options.baseUrl, options.fetch);
-      const sealed = await encryptUserData(body.encryptedUserData, await encKey);
-      return api.POST('/v1/programs/{programCode}/enrollments', {
-        params: { path: { programCode } },
-        // The document types encryptedUserData as the plain object; the sealed form is its JWE string.
-        body: { ...body, encryptedUserData: sealed as unknown as EnrollmentUserData },
-      });
+      const sealed = typeof data === 'string' ? data : await encryptUserData(data, await encKey);
+      return api.POST('/v1/programs/{programCode}/enrollments', { params: { path: { programCode } }, body: { ...body, encryptedUserData: sealed } });
     },
     getAccount: (programCode: string, accountIdentifier: string) =>
       api.GET('/v1/programs/{programCode}/enrollments/accounts/{accountIdentifier}', { params: { path: { programCode, accountIdentifier } } }),

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { ExampleObject, HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { ExampleObject, HeaderObject, OpenAPIObject, OperationObject, ResponseObject } from '@nestjs/swagger';
 import { ERROR_CATALOGUE, ErrorKey } from './common/errors/error-catalogue';
 import { DEFAULT_ERROR_KEYS, errorExample, Examples } from './common/openapi/api-answers';
 import { AppConfig } from './config/app-config';
@@ -24,14 +24,30 @@ Authorization: \`POST /oauth2/token\` with \`grant_type=client_credentials\` (HT
 client_secret in the form) gives a bearer token; each operation names the scopes it needs (security
 scheme \`oauth2\`). "Authorize" in /docs runs that flow.
 
-Rate limits (CONTRACT section 12): \`POST /oauth2/token\` at most TOKEN_RATE_LIMIT (default 60) requests per
-minute per client id and ten times that per source address (429, code 429, subCode 0, Retry-After);
-at most PARTNER_MAX_IN_FLIGHT (default 16) locked calls of one partner in flight per instance (503/503/3,
-Retry-After).
+Rate limits: \`POST /oauth2/token\` takes a limited number of requests a minute per client id (60 in the
+sandbox) and ten times that per source address; beyond either it answers 429 (code 429, subCode 0) with
+Retry-After: reuse a token until it expires instead of asking for one per call. Calls that take locks
+(enrollments, user and profile updates) are limited in how many of one partner may be in flight at once;
+beyond that they answer 503 (code 503, subCode 3) with Retry-After, like any 503.
+
+Webhooks: events are POSTed to your webhook URL with the Standard Webhooks headers \`webhook-id\`,
+\`webhook-timestamp\` and \`webhook-signature\`; see \`POST /v1/webhooks/test\`.
 
 Every operation documents its answers by HTTP status, each with a named schema and examples; any
 other error answers the \`ErrorEnvelope\` (\`default\`).
 `;
+
+const CARE_DESCRIPTION = `
+The issuer's own API, not offered to partners: the care team's account operations (scope \`care\`,
+every action recorded in the account's care audit trail with the reason given) and the operators'
+endpoints (health checks and metrics, no token). The answers follow the partner API's conventions:
+\`requestId\` and \`responseDetails\` in every JSON body, 503 with Retry-After for a call to retry.
+`;
+
+/** Operations of the second document (/openapi-care.json): the issuer's care team and its operators, not partners. */
+function isCareOrOperations(path: string, operation: OperationObject): boolean {
+  return path.startsWith('/v1/care/') || (operation.tags ?? []).includes('Operations');
+}
 
 /** Response schemas that list every property they may carry: an answer with an undocumented field fails the e2e schema check. */
 const CLOSED_SCHEMAS = [
@@ -74,7 +90,7 @@ const RESPONSE_HEADERS: Record<string, HeaderObject> = {
     example: 'req-20261121-0001',
   },
   'Retry-After': {
-    description: 'On every 503: seconds to wait before resending the identical request (SERVICE.md retry policy)',
+    description: 'On every 503: seconds to wait before resending the identical request (see the retry policy)',
     schema: { type: 'integer' },
     example: 1,
   },
@@ -106,13 +122,17 @@ function shareErrorExamples(document: OpenAPIObject): void {
   document.components = { ...document.components, examples: { ...(document.components?.examples ?? {}), ...shared } };
 }
 
+/** Partners use the API under their program agreement with the issuer; nothing of it is open source. */
+const LICENSE_NAME = 'Proprietary: use under your program agreement with the issuer';
+
 function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /**
  * What the decorators cannot say once for all: every operation's `default` answer is the error
- * envelope (unknown route, body, availability), and the response views are closed.
+ * envelope (unknown route, body, availability), an operation without client errors of its own
+ * still names the 4XX answer of a request it cannot take, and the response views are closed.
  */
 function completeDocument(document: OpenAPIObject): OpenAPIObject {
   const examples: Examples = {};
@@ -121,6 +141,17 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation) continue;
+      if (!Object.keys(operation.responses).some((status) => status.startsWith('4'))) {
+        operation.responses['4XX'] = {
+          description: `No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers ${rowSummary('ROUTE_NOT_FOUND')}`,
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+              examples: { ROUTE_NOT_FOUND: { summary: rowSummary('ROUTE_NOT_FOUND'), value: errorExample('ROUTE_NOT_FOUND') } },
+            },
+          },
+        };
+      }
       operation.responses.default ??= {
         description:
           'Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500)',
@@ -145,16 +176,84 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+/** Every `#/components/...` reference reachable from the document's paths and security. */
+function reachableComponents(document: OpenAPIObject): Set<string> {
+  const found = new Set<string>();
+  const components = document.components as Record<string, Record<string, unknown> | undefined>;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/') && !found.has(child)) {
+        found.add(child);
+        const [, , kind, name] = child.split('/');
+        visit(components[kind]?.[name]);
+      } else visit(child);
+    }
+  };
+  visit(document.paths);
+  return found;
+}
+
+/**
+ * The operations `keep` selects, with only the components they use and the security schemes and
+ * scopes their operations name (a partner's document lists no care scope).
+ */
+function selectOperations(
+  full: OpenAPIObject,
+  keep: (path: string, operation: OperationObject) => boolean,
+  info: Partial<OpenAPIObject['info']>,
+): OpenAPIObject {
+  const document = structuredClone(full);
+  document.info = { ...document.info, ...info };
+  document.paths = {};
+  const schemes = new Map<string, Set<string>>();
+  for (const [path, item] of Object.entries(full.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!operation || !keep(path, operation)) continue;
+      document.paths[path] = { ...(document.paths[path] ?? {}), [method]: structuredClone(operation) };
+      for (const requirement of operation.security ?? []) {
+        for (const [scheme, scopes] of Object.entries(requirement)) schemes.set(scheme, new Set([...(schemes.get(scheme) ?? []), ...scopes]));
+      }
+    }
+  }
+  const used = reachableComponents(document);
+  const components = document.components as Record<string, Record<string, unknown> | undefined>;
+  for (const [kind, entries] of Object.entries(components)) {
+    if (kind === 'securitySchemes' || !entries) continue;
+    for (const name of Object.keys(entries)) if (!used.has(`#/components/${kind}/${name}`)) delete entries[name];
+  }
+  const securitySchemes = document.components?.securitySchemes ?? {};
+  for (const [name, scheme] of Object.entries(securitySchemes)) {
+    if (!schemes.has(name)) delete securitySchemes[name];
+    else if ('flows' in scheme && scheme.flows?.clientCredentials) {
+      const all = scheme.flows.clientCredentials.scopes;
+      scheme.flows.clientCredentials.scopes = Object.fromEntries(Object.entries(all).filter(([scope]) => schemes.get(name)?.has(scope)));
+    }
+  }
+  return document;
+}
+
 function catalogueTable(): string {
   const rows = Object.entries(ERROR_CATALOGUE).map(([key, e]) => `| ${key} | ${e.http} | ${e.code} | ${e.subCode} | ${e.description} |`);
   return ['| key | HTTP | code | subCode | description |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
-export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
+export interface OpenApiDocuments {
+  /** `/openapi.json`: what a partner calls. */
+  partner: OpenAPIObject;
+  /** `/openapi-care.json`: the issuer's care team and operators. */
+  care: OpenAPIObject;
+}
+
+export function buildOpenApiDocuments(app: NestFastifyApplication, config: AppConfig): OpenApiDocuments {
   const builder = new DocumentBuilder()
     .setTitle('Enrollment, User Profile and Business Profile Service')
     .setVersion(packageVersion())
     .setDescription(`${DESCRIPTION}\n\n## Error catalogue\n\n${catalogueTable()}`)
+    // A licence needs a URL (Redocly's info-license-strict); the terms themselves are the partner's agreement.
+    .setLicense(LICENSE_NAME, `${config.env.publicUrl}/docs`)
     .addServer(config.env.publicUrl)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token of POST /oauth2/token' }, 'bearer')
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'client_secret_basic: client_id and client_secret (token endpoint only)' }, 'clientSecretBasic')
@@ -177,7 +276,11 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
       },
       'oauth2',
     );
-  return completeDocument(SwaggerModule.createDocument(app, builder.build()));
+  const full = completeDocument(SwaggerModule.createDocument(app, builder.build()));
+  return {
+    partner: selectOperations(full, (path, operation) => !isCareOrOperations(path, operation), {}),
+    care: selectOperations(full, isCareOrOperations, { title: 'Care and operations API of the enrollment service', description: CARE_DESCRIPTION }),
+  };
 }
 
 const DOCS_HTML = `<!doctype html>
@@ -185,16 +288,24 @@ const DOCS_HTML = `<!doctype html>
 <link rel="stylesheet" href="/docs/swagger-ui.css"></head>
 <body><div id="swagger-ui"></div>
 <script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/swagger-ui-standalone-preset.js"></script>
 <script src="/docs/swagger-init.js"></script>
 </body></html>`;
 
 /**
- * "Authorize" runs the oauth2 client-credentials flow of the document (client id and secret sent
- * with HTTP Basic to /oauth2/token); the token is kept across reloads.
+ * Both documents in one page, chosen in the top bar (the standalone layout shows `urls`), the
+ * partner API first. "Authorize" runs the oauth2 client-credentials flow of the document (client
+ * id and secret sent with HTTP Basic to /oauth2/token); the token is kept across reloads.
  */
 const DOCS_INIT_JS = `window.ui = SwaggerUIBundle({
-  url: '/openapi.json',
+  urls: [
+    { url: '/openapi.json', name: 'Partner API' },
+    { url: '/openapi-care.json', name: 'Care and operations API' },
+  ],
+  'urls.primaryName': 'Partner API',
   dom_id: '#swagger-ui',
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout',
   persistAuthorization: true,
   displayOperationId: true,
   tryItOutEnabled: true,
@@ -203,15 +314,26 @@ window.ui.initOAuth({ clientId: '', scopeSeparator: ' ', useBasicAuthenticationW
 `;
 
 /**
- * `/openapi.json` from the code's decorators; `/docs` is Swagger UI served from swagger-ui-dist by
- * two fixed routes (SwaggerModule's own UI needs @fastify/static, whose ESM dependencies Jest cannot load).
+ * `/openapi.json` and `/openapi-care.json` from the code's decorators; `/docs` is Swagger UI served
+ * from swagger-ui-dist by fixed routes (SwaggerModule's own UI needs @fastify/static, whose ESM
+ * dependencies Jest cannot load).
  */
 export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): void {
-  const document = buildOpenApiDocument(app, config);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', ui: false, raw: ['json'], useGlobalPrefix: false });
+  const { partner, care } = buildOpenApiDocuments(app, config);
   const fastify = app.getHttpAdapter().getInstance();
+  for (const [route, document] of [
+    ['/openapi.json', partner],
+    ['/openapi-care.json', care],
+  ] as const) {
+    const text = JSON.stringify(document);
+    fastify.get(route, async (_request, reply) => reply.type('application/json; charset=utf-8').send(text));
+  }
   const distDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-  const assets: Record<string, string> = { 'swagger-ui.css': 'text/css', 'swagger-ui-bundle.js': 'application/javascript' };
+  const assets: Record<string, string> = {
+    'swagger-ui.css': 'text/css',
+    'swagger-ui-bundle.js': 'application/javascript',
+    'swagger-ui-standalone-preset.js': 'application/javascript',
+  };
   fastify.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_HTML));
   fastify.get('/docs/swagger-init.js', async (_request, reply) => reply.type('application/javascript').send(DOCS_INIT_JS));
   for (const [file, type] of Object.entries(assets)) {

@@ -184,9 +184,11 @@ describe('Decisions where SERVICE.md is silent (e2e)', () => {
     expect(descriptionOf('/v1/programs/{programCode}/accounts/{accountIdentifier}/businessProfile', 'put')).toContain(
       'locked and closed accounts accept the update',
     );
-    const removal = descriptionOf('/v1/care/accounts/{accountIdentifier}/fraudBlock', 'delete');
+    // Care operations are in the issuer's document, not the partner's.
+    const care = (await (await fetch(`${app.baseUrl}/openapi-care.json`)).json()) as typeof document;
+    const removal = care.paths['/v1/care/accounts/{accountIdentifier}/fraudBlock']?.delete?.description ?? '';
     expect(removal).toContain('whatever it was before the block');
-    expect(removal).toContain('refuses to start with more than 3 entries or more than 15 minutes');
+    expect(removal).toContain('at most 3 times within 15 minutes');
   });
 
   it('the sandbox last name Kycrefer refers KYC on a program without kycRequired too', async () => {

@@ -16,11 +16,14 @@ function operations(document: Json): Array<{ path: string; method: string; op: J
 describe('OpenAPI as a contract (issue 14)', () => {
   let app: TestApp;
   let document: Json;
+  let careDocument: Json;
   let validator: OpenApiResponseValidator;
+  const both = () => [document, careDocument];
 
   beforeAll(async () => {
     app = await startTestApp('openapi');
     document = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as Json;
+    careDocument = (await (await fetch(`${app.baseUrl}/openapi-care.json`)).json()) as Json;
     validator = new OpenApiResponseValidator(document);
   });
 
@@ -28,21 +31,49 @@ describe('OpenAPI as a contract (issue 14)', () => {
     await app.close();
   });
 
-  it('validates as OpenAPI 3 (swagger-parser) and takes its version from package.json', async () => {
-    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
-    expect(document.openapi).toMatch(/^3\.0\./);
-    expect(document.info.version).toBe((JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version);
+  it('validates as OpenAPI 3 (swagger-parser) and takes its version from package.json, both documents', async () => {
+    for (const doc of both()) {
+      await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+      expect(doc.openapi).toMatch(/^3\.0\./);
+      expect(doc.info.version).toBe((JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version);
+    }
+  });
+
+  it("keeps the care team's and operators' endpoints out of the partner's document, in /openapi-care.json", () => {
+    const partnerPaths = Object.keys(document.paths as Json);
+    const carePaths = Object.keys(careDocument.paths as Json);
+    expect(partnerPaths.filter((p) => p.startsWith('/v1/care/') || p.startsWith('/health/') || p === '/metrics')).toEqual([]);
+    expect(carePaths).toEqual(
+      expect.arrayContaining(['/v1/care/accounts/{accountIdentifier}/lock', '/v1/care/webhooks/events/{eventId}', '/health/ready', '/metrics']),
+    );
+    expect(carePaths.every((p) => p.startsWith('/v1/care/') || p.startsWith('/health/') || p === '/metrics')).toBe(true);
+    expect(Object.keys(careDocument.components.securitySchemes.oauth2.flows.clientCredentials.scopes as Json)).toEqual(['care']);
+    // Each document carries only the components its operations use.
+    expect(Object.keys(careDocument.components.schemas as Json)).not.toContain('CreateEnrollmentDto');
+    expect(Object.keys(document.components.schemas as Json)).not.toContain('AuditTrailResponse');
+  });
+
+  it('models encryptedUserData as the object or its compact JWE, and Idempotent-Replayed as an answer header', () => {
+    const enroll = document.components.schemas.CreateEnrollmentDto.properties.encryptedUserData as Json;
+    expect(enroll.oneOf).toEqual([{ $ref: '#/components/schemas/EnrollmentUserDataDto' }, expect.objectContaining({ type: 'string' })]);
+    const update = document.components.schemas.UpdateUserRequestDto.properties.encryptedUserData as Json;
+    expect(update.oneOf[0]).toEqual({ $ref: '#/components/schemas/UpdateUserDataDto' });
+    const pattern = new RegExp(enroll.oneOf[1].pattern as string);
+    const example = document.paths['/v1/programs/{programCode}/enrollments'].post.requestBody.content['application/json'].examples.encrypted.value;
+    expect(pattern.test(example.encryptedUserData as string)).toBe(true);
   });
 
   it('gives every operation a unique, hand-chosen operationId', () => {
-    const ids = operations(document).map(({ op }) => op.operationId as string);
+    const ids = both()
+      .flatMap(operations)
+      .map(({ op }) => op.operationId as string);
     expect(ids.every((id) => typeof id === 'string' && !id.includes('Controller_'))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('documents every answer with a named schema and examples, a default error envelope, and an example for every request body', () => {
     const gaps: string[] = [];
-    for (const { path, method, op } of operations(document)) {
+    for (const { path, method, op } of both().flatMap(operations)) {
       const where = `${method.toUpperCase()} ${path}`;
       if (!op.responses.default) gaps.push(`${where}: no default`);
       const declared = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'path').map((p) => p.name as string);
@@ -66,14 +97,19 @@ describe('OpenAPI as a contract (issue 14)', () => {
 
   it('has every response example valid against its own schema', () => {
     const failures: string[] = [];
-    for (const { path, method, op } of operations(document)) {
-      for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
-        const json = response.content?.['application/json'];
-        if (!json) continue;
-        for (const [name, listed] of Object.entries((json.examples ?? {}) as Record<string, Json>)) {
-          const example = listed.$ref ? document.components.examples[(listed.$ref as string).split('/').pop() as string] : listed;
-          const errors = validator.errorsOf(json.schema, example.value);
-          if (errors.length) failures.push(`${method.toUpperCase()} ${path} ${status} ${name}: ${errors.join('; ')}`);
+    for (const [doc, check] of [
+      [document, validator],
+      [careDocument, new OpenApiResponseValidator(careDocument)],
+    ] as const) {
+      for (const { path, method, op } of operations(doc)) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+          const json = response.content?.['application/json'];
+          if (!json) continue;
+          for (const [name, listed] of Object.entries((json.examples ?? {}) as Record<string, Json>)) {
+            const example = listed.$ref ? doc.components.examples[(listed.$ref as string).split('/').pop() as string] : listed;
+            const errors = check.errorsOf(json.schema, example.value);
+            if (errors.length) failures.push(`${method.toUpperCase()} ${path} ${status} ${name}: ${errors.join('; ')}`);
+          }
         }
       }
     }
@@ -95,13 +131,27 @@ describe('OpenAPI as a contract (issue 14)', () => {
   it('names the scopes of every /v1 operation and client credentials on the token endpoint', () => {
     const schemes = document.components.securitySchemes as Json;
     expect(schemes.oauth2.flows.clientCredentials.tokenUrl).toBe('http://enrollment.test/oauth2/token');
-    expect(Object.keys(schemes.oauth2.flows.clientCredentials.scopes)).toEqual(['enrollments', 'users', 'business_profiles', 'identity', 'webhooks', 'care']);
+    expect(Object.keys(schemes.oauth2.flows.clientCredentials.scopes)).toEqual(['enrollments', 'users', 'business_profiles', 'identity', 'webhooks']);
     // GET /v1/errors is public (CONTRACT section 3).
-    for (const { path, op } of operations(document).filter(({ path, op }) => path.startsWith('/v1/') && op.operationId !== 'listErrors')) {
+    for (const { path, op } of both()
+      .flatMap(operations)
+      .filter(({ path, op }) => path.startsWith('/v1/') && op.operationId !== 'listErrors')) {
       const oauth = (op.security as Json[]).find((s) => s.oauth2);
       expect([path, oauth?.oauth2.length]).toEqual([path, 1]);
     }
     expect(document.paths['/oauth2/token'].post.security).toEqual([{ clientSecretBasic: [] }]);
+    // Public operations say so: an empty security list, and they answer without a token.
+    const publicOperations = both()
+      .flatMap(operations)
+      .filter(({ op }) => Array.isArray(op.security) && op.security.length === 0);
+    expect(publicOperations.map(({ op }) => op.operationId as string).sort()).toEqual(
+      ['errorsPage', 'getAuthorizationServerMetadata', 'getJwks', 'healthLive', 'healthReady', 'listErrors', 'metrics'].sort(),
+    );
+    expect(
+      both()
+        .flatMap(operations)
+        .filter(({ op }) => !Array.isArray(op.security)),
+    ).toEqual([]);
   });
 
   it('serves /docs with an Authorize that runs the client-credentials flow against the token URL', async () => {
@@ -110,7 +160,9 @@ describe('OpenAPI as a contract (issue 14)', () => {
     const init = await fetch(`${app.baseUrl}/docs/swagger-init.js`);
     expect(init.headers.get('content-type')).toContain('javascript');
     const script = await init.text();
-    expect(script).toContain("url: '/openapi.json'");
+    expect(script).toContain("{ url: '/openapi.json', name: 'Partner API' }");
+    expect(script).toContain("{ url: '/openapi-care.json', name: 'Care and operations API' }");
+    expect((await fetch(`${app.baseUrl}/docs/swagger-ui-standalone-preset.js`)).status).toBe(200);
     expect(script).toContain('initOAuth');
     // What Swagger UI sends for clientCredentials: Basic client authentication and the selected scopes.
     const basic = Buffer.from(`${PARTNERS.acme.clientId}:${PARTNERS.acme.clientSecret}`).toString('base64');

@@ -56,57 +56,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/health/live": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The process is up */
-        get: operations["healthLive"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/health/ready": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** PostgreSQL reachable and every migration applied (else 503, code 503, subCode 2) */
-        get: operations["healthReady"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Prometheus metrics (text exposition format); sandbox only: production serves them on METRICS_PORT, not here (404) */
-        get: operations["metrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/oauth2/token": {
         parameters: {
             query?: never;
@@ -138,183 +87,9 @@ export interface paths {
         put?: never;
         /**
          * Add an ITIN to a user of a Matricula-based enrollment
-         * @description Only for accounts enrolled with a Matricula Consular ID (else HTTP 200, 5/380). The ITIN counts in the limits: 1 active and 3 lifetime accounts per consumer program with the same ITIN (HTTP 200, 2/60 and 2/61; a business account uses the program's business ITIN limits), counted like enrollment limits and under the same lock. Sending the ITIN the user already has changes nothing and answers success; a different ITIN once one was added is declined (HTTP 200, 5/381). A locked account is declined like a user update (HTTP 200, 5/362). Decisions where SERVICE.md is silent: a closed account accepts the ITIN (it then counts toward the lifetime limit only); until an ITIN is added a Matricula enrollment counts under no SSN/ITIN limit. Emits userUpdated.
+         * @description Only for accounts enrolled with a Matricula Consular ID (else HTTP 200, 5/380). The ITIN counts in the limits: 1 active and 3 lifetime accounts per consumer program with the same ITIN (HTTP 200, 2/60 and 2/61; a business account uses the program's business ITIN limits), counted like enrollment limits and under the same lock. Sending the ITIN the user already has changes nothing and answers success; a different ITIN once one was added is declined (HTTP 200, 5/381). A locked account is declined like a user update (HTTP 200, 5/362). Of the other states, a closed account accepts the ITIN (it then counts toward the lifetime limit only). Until an ITIN is added, a Matricula enrollment counts under no SSN/ITIN limit. Emits userUpdated.
          */
         post: operations["addIdentity"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/care/accounts/{accountIdentifier}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The account as care sees it */
-        get: operations["careGetAccount"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/care/accounts/{accountIdentifier}/audit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The care audit trail of the account: who did what, when, with the state before and after */
-        get: operations["careGetAuditTrail"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/care/accounts/{accountIdentifier}/close": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Close the account and its usable cards; a closed account no longer counts as active for limits */
-        post: operations["careClose"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/care/accounts/{accountIdentifier}/fraudBlock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Fraud block: account locked (statusReason fraudBlock), active and inactive cards blocked */
-        post: operations["careFraudBlock"];
-        /**
-         * Remove the fraud block: the account is healthy and normal at once; the blocked cards are unblocked by retries
-         * @description The account is set healthy and normal (SERVICE.md), whatever it was before the block: status normal, statusReason null, kycPendingGate none (a KYC referral or gate from before the block is not restored). An account whose enrollment never completed (no bill cycle day) returns to pending instead, for the identical enrollment retry to complete. The answer shows the cards still blocked. Durable jobs then retry the unblock once per UNBLOCK_RETRY_DELAYS_MS entry (default 60 s, 240 s, 540 s apart; the service refuses to start with more than 3 entries or more than 15 minutes in all), each retry emitting cardUpdated on success. If every retry fails: kycPendingGate manual and statusReason underReview, status unchanged (accountUpdated); POST kycGate/clear then unblocks the cards.
-         */
-        delete: operations["careRemoveFraudBlock"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/care/accounts/{accountIdentifier}/kycGate/clear": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Clear the KYC gate: kycPendingGate manual → none, status normal, inactive or blocked cards active */
-        post: operations["careClearKycGate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/care/accounts/{accountIdentifier}/lock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Lock the account (status locked, statusReason careLock); from normal or pending */
-        post: operations["careLock"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/care/accounts/{accountIdentifier}/ofacClear": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Clear an OFAC hold: the held enrollment completes exactly as originally requested (bill cycle, card, status normal) */
-        post: operations["careOfacClear"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/care/accounts/{accountIdentifier}/paymentInstruments/{paymentIdentifier}/replace": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Replace a card: a new card with the current names (and business name); the old one becomes replaced */
-        post: operations["careReplaceCard"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/care/accounts/{accountIdentifier}/unlock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Unlock a care lock: the status and statusReason before the lock come back */
-        post: operations["careUnlock"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/care/webhooks/events/{eventId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Care: delivery state and attempt log of an event of the care client's programs (status code, error, duration per attempt) */
-        get: operations["careGetWebhookEvent"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -330,7 +105,7 @@ export interface paths {
         };
         /**
          * Every error and decline the API answers with (no token needed)
-         * @description One entry per distinct (httpStatus, code, subCode): rows of SERVICE.md and CONTRACT.md sections 9 and 13 sharing a triple share an entry, whose description lists each of their descriptions ("; "-separated). Business declines (code 2 and code 5) have httpStatus 200. docUrl is the entry on /docs/errors, the same link every non-success responseDetails item carries.
+         * @description One entry per distinct (httpStatus, code, subCode): causes that share a triple share an entry, whose description lists each of them ("; "-separated). Business declines (code 2 and code 5) have httpStatus 200. docUrl is the entry on /docs/errors, the same link every non-success responseDetails item carries.
          */
         get: operations["listErrors"];
         put?: never;
@@ -372,7 +147,7 @@ export interface paths {
         get: operations["getBusinessProfile"];
         /**
          * Replace the given businessData fields
-         * @description Any subset of the enrollment businessData fields, each validated with its enrollment rule; omitted fields are untouched, optional fields sent as null are cleared. The profile must exist: PUT does not create one. A changed businessName is printed on the next card issued by a replacement; the current card keeps its name. Decision where SERVICE.md is silent: locked and closed accounts accept the update (5/362 is a user-profile rule).
+         * @description Any subset of the enrollment businessData fields, each validated with its enrollment rule; omitted fields are untouched, optional fields sent as null are cleared. The profile must exist: PUT does not create one. A changed businessName is printed on the next card issued by a replacement; the current card keeps its name. Unlike a user update, locked and closed accounts accept the update (the 5/362 decline applies to user profiles only).
          */
         put: operations["updateBusinessProfile"];
         post?: never;
@@ -409,7 +184,7 @@ export interface paths {
         get?: never;
         /**
          * Update the address, email and/or phone of a user
-         * @description Each of address, email and phoneNumber is optional; an excluded one is neither updated nor created, and nothing is ever deleted. Address: the address of the same type is replaced, a new type is added; isDefault true makes it the default (home or business only, else 400/1040). Phone: with one stored phone it is updated in place (type included); with several, the phone of the same type is updated and a new type is added; isDefault true makes it the default. A new default phone number is checked against the phone limits (HTTP 200, code 2, subCode 63 or 66; nothing stored). Pending accounts can be updated; a locked account is declined with HTTP 200, code 5, subCode 362 and nothing stored. Decision where SERVICE.md is silent: a closed account can be updated (only a locked one is declined). Address text is normalised to Unicode NFC before validation and storage. Emits userUpdated.
+         * @description Each of address, email and phoneNumber is optional; an excluded one is neither updated nor created, and nothing is ever deleted. Address: the address of the same type is replaced, a new type is added; isDefault true makes it the default (home or business only, else 400/1040). Phone: with one stored phone it is updated in place (type included); with several, the phone of the same type is updated and a new type is added; isDefault true makes it the default. A new default phone number is checked against the phone limits (HTTP 200, code 2, subCode 63 or 66; nothing stored). Pending accounts can be updated; a locked account is declined with HTTP 200, code 5, subCode 362 and nothing stored. Of the other states, a closed account can be updated too (only a locked one is declined). Address text is normalised to Unicode NFC before validation and storage. Emits userUpdated.
          */
         put: operations["updateUser"];
         post?: never;
@@ -430,7 +205,7 @@ export interface paths {
         put?: never;
         /**
          * Enroll a user: user, account, primary purse and card in one call
-         * @description Creates the user, the account with its primary purse, and the card, in one transaction (an interrupted or held enrollment completes on the identical retry). HTTP 200 answers: success (account normal; or pending with kycPendingGate manual and an inactive card when KYC refers); an OFAC hold (5/370 first, account pending/ofacReview, paymentInstruments []); an account-limit decline (code 2, subCodes 60/61/63/66), with the most recent active enrollment of that key when its date of birth matches. When the bill-cycle step fails the account stays pending with accountCycleDay null and no card; the identical retry completes it. Limits: Active limits count the activated accounts of the key that are normal or have a KYC gate open; lifetime limits count every account ever activated, closed ones included. An enrollment held for OFAC review or short of its bill cycle counts toward neither until it completes, and is counted again when it does: if the key is full by then, the enrollment ends with the limit decline and its account is closed. Defaults: accountType consumer; currency the program's first currency; the home address is the default address and the first phone the default phone when none is marked. The user status is "active" at enrollment; the account status carries KYC and OFAC outcomes. Names and address text are normalised to Unicode NFC before validation, the idempotency comparison and storage: a decomposed "José" (e + U+0301) is the same name. Decisions where SERVICE.md is silent (README, Decisions): (1) limits are counted per account type: consumer and small-business accounts of one SSN, ITIN or phone never use each other's slots; (2) the enrollment returned beside an active-limit decline is only ever the calling partner's: when the most recent active account of the key belongs to another partner, the decline comes alone; (3) a Matricula enrollment counts under its default phone only, until an ITIN is added to it (POST identity); (4) duplicate phone types answer 400/1020 like duplicate address types; (5) two default phones, ssnSuffix different from last4SSN, accountType business on a program without KYB and a termsAcceptanceDateTime that is not ISO 8601 answer 400/100/5 naming the field; (6) a date of birth in the future answers 400/700; (7) an onboardingID on a program without Matricula enrollment answers 400/660/0; (8) sandbox only: the last name Kycrefer refers KYC on programs without kycRequired too.
+         * @description Creates the user, the account with its primary purse, and the card, in one transaction (an interrupted or held enrollment completes on the identical retry). HTTP 200 answers: success (account normal; or pending with kycPendingGate manual and an inactive card when KYC refers); an OFAC hold (5/370 first, account pending/ofacReview, paymentInstruments []); an account-limit decline (code 2, subCodes 60/61/63/66), with the most recent active enrollment of that key when its date of birth matches. When the bill-cycle step fails the account stays pending with accountCycleDay null and no card; the identical retry completes it. Limits: Active limits count the activated accounts of the key that are normal or have a KYC gate open; lifetime limits count every account ever activated, closed ones included. An enrollment held for OFAC review or short of its bill cycle counts toward neither until it completes, and is counted again when it does: if the key is full by then, the enrollment ends with the limit decline and its account is closed. Defaults: accountType consumer; currency the program's first currency; the home address is the default address and the first phone the default phone when none is marked. The user status is "active" at enrollment; the account status carries KYC and OFAC outcomes. Names and address text are normalised to Unicode NFC before validation, the idempotency comparison and storage: a decomposed "José" (e + U+0301) is the same name. Further rules: (1) limits are counted per account type: consumer and small-business accounts of one SSN, ITIN or phone never use each other's slots; (2) the enrollment returned beside an active-limit decline is only ever the calling partner's: when the most recent active account of the key belongs to another partner, the decline comes alone; (3) a Matricula enrollment counts under its default phone only, until an ITIN is added to it (POST identity); (4) duplicate phone types answer 400/1020 like duplicate address types; (5) two default phones, ssnSuffix different from last4SSN, accountType business on a program without KYB and a termsAcceptanceDateTime that is not ISO 8601 answer 400/100/5 naming the field; (6) a date of birth in the future answers 400/700; (7) an onboardingID on a program without Matricula enrollment answers 400/660/0; (8) sandbox only: the last name Kycrefer refers KYC on programs without kycRequired too.
          */
         post: operations["enroll"];
         delete?: never;
@@ -448,7 +223,7 @@ export interface paths {
         };
         /**
          * The account, its primary user and its cards, as the enrollment answered (current state)
-         * @description accountCycleDay (1 to 28) is null only while the account was never activated (OFAC hold, bill cycle missing). Decision where SERVICE.md is silent: it stays shown on locked and closed accounts (the day the account was given does not change).
+         * @description accountCycleDay (1 to 28) is null only while the account was never activated (OFAC hold, bill cycle missing). It stays shown on locked and closed accounts (the day the account was given does not change).
          */
         get: operations["getEnrollmentAccount"];
         put?: never;
@@ -468,7 +243,7 @@ export interface paths {
         };
         /**
          * What happened to an enrollment requestId, and the answer its identical retry would replay
-         * @description state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. Decision where the contract is silent: an enrollment completed by care's OFAC clearance is completed with answer null until its identical retry stores the answer. Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner's: 404/10/0.
+         * @description state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. An enrollment completed by the issuer's OFAC clearance is completed with answer null until its identical retry stores the answer. Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner's: 404/10/0.
          */
         get: operations["getEnrollmentRequest"];
         put?: never;
@@ -491,7 +266,7 @@ export interface paths {
         post?: never;
         /**
          * Sandbox only: remove everything the calling partner created in this program
-         * @description Accounts, users, addresses, phones, purses, cards, limit keys, business profiles, enrollment progress, care audit rows of those accounts, requestIds (stored answers), outbox events with their delivery log and scan captures of the calling partner in this program; nothing of any other partner or program. Afterwards limits count only what remains. One transaction; it waits for the partner's enrollments in flight in this program (up to LOCK_WAIT_MS, else 503/503/1) and holds new ones until it commits. Not served in production (404/404/0, as an unknown route).
+         * @description Accounts, users, addresses, phones, purses, cards, limit keys, business profiles, enrollment progress, care audit rows of those accounts, requestIds (stored answers), outbox events with their delivery log and scan captures of the calling partner in this program; nothing of any other partner or program. Afterwards limits count only what remains. One transaction; it waits for the partner's enrollments in flight in this program (up to the lock wait of a few seconds, else 503/503/1 with Retry-After) and holds new ones until it commits. Not served in production (404/404/0, as an unknown route).
          */
         delete: operations["resetSandboxData"];
         options?: never;
@@ -567,7 +342,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event of any of the 13 event types to the calling partner
-         * @description Delivery: POST to the partner webhook.url, at least once, with Standard Webhooks headers webhook-id (= eventId, stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" keyed with the base64-decoded part after whsec_). Body {eventId, eventType, occurredDateTime, programCode, accountIdentifier, data}, never plaintext of encrypted data. Any 2xx acknowledges; anything else (including redirects and no answer within WEBHOOK_TIMEOUT_MS, default 10 s) is retried after WEBHOOK_RETRY_DELAYS_MS (default 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h: more than 24 h in total), then the event is marked failed. Each partner has its own delivery slots, so a slow receiver delays only its own events. In production the URL is https and an address that resolves to a non-public range is refused (outcome refusedAddress).
+         * @description Delivery: POST to your webhook URL, at least once, with Standard Webhooks headers webhook-id (= eventId, stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" keyed with the base64-decoded part after whsec_). Body {eventId, eventType, occurredDateTime, programCode, accountIdentifier, data}, never plaintext of encrypted data. Any 2xx acknowledges; anything else (including redirects and no answer within 10 s by default) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 12 h by default (more than 24 h in total), then the event is marked failed. Each partner has its own delivery slots, so a slow receiver delays only its own events. In production the URL is https and an address that resolves to a non-public range is refused (outcome refusedAddress). verifyWebhook(headers, body, secret) of the SDK checks a delivery.
          */
         post: operations["sendTestWebhook"];
         delete?: never;
@@ -651,18 +426,6 @@ export interface components {
             /** @description Absent only on a limit decline answered alone */
             user?: components["schemas"]["User"];
         };
-        /** @description The account state before or after a care action */
-        AccountSnapshot: {
-            /** @example 21 */
-            accountCycleDay: number | null;
-            /** @example none */
-            kycPendingGate: string;
-            paymentInstruments: components["schemas"]["CardSnapshot"][];
-            /** @example locked */
-            status: string;
-            /** @example fraudBlock */
-            statusReason: string | null;
-        };
         AddIdentityDto: {
             /**
              * @description 9 digits starting with 9; otherwise 400/761/0 Invalid ITIN
@@ -693,44 +456,6 @@ export interface components {
              * @example 78701
              */
             zipCode: string;
-        };
-        AuditEntry: {
-            /** @example fraudBlock */
-            action: string;
-            /**
-             * @description Care client id, plus /<agent> when X-Care-Agent named one
-             * @example issuer-care/agent.smith
-             */
-            actor: string;
-            after: components["schemas"]["AccountSnapshot"];
-            /**
-             * Format: date-time
-             * @example 2026-11-21T11:00:00.000Z
-             */
-            at: string;
-            before: components["schemas"]["AccountSnapshot"];
-            /** @example {} */
-            detail: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description The reason the staff member gave (console actions only)
-             * @example Customer called, identity verified
-             */
-            reason?: string;
-            /** @description Console actions and reveals only */
-            staff?: components["schemas"]["StaffIdentity"];
-        };
-        AuditTrailResponse: {
-            /** @description Oldest first */
-            auditTrail: components["schemas"]["AuditEntry"][];
-            /**
-             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
-             * @example req-20261121-0001
-             */
-            requestId: string;
-            /** @description Success: exactly [{code 0, subCode 0, description "Success"}]. A 200 decline puts its detail first (code 2 or 5). */
-            responseDetails: components["schemas"]["ResponseDetail"][];
         };
         /** @description RFC 8414 */
         AuthorizationServerMetadata: {
@@ -942,16 +667,6 @@ export interface components {
             /** @description Success: exactly [{code 0, subCode 0, description "Success"}]. A 200 decline puts its detail first (code 2 or 5). */
             responseDetails: components["schemas"]["ResponseDetail"][];
         };
-        CardSnapshot: {
-            /** @example 9b2f6c1e-3d0a-4a53-8d7e-2f1c0b6e4a11 */
-            paymentIdentifier: string;
-            /** @example blocked */
-            status: string;
-        };
-        CareActionDto: {
-            /** @description Correlation id echoed as the response requestId */
-            requestId?: string;
-        };
         CreateEnrollmentDto: {
             /**
              * @default consumer
@@ -963,8 +678,8 @@ export interface components {
              * @example USD
              */
             currency?: string;
-            /** @description JSON object, or (partners configured for encryption) a JWE compact string ECDH-ES/A256GCM to the service enc key. */
-            encryptedUserData: components["schemas"]["EnrollmentUserDataDto"];
+            /** @description The user: a JSON object, or (partners configured for encryption) that object as a compact JWE string. */
+            encryptedUserData: components["schemas"]["EnrollmentUserDataDto"] | string;
             /** @description From POST /v1/kycGates/scanCapture; only for a Matricula enrollment. */
             onboardingID?: string;
             /**
@@ -1109,7 +824,7 @@ export interface components {
             description: string;
             /**
              * Format: uri
-             * @description Every detail of a non-success answer links to its explanation: {PUBLIC_URL}/docs/errors#{code}-{subCode}
+             * @description Every detail of a non-success answer links to its explanation: {server URL}/docs/errors#{code}-{subCode}
              * @example https://sandbox.example.com/docs/errors#400-504
              */
             docUrl?: string;
@@ -1121,7 +836,7 @@ export interface components {
             /** @example 0 */
             subCode: number;
         };
-        /** @description The body of every error answer under /v1 and /health (CONTRACT section 2). */
+        /** @description The body of every error answer under /v1 and /health. */
         ErrorEnvelope: {
             /**
              * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
@@ -1167,20 +882,6 @@ export interface components {
         };
         JwkSet: {
             keys: components["schemas"]["Jwk"][];
-        };
-        LiveResponse: {
-            /**
-             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
-             * @example req-20261121-0001
-             */
-            requestId: string;
-            /** @description Success: exactly [{code 0, subCode 0, description "Success"}]. A 200 decline puts its detail first (code 2 or 5). */
-            responseDetails: components["schemas"]["ResponseDetail"][];
-            /**
-             * @example ok
-             * @enum {string}
-             */
-            status: "ok";
         };
         /** @description RFC 6749 §5.2 */
         OAuthError: {
@@ -1247,30 +948,6 @@ export interface components {
             /** @example primary */
             purseType: string;
         };
-        ReadyResponse: {
-            /**
-             * @example up
-             * @enum {string}
-             */
-            database: "up";
-            /**
-             * @example applied
-             * @enum {string}
-             */
-            migrations: "applied";
-            /**
-             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
-             * @example req-20261121-0001
-             */
-            requestId: string;
-            /** @description Success: exactly [{code 0, subCode 0, description "Success"}]. A 200 decline puts its detail first (code 2 or 5). */
-            responseDetails: components["schemas"]["ResponseDetail"][];
-            /**
-             * @example ok
-             * @enum {string}
-             */
-            status: "ok";
-        };
         RedeliveredWebhookEventResponse: {
             /** @description The event as it stands after the redelivery request (pending, due now) */
             event: components["schemas"]["WebhookEventListItem"];
@@ -1294,12 +971,6 @@ export interface components {
              */
             users: number;
         };
-        RemoveFraudBlockDto: {
-            /** @description Correlation id echoed as the response requestId */
-            requestId?: string;
-            /** @description Sandbox only (APP_MODE=sandbox; refused as an unknown property in production): the first N unblock attempts fail. */
-            sandboxUnblockFailures?: number;
-        };
         /** @description code 0/subCode 0 is success; any other code is an error or a decline (see GET /v1/errors and the error catalogue). */
         ResponseDetail: {
             /**
@@ -1311,7 +982,7 @@ export interface components {
             description: string;
             /**
              * Format: uri
-             * @description Every detail of a non-success answer links to its explanation: {PUBLIC_URL}/docs/errors#{code}-{subCode}
+             * @description Every detail of a non-success answer links to its explanation: {server URL}/docs/errors#{code}-{subCode}
              * @example https://sandbox.example.com/docs/errors#400-504
              */
             docUrl?: string;
@@ -1408,13 +1079,6 @@ export interface components {
             /** @description Correlation id echoed as the response requestId */
             requestId?: string;
         };
-        /** @description The care console's signed-in staff member (the identity provider's subject and email) */
-        StaffIdentity: {
-            /** @example ana.lopez@bank.example.com */
-            email: string | null;
-            /** @example staff-0042 */
-            subject: string;
-        };
         TestWebhookResponse: {
             /**
              * Format: uuid
@@ -1502,8 +1166,8 @@ export interface components {
             phoneNumber?: components["schemas"]["PhoneDto"];
         };
         UpdateUserRequestDto: {
-            /** @description JSON object, or (partners configured for encryption) a JWE compact string ECDH-ES/A256GCM to the service enc key. */
-            encryptedUserData: components["schemas"]["UpdateUserDataDto"];
+            /** @description The changes: a JSON object, or (partners configured for encryption) that object as a compact JWE string. */
+            encryptedUserData: components["schemas"]["UpdateUserDataDto"] | string;
         };
         User: {
             /**
@@ -1680,7 +1344,7 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description On every 503: seconds to wait before resending the identical request (SERVICE.md retry policy)
+         * @description On every 503: seconds to wait before resending the identical request (see the retry policy)
          * @example 1
          */
         "Retry-After": number;
@@ -1694,18 +1358,13 @@ export interface components {
 }
 export type SchemaAccount = components['schemas']['Account'];
 export type SchemaAccountResponse = components['schemas']['AccountResponse'];
-export type SchemaAccountSnapshot = components['schemas']['AccountSnapshot'];
 export type SchemaAddIdentityDto = components['schemas']['AddIdentityDto'];
 export type SchemaAddressDto = components['schemas']['AddressDto'];
-export type SchemaAuditEntry = components['schemas']['AuditEntry'];
-export type SchemaAuditTrailResponse = components['schemas']['AuditTrailResponse'];
 export type SchemaAuthorizationServerMetadata = components['schemas']['AuthorizationServerMetadata'];
 export type SchemaBusinessData = components['schemas']['BusinessData'];
 export type SchemaBusinessDataDto = components['schemas']['BusinessDataDto'];
 export type SchemaBusinessDataUpdateDto = components['schemas']['BusinessDataUpdateDto'];
 export type SchemaBusinessProfileResponse = components['schemas']['BusinessProfileResponse'];
-export type SchemaCardSnapshot = components['schemas']['CardSnapshot'];
-export type SchemaCareActionDto = components['schemas']['CareActionDto'];
 export type SchemaCreateEnrollmentDto = components['schemas']['CreateEnrollmentDto'];
 export type SchemaEmailDto = components['schemas']['EmailDto'];
 export type SchemaEnrollmentRequestStatusResponse = components['schemas']['EnrollmentRequestStatusResponse'];
@@ -1718,22 +1377,18 @@ export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
 export type SchemaIdentifyingDataDto = components['schemas']['IdentifyingDataDto'];
 export type SchemaJwk = components['schemas']['Jwk'];
 export type SchemaJwkSet = components['schemas']['JwkSet'];
-export type SchemaLiveResponse = components['schemas']['LiveResponse'];
 export type SchemaOAuthError = components['schemas']['OAuthError'];
 export type SchemaPaymentInstrument = components['schemas']['PaymentInstrument'];
 export type SchemaPhoneDto = components['schemas']['PhoneDto'];
 export type SchemaPurse = components['schemas']['Purse'];
-export type SchemaReadyResponse = components['schemas']['ReadyResponse'];
 export type SchemaRedeliveredWebhookEventResponse = components['schemas']['RedeliveredWebhookEventResponse'];
 export type SchemaRemovedCounts = components['schemas']['RemovedCounts'];
-export type SchemaRemoveFraudBlockDto = components['schemas']['RemoveFraudBlockDto'];
 export type SchemaResponseDetail = components['schemas']['ResponseDetail'];
 export type SchemaResponseDetailItem = components['schemas']['ResponseDetailItem'];
 export type SchemaSandboxResetResponse = components['schemas']['SandboxResetResponse'];
 export type SchemaScanCaptureDto = components['schemas']['ScanCaptureDto'];
 export type SchemaScanCaptureResponse = components['schemas']['ScanCaptureResponse'];
 export type SchemaSendTestWebhookDto = components['schemas']['SendTestWebhookDto'];
-export type SchemaStaffIdentity = components['schemas']['StaffIdentity'];
 export type SchemaTestWebhookResponse = components['schemas']['TestWebhookResponse'];
 export type SchemaTokenRateLimited = components['schemas']['TokenRateLimited'];
 export type SchemaTokenRequest = components['schemas']['TokenRequest'];
@@ -1762,6 +1417,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found */
+            "4XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description JWK Set (RFC 7517) */
             200: {
                 headers: {
@@ -1794,6 +1459,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found */
+            "4XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description RFC 8414 */
             200: {
                 headers: {
@@ -1826,6 +1501,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found */
+            "4XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description HTML page */
             200: {
                 headers: {
@@ -1835,127 +1520,6 @@ export interface operations {
                 content: {
                     /** @example <tr id="640-504"><td>400</td><td>640</td><td>504</td><td>city contains invalid characters</td></tr> */
                     "text/html": string;
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    healthLive: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Up */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LiveResponse"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    healthReady: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ready */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReadyResponse"];
-                };
-            };
-            /** @description Database unreachable or migrations pending. 503/503/2 Service temporarily unavailable; retry later */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    metrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Prometheus text exposition format */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example # TYPE http_requests_total counter
-                     *     http_requests_total 1
-                     */
-                    "text/plain": string;
-                };
-            };
-            /** @description Production: metrics are on METRICS_PORT only. 404/404/0 Resource not found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
@@ -2120,995 +1684,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Locked on accountIdentifier, userIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
+            /** @description Locked on accountIdentifier, userIdentifier: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same requestId and body) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    careGetAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountIdentifier: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountResponse"];
-                };
-            };
-            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    careGetAuditTrail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountIdentifier: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description auditTrail, oldest first */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuditTrailResponse"];
-                };
-            };
-            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    careClose: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountIdentifier: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CareActionDto"];
-            };
-        };
-        responses: {
-            /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountResponse"];
-                };
-            };
-            /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Already closed (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    careFraudBlock: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountIdentifier: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CareActionDto"];
-            };
-        };
-        responses: {
-            /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountResponse"];
-                };
-            };
-            /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Closed, already locked or blocked, or held for OFAC review (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    careRemoveFraudBlock: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountIdentifier: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["RemoveFraudBlockDto"];
-            };
-        };
-        responses: {
-            /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountResponse"];
-                };
-            };
-            /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not fraud-blocked (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    careClearKycGate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountIdentifier: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CareActionDto"];
-            };
-        };
-        responses: {
-            /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountResponse"];
-                };
-            };
-            /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description No manual gate, or the account is locked or closed (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    careLock: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountIdentifier: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CareActionDto"];
-            };
-        };
-        responses: {
-            /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountResponse"];
-                };
-            };
-            /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not applicable: closed, already locked, or held for OFAC review (409, code 5, subCode 390). 409/5/390 The care operation does not apply to the account in its current state */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    careOfacClear: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountIdentifier: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CareActionDto"];
-            };
-        };
-        responses: {
-            /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountResponse"];
-                };
-            };
-            /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not held for OFAC review (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    careReplaceCard: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountIdentifier: string;
-                paymentIdentifier: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CareActionDto"];
-            };
-        };
-        responses: {
-            /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountResponse"];
-                };
-            };
-            /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown account, or a card of another account. 404/10/0 Account Not Found; 404/10/0 Payment instrument not found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Card already replaced or closed, or account closed (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    careUnlock: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                accountIdentifier: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CareActionDto"];
-            };
-        };
-        responses: {
-            /** @description The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountResponse"];
-                };
-            };
-            /** @description A bad requestId or X-Care-Agent header (100/5). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown account, or outside the care client's programs. 404/10/0 Account Not Found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not locked by care (a fraud block is removed with DELETE fraudBlock) (409/5/390). 409/5/390 The care operation does not apply to the account in its current state */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Locked on accountIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
-            default: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    careGetWebhookEvent: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                eventId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The event with its delivery state and attempts */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookEventResponse"];
-                };
-            };
-            /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Needs scope care (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown event, or one of a program outside the care client's programs. 404/10/0 Event Not Found */
-            404: {
-                headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3138,6 +1717,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found */
+            "4XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description One entry per distinct (httpStatus, code, subCode) */
             200: {
                 headers: {
@@ -3519,7 +2108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Locked on accountIdentifier, userIdentifier: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
+            /** @description Locked on accountIdentifier, userIdentifier: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same requestId and body) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3614,7 +2203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Locked on requestId, ssn: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
+            /** @description Locked on requestId, ssn: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same requestId and body) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3809,7 +2398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The partner's enrollments in flight did not finish within LOCK_WAIT_MS; retry (Retry-After). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later */
+            /** @description The partner's enrollments in flight did not finish within the lock wait; retry after Retry-After seconds. 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

@@ -5,8 +5,8 @@ import { OpenApiResponseValidator, Verdict } from './openapi-response-validator'
 
 /**
  * The e2e schema check (issue 14, CONTRACT section 15): every JSON answer an e2e spec receives
- * from a test app, for an operation documented in its /openapi.json, is validated against the
- * documented response schema. A mismatch fails the test that received it (see schema-check.setup.ts).
+ * from a test app, for an operation documented in its /openapi.json or /openapi-care.json (the
+ * care and operations endpoints), is validated against the documented response schema. A mismatch fails the test that received it (see schema-check.setup.ts).
  * Outside it: origins that are not test apps (webhook receivers, OIDC providers), non-JSON answers
  * (HTML pages, /metrics), undocumented paths, and the fuzz spec's random requests.
  */
@@ -25,6 +25,11 @@ export interface SchemaCheckReport {
 
 export const SCHEMA_CHECK_DIR = 'schema-check';
 
+interface OpenApiDocument {
+  paths: Record<string, unknown>;
+  components?: { schemas?: Record<string, unknown> };
+}
+
 class SchemaCheck {
   private readonly origins = new Set<string>();
   private readonly validators = new Map<string, Promise<OpenApiResponseValidator>>();
@@ -34,7 +39,7 @@ class SchemaCheck {
   pending: Mismatch[] = [];
   private realFetch: typeof fetch = globalThis.fetch;
 
-  /** A test app's base URL: its answers are checked against its own /openapi.json. */
+  /** A test app's base URL: its answers are checked against its own two documents. */
   watch(baseUrl: string): void {
     this.origins.add(new URL(baseUrl).origin);
   }
@@ -73,9 +78,14 @@ class SchemaCheck {
   private validator(origin: string): Promise<OpenApiResponseValidator> {
     let validator = this.validators.get(origin);
     if (!validator) {
-      validator = this.realFetch(`${origin}/openapi.json`)
-        .then((r) => r.json() as Promise<Record<string, unknown>>)
-        .then((document) => new OpenApiResponseValidator(document));
+      const load = (document: string) => this.realFetch(`${origin}/${document}`).then((r) => r.json() as Promise<OpenApiDocument>);
+      validator = Promise.all([load('openapi.json'), load('openapi-care.json')]).then(
+        ([partner, care]) =>
+          new OpenApiResponseValidator({
+            paths: { ...partner.paths, ...care.paths },
+            components: { schemas: { ...partner.components?.schemas, ...care.components?.schemas } },
+          }),
+      );
       this.validators.set(origin, validator);
     }
     return validator;

@@ -20,7 +20,7 @@ export class ResponseDetailDto {
 
   @ApiPropertyOptional({
     format: 'uri',
-    description: 'Every detail of a non-success answer links to its explanation: {PUBLIC_URL}/docs/errors#{code}-{subCode}',
+    description: 'Every detail of a non-success answer links to its explanation: {server URL}/docs/errors#{code}-{subCode}',
     example: 'https://sandbox.example.com/docs/errors#400-504',
   })
   docUrl?: string;
@@ -37,7 +37,7 @@ export class ErrorDetailDto extends ResponseDetailDto {
 }
 
 /** Every error answer (4xx, 5xx): the envelope with the governing detail first, and nothing else. */
-@ApiSchema({ name: 'ErrorEnvelope', description: 'The body of every error answer under /v1 and /health (CONTRACT section 2).' })
+@ApiSchema({ name: 'ErrorEnvelope', description: 'The body of every error answer under /v1 and /health.' })
 export class ErrorEnvelopeDto {
   @ApiProperty({
     description: "The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)",

@@ -134,7 +134,7 @@ export class TokenController {
   }
 
   @Get('.well-known/jwks.json')
-  @ApiOperation({ operationId: 'getJwks', summary: 'Public keys: token signing (use sig) and encryptedUserData encryption (use enc)' })
+  @ApiOperation({ operationId: 'getJwks', security: [], summary: 'Public keys: token signing (use sig) and encryptedUserData encryption (use enc)' })
   @ApiOkResponse({
     type: JwkSetDto,
     description: 'JWK Set (RFC 7517)',
@@ -171,7 +171,7 @@ export class TokenController {
   }
 
   @Get('.well-known/oauth-authorization-server')
-  @ApiOperation({ operationId: 'getAuthorizationServerMetadata', summary: 'RFC 8414 authorization server metadata' })
+  @ApiOperation({ operationId: 'getAuthorizationServerMetadata', security: [], summary: 'RFC 8414 authorization server metadata' })
   @ApiOkResponse({
     type: AuthorizationServerMetadataDto,
     description: 'RFC 8414',

@@ -162,11 +162,11 @@ export class CareController {
       operationId: 'careRemoveFraudBlock',
       summary: 'Remove the fraud block: the account is healthy and normal at once; the blocked cards are unblocked by retries',
       description:
-        'The account is set healthy and normal (SERVICE.md), whatever it was before the block: status normal, statusReason null, ' +
+        'The account is set healthy and normal, whatever it was before the block: status normal, statusReason null, ' +
         'kycPendingGate none (a KYC referral or gate from before the block is not restored). An account whose enrollment never ' +
         'completed (no bill cycle day) returns to pending instead, for the identical enrollment retry to complete. The answer shows ' +
-        'the cards still blocked. Durable jobs then retry the unblock once per UNBLOCK_RETRY_DELAYS_MS entry (default 60 s, 240 s, ' +
-        '540 s apart; the service refuses to start with more than 3 entries or more than 15 minutes in all), each retry emitting ' +
+        'the cards still blocked. Durable jobs then retry the unblock at most 3 times within 15 minutes (by default 60 s, 240 s and ' +
+        '540 s apart), each retry emitting ' +
         'cardUpdated on success. If every retry fails: kycPendingGate manual and statusReason underReview, status unchanged ' +
         '(accountUpdated); POST kycGate/clear then unblocks the cards.',
     },

@@ -24,10 +24,11 @@ export class ErrorDocsController {
   @Get('v1/errors')
   @ApiOperation({
     operationId: 'listErrors',
+    security: [],
     summary: 'Every error and decline the API answers with (no token needed)',
     description:
-      'One entry per distinct (httpStatus, code, subCode): rows of SERVICE.md and CONTRACT.md sections 9 and 13 sharing a triple share an entry, ' +
-      'whose description lists each of their descriptions ("; "-separated). Business declines (code 2 and code 5) have httpStatus 200. ' +
+      'One entry per distinct (httpStatus, code, subCode): causes that share a triple share an entry, ' +
+      'whose description lists each of them ("; "-separated). Business declines (code 2 and code 5) have httpStatus 200. ' +
       'docUrl is the entry on /docs/errors, the same link every non-success responseDetails item carries.',
   })
   @ApiAnswer(ErrorCatalogueResponse, 'One entry per distinct (httpStatus, code, subCode)', {
@@ -46,7 +47,7 @@ export class ErrorDocsController {
   }
 
   @Get('docs/errors')
-  @ApiOperation({ operationId: 'errorsPage', summary: 'The error catalogue as an HTML page; each row anchored id="{code}-{subCode}"' })
+  @ApiOperation({ operationId: 'errorsPage', security: [], summary: 'The error catalogue as an HTML page; each row anchored id="{code}-{subCode}"' })
   @ApiOkResponse({
     description: 'HTML page',
     content: {

@@ -21,14 +21,14 @@ export class HealthController {
   ) {}
 
   @Get('health/live')
-  @ApiOperation({ operationId: 'healthLive', summary: 'The process is up' })
+  @ApiOperation({ operationId: 'healthLive', security: [], summary: 'The process is up' })
   @ApiAnswer(LiveResponseDto, 'Up', { up: { summary: 'Up', value: successExample({ status: 'ok' }) } })
   live(): { status: string } {
     return { status: 'ok' };
   }
 
   @Get('health/ready')
-  @ApiOperation({ operationId: 'healthReady', summary: 'PostgreSQL reachable and every migration applied (else 503, code 503, subCode 2)' })
+  @ApiOperation({ operationId: 'healthReady', security: [], summary: 'PostgreSQL reachable and every migration applied (else 503, code 503, subCode 2)' })
   @ApiAnswer(ReadyResponseDto, 'Ready', { ready: { summary: 'Ready', value: successExample({ status: 'ok', database: 'up', migrations: 'applied' }) } })
   @ApiErrors({ 503: ['DEPENDENCY_UNAVAILABLE'] }, { 503: 'Database unreachable or migrations pending' })
   async ready(): Promise<{ status: string; database: string; migrations: string }> {
@@ -48,10 +48,11 @@ export class HealthController {
     description: 'Prometheus text exposition format',
     content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE http_requests_total counter\nhttp_requests_total 1\n' } },
   })
-  @ApiErrors({ 404: ['ROUTE_NOT_FOUND'] }, { 404: 'Production: metrics are on METRICS_PORT only' })
+  @ApiErrors({ 404: ['ROUTE_NOT_FOUND'] }, { 404: 'Production: metrics are served on the separate metrics port only' })
   @ApiOperation({
     operationId: 'metrics',
-    summary: 'Prometheus metrics (text exposition format); sandbox only: production serves them on METRICS_PORT, not here (404)',
+    security: [],
+    summary: 'Prometheus metrics (text exposition format); sandbox only: production serves them on the separate metrics port, not here (404)',
   })
   async scrape(): Promise<RawResponse> {
     if (this.config.isProduction) throw new DomainError('ROUTE_NOT_FOUND');

@@ -11,7 +11,8 @@ export const ApiLocked = (...values: string[]) =>
     { 503: ['LOCK_TIMEOUT', 'DEPENDENCY_UNAVAILABLE', 'PARTNER_IN_FLIGHT_LIMIT'] },
     {
       503:
-        `Locked on ${values.join(', ')}: an overlapping call held the lock past LOCK_WAIT_MS (503/1), the database is unavailable (503/2), ` +
-        'or the partner already has PARTNER_MAX_IN_FLIGHT locked calls in flight on this instance (503/3); each with Retry-After. Retry the identical request (SERVICE.md retry policy)',
+        `Locked on ${values.join(', ')}: an overlapping call with the same values held the lock for longer than the service waits (503/1), ` +
+        'the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. ' +
+        'Retry the identical request (same requestId and body) after Retry-After seconds, at most 3 times (the retry policy of the API description)',
     },
   );

@@ -23,14 +23,14 @@ export class SandboxController {
       'Accounts, users, addresses, phones, purses, cards, limit keys, business profiles, enrollment progress, care audit rows of those accounts, ' +
       'requestIds (stored answers), outbox events with their delivery log and scan captures of the calling partner in this program; nothing of any other partner ' +
       "or program. Afterwards limits count only what remains. One transaction; it waits for the partner's enrollments in flight in this program " +
-      '(up to LOCK_WAIT_MS, else 503/503/1) and holds new ones until it commits. Not served in production (404/404/0, as an unknown route).',
+      '(up to the lock wait of a few seconds, else 503/503/1 with Retry-After) and holds new ones until it commits. Not served in production (404/404/0, as an unknown route).',
   })
   @ApiAnswer(SandboxResetResponse, "What was removed of the calling partner's data in the program", {
     removed: { summary: 'Two accounts removed', value: successExample({ removed: { accounts: 2, users: 2 } }) },
   })
   @ApiErrors(
     { 503: ['LOCK_TIMEOUT', 'DEPENDENCY_UNAVAILABLE'] },
-    { 503: "The partner's enrollments in flight did not finish within LOCK_WAIT_MS; retry (Retry-After)" },
+    { 503: "The partner's enrollments in flight did not finish within the lock wait; retry after Retry-After seconds" },
   )
   async reset(@CurrentPrincipal() principal: Principal, @Param('programCode') programCode: string): Promise<{ removed: ResetCounts }> {
     return { removed: await this.resets.reset(principal, programCode) };

@@ -14,14 +14,14 @@ import { LimitedWebhookCall } from './webhook-call-limit';
 import { TestWebhookResult, WebhookTestService } from './webhook-test.service';
 
 const DELIVERY_NOTE =
-  'Delivery: POST to the partner webhook.url, at least once, with Standard Webhooks headers webhook-id (= eventId, ' +
+  'Delivery: POST to your webhook URL, at least once, with Standard Webhooks headers webhook-id (= eventId, ' +
   'stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of ' +
   '"{webhook-id}.{webhook-timestamp}.{body}" keyed with the base64-decoded part after whsec_). Body ' +
   '{eventId, eventType, occurredDateTime, programCode, accountIdentifier, data}, never plaintext of encrypted data. ' +
-  'Any 2xx acknowledges; anything else (including redirects and no answer within WEBHOOK_TIMEOUT_MS, default 10 s) is retried after ' +
-  'WEBHOOK_RETRY_DELAYS_MS (default 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h: more than 24 h in total), then the event is marked failed. ' +
+  'Any 2xx acknowledges; anything else (including redirects and no answer within 10 s by default) is retried after ' +
+  '10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 12 h by default (more than 24 h in total), then the event is marked failed. ' +
   'Each partner has its own delivery slots, so a slow receiver delays only its own events. In production the URL is https and an address ' +
-  'that resolves to a non-public range is refused (outcome refusedAddress).';
+  'that resolves to a non-public range is refused (outcome refusedAddress). verifyWebhook(headers, body, secret) of the SDK checks a delivery.';
 
 const LIST_ITEM_EXAMPLE = {
   eventId: '5d0c7a5e-1b7e-4c53-9b0f-2a6f1c3d4e5f',

@@ -61,7 +61,7 @@ export class BusinessProfileController {
       'Any subset of the enrollment businessData fields, each validated with its enrollment rule; omitted fields are untouched, ' +
       'optional fields sent as null are cleared. The profile must exist: PUT does not create one. ' +
       'A changed businessName is printed on the next card issued by a replacement; the current card keeps its name. ' +
-      'Decision where SERVICE.md is silent: locked and closed accounts accept the update (5/362 is a user-profile rule).',
+      'Unlike a user update, locked and closed accounts accept the update (the 5/362 decline applies to user profiles only).',
   })
   @ApiBody({
     type: UpdateBusinessProfileRequestDto,

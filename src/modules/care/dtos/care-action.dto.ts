@@ -15,7 +15,7 @@ export class RemoveFraudBlockDto extends CareActionDto {
   @ApiPropertyOptional({
     minimum: 0,
     maximum: 10,
-    description: 'Sandbox only (APP_MODE=sandbox; refused as an unknown property in production): the first N unblock attempts fail.',
+    description: 'Sandbox only (refused as an unknown property in production): the first N unblock attempts fail.',
   })
   @IsOptional()
   @IsInt()

@@ -32,7 +32,7 @@ const ENROLL_DESCRIPTION = [
   "Defaults: accountType consumer; currency the program's first currency; the home address is the default address and the first phone the default phone when none is marked.",
   'The user status is "active" at enrollment; the account status carries KYC and OFAC outcomes.',
   'Names and address text are normalised to Unicode NFC before validation, the idempotency comparison and storage: a decomposed "José" (e + U+0301) is the same name.',
-  'Decisions where SERVICE.md is silent (README, Decisions):',
+  'Further rules:',
   "(1) limits are counted per account type: consumer and small-business accounts of one SSN, ITIN or phone never use each other's slots;",
   "(2) the enrollment returned beside an active-limit decline is only ever the calling partner's: when the most recent active account of the key belongs to another partner, the decline comes alone;",
   '(3) a Matricula enrollment counts under its default phone only, until an ITIN is added to it (POST identity);',
@@ -92,7 +92,7 @@ export class EnrollmentController {
     summary: 'The account, its primary user and its cards, as the enrollment answered (current state)',
     description:
       'accountCycleDay (1 to 28) is null only while the account was never activated (OFAC hold, bill cycle missing). ' +
-      'Decision where SERVICE.md is silent: it stays shown on locked and closed accounts (the day the account was given does not change).',
+      'It stays shown on locked and closed accounts (the day the account was given does not change).',
   })
   @ApiAnswer(AccountResponseDto, 'The account, its primary user and its cards', ACCOUNT_ANSWER_EXAMPLES)
   @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND'] }, { 404: 'Unknown or malformed id, or an account of another partner or program' })
@@ -111,7 +111,7 @@ export class EnrollmentController {
     description:
       'state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), ' +
       'held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. ' +
-      "Decision where the contract is silent: an enrollment completed by care's OFAC clearance is completed with answer null until its identical retry stores the answer. " +
+      "An enrollment completed by the issuer's OFAC clearance is completed with answer null until its identical retry stores the answer. " +
       "Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner's: 404/10/0.",
   })
   @ApiAnswer(EnrollmentRequestStatusResponse, 'The request and the answer its identical retry would replay', {

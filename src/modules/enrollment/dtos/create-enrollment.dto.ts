@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiObjectOrJwe } from '../../../common/openapi/object-or-jwe';
 import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { code as currencyByCode } from 'currency-codes';
 import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
@@ -13,6 +14,7 @@ export function isIsoCurrency(value: unknown): boolean {
 }
 
 /** POST /v1/programs/{programCode}/enrollments */
+@ApiExtraModels(EnrollmentUserDataDto)
 export class CreateEnrollmentDto {
   @ApiProperty({ description: 'Idempotency key: 1 to 64 characters of [A-Za-z0-9._-]', example: 'req-20261121-0001' })
   @Matches(REQUEST_ID_PATTERN)
@@ -43,10 +45,7 @@ export class CreateEnrollmentDto {
   @IsString()
   onboardingID?: string;
 
-  @ApiProperty({
-    type: EnrollmentUserDataDto,
-    description: 'JSON object, or (partners configured for encryption) a JWE compact string ECDH-ES/A256GCM to the service enc key.',
-  })
+  @ApiObjectOrJwe(EnrollmentUserDataDto, 'The user: a JSON object, or (partners configured for encryption) that object as a compact JWE string.')
   @NestedObject(() => EnrollmentUserDataDto)
   encryptedUserData: EnrollmentUserDataDto;
 }

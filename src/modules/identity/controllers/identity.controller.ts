@@ -29,8 +29,8 @@ export class IdentityController {
       "program's business ITIN limits), counted like enrollment limits and under the same lock. " +
       'Sending the ITIN the user already has changes nothing and answers success; a different ITIN once one was added is declined ' +
       '(HTTP 200, 5/381). A locked account is declined like a user update (HTTP 200, 5/362). ' +
-      'Decisions where SERVICE.md is silent: a closed account accepts the ITIN (it then counts toward the lifetime limit only); ' +
-      'until an ITIN is added a Matricula enrollment counts under no SSN/ITIN limit. Emits userUpdated.',
+      'Of the other states, a closed account accepts the ITIN (it then counts toward the lifetime limit only). ' +
+      'Until an ITIN is added, a Matricula enrollment counts under no SSN/ITIN limit. Emits userUpdated.',
   })
   @ApiBody({ type: AddIdentityDto, examples: { itin: { summary: 'An ITIN: 9 digits starting with 9', value: { itin: '912345678' } } } })
   @ApiAnswer(

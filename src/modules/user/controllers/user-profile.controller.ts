@@ -32,7 +32,7 @@ export class UserProfileController {
       'Phone: with one stored phone it is updated in place (type included); with several, the phone of the same type is updated and a new type is added; ' +
       'isDefault true makes it the default. A new default phone number is checked against the phone limits (HTTP 200, code 2, subCode 63 or 66; nothing stored). ' +
       'Pending accounts can be updated; a locked account is declined with HTTP 200, code 5, subCode 362 and nothing stored. ' +
-      'Decision where SERVICE.md is silent: a closed account can be updated (only a locked one is declined). ' +
+      'Of the other states, a closed account can be updated too (only a locked one is declined). ' +
       'Address text is normalised to Unicode NFC before validation and storage. Emits userUpdated.',
   })
   @ApiAnswer(

@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiObjectOrJwe } from '../../../common/openapi/object-or-jwe';
 import { IsOptional } from 'class-validator';
 import { NestedObject } from '../../../common/validation/validation';
 import { AddressDto } from './address.dto';
@@ -35,11 +36,9 @@ export class UpdateUserDataDto {
 }
 
 /** PUT /v1/programs/{programCode}/accounts/{accountIdentifier}/users/{userIdentifier} */
+@ApiExtraModels(UpdateUserDataDto)
 export class UpdateUserRequestDto {
-  @ApiProperty({
-    type: UpdateUserDataDto,
-    description: 'JSON object, or (partners configured for encryption) a JWE compact string ECDH-ES/A256GCM to the service enc key.',
-  })
+  @ApiObjectOrJwe(UpdateUserDataDto, 'The changes: a JSON object, or (partners configured for encryption) that object as a compact JWE string.')
   @NestedObject(() => UpdateUserDataDto)
   encryptedUserData: UpdateUserDataDto;
 }
