@@ -9,14 +9,14 @@ import type { PartnerConfig } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { AccountLimitsService, LimitBreach, LimitKeyValue } from '../../accounts/services/account-limits.service';
-import { AccountRepository } from '../../accounts/repositories/account.repository';
+import { AccountsService } from '../../accounts/services/accounts.service';
 import { AccountView, AccountViewService } from '../../account-views/services/account-view.service';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { CallOutcome, Outcome } from '../../locking/call-outcome';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import { EnrollmentOutcome, Metrics } from '../../../infrastructure/metrics/metrics';
-import { UserRepository } from '../../user/repositories/user.repository';
+import { UserRecordsService } from '../../user/services/user-records.service';
 import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import { Clock } from '../../../infrastructure/time/clock';
@@ -41,8 +41,8 @@ export class EnrollmentService {
     private readonly rules: EnrollmentRulesService,
     private readonly writer: EnrollmentWriter,
     private readonly progress: EnrollmentProgressRepository,
-    private readonly accounts: AccountRepository,
-    private readonly users: UserRepository,
+    private readonly accounts: AccountsService,
+    private readonly users: UserRecordsService,
     private readonly limits: AccountLimitsService,
     private readonly scans: ScanCaptureService,
     private readonly completion: EnrollmentCompletionService,
