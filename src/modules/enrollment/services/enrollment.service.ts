@@ -3,7 +3,6 @@ import { EntityManager } from 'typeorm';
 import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import type { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
-import type { RawResponse } from '../../../common/http/answer';
 import type { RequestBytes } from '../../../common/context/request-bytes';
 import type { PartnerConfig } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
@@ -12,6 +11,7 @@ import { AccountLimitsService, LimitBreach, LimitKeyValue } from '../../accounts
 import { AccountsService } from '../../accounts/services/accounts.service';
 import { AccountView, AccountViewService } from '../../account-views/services/account-view.service';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
+import type { CallAnswer } from '../../locking/call-answer';
 import { CallOutcome, Outcome } from '../../locking/call-outcome';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
@@ -54,7 +54,7 @@ export class EnrollmentService {
     private readonly metrics: Metrics,
   ) {}
 
-  async enroll(principal: Principal, plan: EnrollmentPlan, bytes: RequestBytes): Promise<RawResponse> {
+  async enroll(principal: Principal, plan: EnrollmentPlan, bytes: RequestBytes): Promise<CallAnswer> {
     const { partner } = principal;
     const programCode = plan.program.programCode;
     const { key, operation, payload } = enrollmentCall(partner.partnerId, programCode, plan.request);
