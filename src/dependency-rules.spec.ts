@@ -229,6 +229,20 @@ describe('dependency rules (npm run lint)', () => {
     expect(inTree(files, moduleCycle)).toEqual(['a', 'b', 'a']);
   });
 
+  it("find no repository in a Nest module's exports (other modules call its services)", () => {
+    const moduleFiles = (fs.readdirSync(path.join(ROOT, 'src/modules'), { recursive: true }) as string[]).filter((file) => file.endsWith('.module.ts'));
+    expect(moduleFiles.length).toBeGreaterThan(10);
+    const exported = moduleFiles.flatMap((file) => {
+      const text = fs.readFileSync(path.join(ROOT, 'src/modules', file), 'utf8');
+      const names = /exports:\s*\[([^\]]*)\]/.exec(text)?.[1].split(',') ?? [];
+      return names
+        .map((name) => name.trim())
+        .filter((name) => name.endsWith('Repository'))
+        .map((name) => `${file}: ${name}`);
+    });
+    expect(exported).toEqual([]);
+  });
+
   it('find no cycle in the module graph of src', () => {
     expect(moduleCycle(ROOT)).toBeNull();
   }, 60_000);

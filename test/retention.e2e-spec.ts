@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ScanCapturePurge } from '../src/modules/enrollment/services/scan-capture-purge';
 import { HousekeepingService } from '../src/modules/events/housekeeping.service';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -44,8 +45,8 @@ describe('Retention purges (e2e)', () => {
       await scan(scans.old, 31);
       await scan(scans.recent, 2);
 
-      const purged = await app.app.get(HousekeepingService, { strict: false }).purgeRetention();
-      expect(purged).toEqual({ events: 2, scanCaptures: 1 });
+      expect(await app.app.get(HousekeepingService, { strict: false }).purgeRetention()).toEqual({ events: 2 });
+      expect(await app.app.get(ScanCapturePurge, { strict: false }).purge()).toBe(1);
 
       const { rows: events } = await db.query(`select id from outbox_events where id = any($1) order by id`, [Object.values(ids)]);
       expect(events.map((row: { id: string }) => row.id).sort()).toEqual([ids.oldPending, ids.recentDelivered].sort());

@@ -9,7 +9,11 @@ interface Trip {
   client: Client;
   text: string;
   named: boolean;
-  /** Statements issued while an earlier one on the same client still waited for its answer share its round trip (pg's pipeline mode). */
+  /**
+   * The client's round trips, counted per client (a query on another connection meanwhile, such as
+   * the outbox poller's, is not one of the call's); statements issued while an earlier one on the
+   * same client still waited for its answer share its round trip (pg's pipeline mode).
+   */
   trip: number;
 }
 
@@ -30,18 +34,18 @@ describe('SQL round trips per call (e2e, PostgreSQL)', () => {
     // pg's own query, still called: the spy only records which client sent what.
     const original = Client.prototype.query as (...args: unknown[]) => unknown;
     const waiting = new Map<Client, number>();
-    let trip = 0;
+    const sent = new Map<Client, number>();
     jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
       const config = args[0] as string | { text?: string; name?: string } | undefined;
       const result = original.apply(this, args);
       if (recording && config !== undefined) {
         const pending = waiting.get(this) ?? 0;
-        if (pending === 0) trip += 1;
+        if (pending === 0) sent.set(this, (sent.get(this) ?? 0) + 1);
         trips.push({
           client: this,
           text: typeof config === 'string' ? config : (config.text ?? ''),
           named: typeof config === 'object' && Boolean(config.name),
-          trip,
+          trip: sent.get(this) ?? 0,
         });
         if (result instanceof Promise) {
           waiting.set(this, pending + 1);

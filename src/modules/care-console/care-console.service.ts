@@ -17,7 +17,7 @@ import { EventLogService, EventView } from '../events/event-log.service';
 import { cardReplacementRefusal, careRefusal } from '../lifecycle/account-lifecycle';
 import { CallRunner } from '../locking/call-runner';
 import { LockNames } from '../../infrastructure/database/lock.service';
-import { UserRepository } from '../user/repositories/user.repository';
+import { UserRecordsService } from '../user/services/user-records.service';
 import { OperationName, RevealField, SearchKind, Staff } from './staff';
 
 export interface SearchHit {
@@ -58,7 +58,7 @@ export class CareConsoleService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly views: AccountViewService,
-    private readonly users: UserRepository,
+    private readonly users: UserRecordsService,
     private readonly instruments: PaymentInstrumentService,
     private readonly businessProfiles: BusinessProfileService,
     private readonly events: EventLogService,

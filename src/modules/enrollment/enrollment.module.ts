@@ -22,6 +22,7 @@ import { EnrollmentRulesService } from './services/enrollment-rules.service';
 import { EnrollmentWriter } from './services/enrollment-writer';
 import { EnrollmentRequestsService } from './services/enrollment-requests.service';
 import { EnrollmentService } from './services/enrollment.service';
+import { ScanCapturePurge } from './services/scan-capture-purge';
 import { ScanCaptureService } from './services/scan-capture.service';
 
 /** Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment. */
@@ -49,6 +50,7 @@ import { ScanCaptureService } from './services/scan-capture.service';
     EnrollmentProgressRepository,
     EnrollmentCompletionService,
     ScanCaptureService,
+    ScanCapturePurge,
     { provide: KYC_PROVIDER, useClass: SandboxKycProvider },
   ],
   exports: [EnrollmentCompletionService],

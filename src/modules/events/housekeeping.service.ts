@@ -5,7 +5,7 @@ import { defineJob } from '../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../infrastructure/queue/job-queue';
 import { OutboxRepository } from './outbox.repository';
 
-/** Deletes finished outbox events (and their delivery log) and expired scan captures past retention. */
+/** Deletes finished outbox events (and their delivery log) past retention. */
 export const RETENTION_PURGE_JOB = defineJob<Record<string, never>>({
   name: 'retention-purge',
   retryLimit: 3,
@@ -13,12 +13,8 @@ export const RETENTION_PURGE_JOB = defineJob<Record<string, never>>({
   expireInSeconds: 600,
 });
 
-/**
- * Events stay listable at least 30 days (CONTRACT section 11); an onboardingID is usable for 24
- * hours, its capture kept 30 days after for care. Undelivered events are never purged.
- */
+/** Events stay listable at least 30 days (CONTRACT section 11). Undelivered events are never purged. */
 export const EVENT_RETENTION_DAYS = 30;
-export const SCAN_CAPTURE_RETENTION_DAYS = 30;
 
 /** Recurring housekeeping on the job queue: cron ticks are sent by one instance, run by one worker. */
 @Injectable()
@@ -37,12 +33,8 @@ export class HousekeepingService implements OnApplicationBootstrap {
     await this.jobs.schedule(RETENTION_PURGE_JOB, '27 3 * * *', {});
   }
 
-  async purgeRetention(): Promise<{ events: number; scanCaptures: number }> {
-    const events = await this.outbox.purgeFinished(this.dataSource.manager, EVENT_RETENTION_DAYS);
-    const result = (await this.dataSource.query(`delete from scan_captures where expires_at < now() - make_interval(days => $1)`, [
-      SCAN_CAPTURE_RETENTION_DAYS,
-    ])) as [unknown, number];
-    const purged = { events, scanCaptures: result[1] ?? 0 };
+  async purgeRetention(): Promise<{ events: number }> {
+    const purged = { events: await this.outbox.purgeFinished(this.dataSource.manager, EVENT_RETENTION_DAYS) };
     this.logger.log(purged, 'retention purge');
     return purged;
   }

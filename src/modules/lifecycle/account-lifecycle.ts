@@ -2,7 +2,7 @@ import { DomainError } from '../../common/errors/domain-error';
 import { embossName } from '../../common/validation/characters';
 import type { Account, AccountStatus } from '../accounts/account.types';
 import type { PaymentInstrumentStatus } from '../accounts/account.types';
-import type { AccountPatch, AccountState } from '../accounts/repositories/account.repository';
+import type { AccountPatch, AccountState } from '../accounts/account.types';
 import type { NewPaymentInstrument } from '../accounts/services/payment-instrument.service';
 import type { OutboundEvent } from '../events/event-types';
 

@@ -4,7 +4,7 @@ import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { Clock } from '../../infrastructure/time/clock';
 import type { Account } from '../accounts/account.types';
 import type { PaymentInstrument } from '../accounts/account.types';
-import { AccountRepository } from '../accounts/repositories/account.repository';
+import { AccountsService } from '../accounts/services/accounts.service';
 import { PaymentInstrumentService } from '../accounts/services/payment-instrument.service';
 import { OutboxService } from '../events/outbox.service';
 import type { Transition } from './account-lifecycle';
@@ -17,13 +17,13 @@ import type { Transition } from './account-lifecycle';
 @Injectable()
 export class LifecycleWriter {
   constructor(
-    private readonly accounts: AccountRepository,
+    private readonly accounts: AccountsService,
     private readonly instruments: PaymentInstrumentService,
     private readonly outbox: OutboxService,
     private readonly clock: Clock,
   ) {}
 
-  /** `account` must be locked by the caller (`AccountRepository.lockForUpdate`). */
+  /** `account` must be locked by the caller (`AccountsService.lockForUpdate`). */
   async apply(manager: EntityManager, account: Account, change: Transition): Promise<{ account: Account; issued: PaymentInstrument[] }> {
     const batch = new WriteBatch();
     const after = this.stage(batch, account, change);

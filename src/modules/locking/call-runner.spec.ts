@@ -8,7 +8,6 @@ import type { LockService } from '../../infrastructure/database/lock.service';
 import type { WriteBatch } from '../../infrastructure/database/write-batch';
 import type { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
 import { CallRunner, IdempotentCall } from './call-runner';
-import { REPLAYED_HEADER } from '../idempotency/replayed-answer';
 import { Metrics } from '../../infrastructure/metrics/metrics';
 import type { RequestBytes } from '../../common/context/request-bytes';
 import { CallOutcome, Outcome } from './call-outcome';
@@ -119,15 +118,14 @@ describe(CallRunner.name, () => {
         'release',
       ]);
       expect(store.stageAnswer).toHaveBeenCalledWith(expect.anything(), KEY, { status: 200, body: answer.body, requestDigest: 'rd' });
-      expect(JSON.parse(answer.body as string)).toMatchObject({ requestId: 'r-1', id: 'a-1' });
-      expect(answer.headers?.[REPLAYED_HEADER]).toBeUndefined();
+      expect(JSON.parse(answer.body)).toMatchObject({ requestId: 'r-1', id: 'a-1' });
+      expect(answer).toMatchObject({ replayed: false, outcome: { kind: 'completed', data: { id: 'a-1' } } });
     });
 
     it('a stored final answer for the same payload is replayed before any lock (the lock names are never computed)', async () => {
       const { sut, steps, lockNames, call } = harness({ stored: STORED });
       const answer = await sut.idempotent(call(async () => Outcome.completed({})));
-      expect(answer.body).toBe(STORED.responseBody);
-      expect(answer.headers?.[REPLAYED_HEADER]).toBe('true');
+      expect(answer).toEqual({ replayed: true, body: STORED.responseBody });
       expect(steps).toEqual(['replay look-up', 'release']);
       expect(lockNames).not.toHaveBeenCalled();
     });
@@ -141,7 +139,7 @@ describe(CallRunner.name, () => {
     it('an answer stored meanwhile is found under the locks, replayed, and nothing is written', async () => {
       const { sut, steps, call } = harness({ claimed: STORED });
       const answer = await sut.idempotent(call(async () => Outcome.completed({})));
-      expect(answer.headers?.[REPLAYED_HEADER]).toBe('true');
+      expect(answer).toEqual({ replayed: true, body: STORED.responseBody });
       expect(steps).toEqual(['replay look-up', 'first-attempt checks', 'begin', 'locks', 'claim', 'commit', 'release']);
     });
 

@@ -7,18 +7,14 @@ import { DomainError } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import type { Client } from 'pg';
 import type { WriteBatch } from '../../infrastructure/database/write-batch';
-import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
-import { rawResponse, RawResponse } from '../../common/http/answer';
 import type { RequestBytes } from '../../common/context/request-bytes';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
-import { replayedAnswer } from '../idempotency/replayed-answer';
 import { CallConnection } from '../../infrastructure/database/call-connection';
+import { CallAnswer, outcomeText } from './call-answer';
 import { CallOutcome, isFinal } from './call-outcome';
 import { LockService } from '../../infrastructure/database/lock.service';
 import { Metrics } from '../../infrastructure/metrics/metrics';
-
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /** A state-changing call whose requestId is an idempotency key (per partner and program). */
 export interface IdempotentCall {
@@ -45,7 +41,8 @@ export interface IdempotentCall {
  * The one place that orders a state-changing call (ARCHITECTURE.md): stored-answer replay (one
  * read, no lock) → the call's locks (sorted, one round trip, LOCK_WAIT_MS) → authoritative
  * idempotency check (replay / 422 / resume) → the use case in the call's transaction → the answer
- * stored when final → one COMMIT. Use cases call it explicitly and declare their locks.
+ * stored when final → one COMMIT. Use cases call it explicitly and declare their locks; it returns
+ * the outcome with the text to send, and the controller sends it (`sentAnswer`).
  */
 @Injectable()
 export class CallRunner {
@@ -75,10 +72,10 @@ export class CallRunner {
     return this.withConnection(lockNames, async () => null, work);
   }
 
-  async idempotent(call: IdempotentCall): Promise<RawResponse> {
+  async idempotent(call: IdempotentCall): Promise<CallAnswer> {
     const fingerprint = this.fingerprints.of(call.operation, call.payload);
     const samePayload = (record: IdempotencyRecord) => this.fingerprints.matches(record.fingerprint, call.operation, call.payload, fingerprint);
-    const beforeLocks = async (manager: EntityManager): Promise<RawResponse | null> => {
+    const beforeLocks = async (manager: EntityManager): Promise<CallAnswer | null> => {
       const seen = await this.store.find(call.key, manager);
       if (seen) return replayOf(seen, samePayload(seen));
       await call.firstAttempt?.(manager);
@@ -89,10 +86,11 @@ export class CallRunner {
       const replay = existing ? replayOf(existing, samePayload(existing)) : null;
       if (replay) return replay;
       const outcome = await call.work({ resumed: existing !== null, call: connection, batch: connection.batch });
-      const text = JSON.stringify(render(call.key.requestId, outcome, this.config.env.publicUrl));
+      // The text is fixed before COMMIT: a final answer is stored with the call's rows, and the same bytes are sent.
+      const body = outcomeText(call.key.requestId, outcome, this.config.env.publicUrl);
       if (isFinal(outcome))
-        this.store.stageAnswer(connection.batch, call.key, { status: 200, body: text, requestDigest: this.fingerprints.ofBytes(call.operation, call.bytes) });
-      return rawResponse(text, JSON_HEADERS);
+        this.store.stageAnswer(connection.batch, call.key, { status: 200, body, requestDigest: this.fingerprints.ofBytes(call.operation, call.bytes) });
+      return { replayed: false, outcome, body };
     });
   }
 
@@ -172,20 +170,8 @@ export class CallRunner {
 }
 
 /** The stored answer to replay, a 422 for another payload, or null when the call must run. */
-function replayOf(record: IdempotencyRecord, samePayload: boolean): RawResponse | null {
+function replayOf(record: IdempotencyRecord, samePayload: boolean): CallAnswer | null {
   if (!samePayload) throw new DomainError('IDEMPOTENCY_PAYLOAD_MISMATCH');
   if (record.responseBody === null) return null;
-  return replayedAnswer(record.responseBody);
-}
-
-function render(requestId: string, outcome: CallOutcome<object>, publicUrl: string): object {
-  switch (outcome.kind) {
-    case 'completed':
-    case 'incomplete':
-      return successEnvelope(requestId, outcome.data);
-    case 'declined':
-    case 'held':
-      if (outcome.decline.entry.http !== 200) throw new Error(`${outcome.decline.key} is not an HTTP 200 decline`);
-      return errorEnvelope(requestId, outcome.decline.details(), publicUrl, outcome.data);
-  }
+  return { replayed: true, body: record.responseBody };
 }

@@ -4,8 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Account } from '../../accounts/account.types';
 import { ACCOUNT_COLUMNS, ACCOUNT_PUBLIC_COLUMNS, accountOf, CARDS, CardRow, PURSES, PurseRow } from '../../accounts/repositories/account-columns';
 import { CONTACT_COLUMNS, contactOf, USER_COLUMNS, USER_PUBLIC_COLUMNS, userOf } from '../../user/repositories/user-columns';
-import type { ContactRows } from '../../user/repositories/user.repository';
-import type { User } from '../../user/user.types';
+import type { ContactRows, User } from '../../user/user.types';
 import { queryRows } from '../../../infrastructure/database/pooled-read';
 import { prepared } from '../../../infrastructure/database/prepared-statements';
 

@@ -3,13 +3,12 @@ import type { EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { PartnerConfig } from '../../../config/service-config';
 import { PartnerViewService } from '../../../infrastructure/crypto/partner-view.service';
-import type { Account, PaymentInstrument, Purse } from '../../accounts/account.types';
+import type { Account, PaymentInstrument, Purse, StoredAccountData } from '../../accounts/account.types';
 import type { PurseRow } from '../../accounts/repositories/account-columns';
-import { AccountRepository, isAccountId, StoredAccountData } from '../../accounts/repositories/account.repository';
+import { AccountsService, isAccountId } from '../../accounts/services/accounts.service';
 import { PaymentInstrumentService, PaymentInstrumentView } from '../../accounts/services/payment-instrument.service';
-import type { UserDataPlain } from '../../user/repositories/user.repository';
 import { UserView, UserViewService } from '../../user/services/user-view.service';
-import type { User } from '../../user/user.types';
+import type { User, UserDataPlain } from '../../user/user.types';
 import { AccountRead, AccountReadRepository, AccountScope } from '../repositories/account-read.repository';
 
 export type { PaymentInstrumentView };
@@ -79,7 +78,7 @@ function accountDataView(account: Account, purses: PurseRow[], sealed: Record<st
 @Injectable()
 export class AccountViewService {
   constructor(
-    private readonly accounts: AccountRepository,
+    private readonly accounts: AccountsService,
     private readonly users: UserViewService,
     private readonly instruments: PaymentInstrumentService,
     private readonly partnerView: PartnerViewService,

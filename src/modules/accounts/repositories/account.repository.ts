@@ -51,11 +51,6 @@ export type AccountPatch = Partial<
   >
 >;
 
-/** Whether an account identifier can be looked up at all (the column is a uuid). */
-export function isAccountId(accountId: string): boolean {
-  return isUuid(accountId);
-}
-
 /** Account persistence: look-ups scoped to the partner (tenancy), row locks, creation with the primary purse. */
 @Injectable()
 export class AccountRepository {

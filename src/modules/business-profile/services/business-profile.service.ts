@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
-import { AccountRepository, isAccountId } from '../../accounts/repositories/account.repository';
+import { AccountsService, isAccountId } from '../../accounts/services/accounts.service';
 import { BusinessDataDto } from '../dtos/business-data.dto';
 import { BusinessDataUpdateDto } from '../dtos/business-data-update.dto';
 import { BusinessProfileEntity } from '../entities/business-profile.entity';
@@ -18,7 +18,7 @@ export class BusinessProfileService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly codec: BusinessProfileCodec,
-    private readonly accounts: AccountRepository,
+    private readonly accounts: AccountsService,
   ) {}
 
   /** The profile of a new business account, added to the enrollment's batch. */

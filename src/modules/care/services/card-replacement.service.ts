@@ -4,7 +4,7 @@ import { DomainError } from '../../../common/errors/domain-error';
 import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
 import { replaceCard } from '../../lifecycle/account-lifecycle';
 import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
-import { UserRepository } from '../../user/repositories/user.repository';
+import { UserRecordsService } from '../../user/services/user-records.service';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { CareActionRunner, CareActor } from './care-action-runner';
 
@@ -14,7 +14,7 @@ export class CardReplacementService {
   constructor(
     private readonly runner: CareActionRunner,
     private readonly writer: LifecycleWriter,
-    private readonly users: UserRepository,
+    private readonly users: UserRecordsService,
     private readonly businessProfiles: BusinessProfileService,
   ) {}
 

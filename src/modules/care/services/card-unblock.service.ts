@@ -6,7 +6,7 @@ import { DomainError } from '../../../common/errors/domain-error';
 import { AppConfig } from '../../../config/app-config';
 import { defineJob, deterministicJobId } from '../../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../../infrastructure/queue/job-queue';
-import { AccountRepository } from '../../accounts/repositories/account.repository';
+import { AccountsService } from '../../accounts/services/accounts.service';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { CareAuditService } from '../../audit/care-audit.service';
 import * as lifecycle from '../../lifecycle/account-lifecycle';
@@ -47,7 +47,7 @@ export class CardUnblockService implements OnApplicationBootstrap {
     private readonly config: AppConfig,
     private readonly jobs: JobQueue,
     private readonly runner: CareActionRunner,
-    private readonly accounts: AccountRepository,
+    private readonly accounts: AccountsService,
     private readonly instruments: PaymentInstrumentService,
     private readonly writer: LifecycleWriter,
     private readonly audit: CareAuditService,

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { Account } from '../../accounts/account.types';
 import type { PaymentInstrument } from '../../accounts/account.types';
-import { AccountRepository } from '../../accounts/repositories/account.repository';
+import { AccountsService } from '../../accounts/services/accounts.service';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { AccountSnapshot, AuditEntry, CareAuditService, StaffIdentity } from '../../audit/care-audit.service';
 import { publishedState } from '../../lifecycle/account-lifecycle';
@@ -33,7 +33,7 @@ export type CareWork = (manager: EntityManager, account: Account, cards: Payment
 export class CareActionRunner {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly accounts: AccountRepository,
+    private readonly accounts: AccountsService,
     private readonly instruments: PaymentInstrumentService,
     private readonly audit: CareAuditService,
   ) {}

@@ -11,6 +11,7 @@ import { LIMIT_COUNTING_RULE } from '../../accounts/services/account-limits.serv
 import type { AccountView } from '../../account-views/services/account-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
 import { RawResponse, validatedOnly, ValidatedOnly } from '../../../common/http/answer';
+import { sentAnswer } from '../../locking/call-answer';
 import { ArrivedBytes, RequestBytes } from '../../../common/http/request-bytes';
 import { ValidateOnly } from '../../../common/validation/validate-only';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
@@ -83,7 +84,7 @@ export class EnrollmentController {
       this.enrollments.validate(plan);
       return validatedOnly();
     }
-    return this.enrollments.enroll(principal, plan, bytes);
+    return sentAnswer(await this.enrollments.enroll(principal, plan, bytes));
   }
 
   @Get('accounts/:accountIdentifier')

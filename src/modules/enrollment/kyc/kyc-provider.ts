@@ -1,4 +1,4 @@
-import type { UserDataPlain } from '../../user/repositories/user.repository';
+import type { UserDataPlain } from '../../user/user.types';
 
 /** Outcome of KYC and OFAC screening (CONTRACT.md section 10 names the sandbox triggers). */
 import type { KycOutcome } from '../../lifecycle/account-lifecycle';

@@ -5,14 +5,14 @@ import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { Account } from '../../accounts/account.types';
 import { AccountLimitsService, LimitBreach } from '../../accounts/services/account-limits.service';
-import { AccountRepository } from '../../accounts/repositories/account.repository';
+import { AccountsService } from '../../accounts/services/accounts.service';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
 import * as lifecycle from '../../lifecycle/account-lifecycle';
 import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { TransactionRunner } from '../../../infrastructure/database/transaction-runner';
-import { UserRepository } from '../../user/repositories/user.repository';
+import { UserRecordsService } from '../../user/services/user-records.service';
 import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import { Clock } from '../../../infrastructure/time/clock';
@@ -36,9 +36,9 @@ export type CompletionOutcome = 'completed' | 'held' | 'incomplete' | { declined
 export class EnrollmentCompletionService {
   constructor(
     private readonly tx: TransactionRunner,
-    private readonly accounts: AccountRepository,
+    private readonly accounts: AccountsService,
     private readonly limits: AccountLimitsService,
-    private readonly users: UserRepository,
+    private readonly users: UserRecordsService,
     private readonly instruments: PaymentInstrumentService,
     private readonly businessProfiles: BusinessProfileService,
     private readonly progress: EnrollmentProgressRepository,

@@ -6,7 +6,7 @@ import type { LimitKeyValue } from '../../accounts/services/account-limits.servi
 import type { BusinessDataDto } from '../../business-profile/dtos/business-data.dto';
 import type { AddressDto } from '../../user/dtos/address.dto';
 import type { PhoneDto } from '../../user/dtos/phone.dto';
-import type { AddressPlain, IdentityPlain, PhonePlain, UserDataPlain } from '../../user/repositories/user.repository';
+import type { AddressPlain, IdentityPlain, PhonePlain, UserDataPlain } from '../../user/user.types';
 import type { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { Clock } from '../../../infrastructure/time/clock';
 import { AppConfig } from '../../../config/app-config';

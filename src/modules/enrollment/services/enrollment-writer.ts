@@ -5,14 +5,15 @@ import type { PartnerConfig } from '../../../config/service-config';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import type { LimitKeyValue } from '../../accounts/services/account-limits.service';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
-import { AccountRepository, AccountState } from '../../accounts/repositories/account.repository';
+import type { AccountState } from '../../accounts/account.types';
+import { AccountsService } from '../../accounts/services/accounts.service';
 import type { NewAccountView } from '../../account-views/services/account-view.service';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { BusinessProfileService } from '../../business-profile/services/business-profile.service';
 import type { OutboundEvent } from '../../events/event-types';
 import { OutboxService } from '../../events/outbox.service';
-import type { UserDataPlain } from '../../user/repositories/user.repository';
-import { UserRepository } from '../../user/repositories/user.repository';
+import { UserRecordsService } from '../../user/services/user-records.service';
+import type { UserDataPlain } from '../../user/user.types';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import type { EnrollmentPoint } from './enrollment-points';
 import type { EnrollmentPlan } from './enrollment-rules.service';
@@ -48,8 +49,8 @@ export interface NewEnrollment {
 @Injectable()
 export class EnrollmentWriter {
   constructor(
-    private readonly accounts: AccountRepository,
-    private readonly users: UserRepository,
+    private readonly accounts: AccountsService,
+    private readonly users: UserRecordsService,
     private readonly limits: AccountLimitsService,
     private readonly instruments: PaymentInstrumentService,
     private readonly businessProfiles: BusinessProfileService,
@@ -63,7 +64,8 @@ export class EnrollmentWriter {
   async write(manager: EntityManager, e: NewEnrollment, into?: WriteBatch): Promise<NewAccountView> {
     const { plan } = e;
     const batch = into ?? new WriteBatch();
-    const accountRows = this.accounts.build(
+    const accountRows = this.accounts.stageNew(
+      batch,
       {
         partnerId: e.partner.partnerId,
         programCode: plan.program.programCode,
@@ -76,15 +78,11 @@ export class EnrollmentWriter {
       e.now,
     );
     const { account } = accountRows;
-    this.accounts.stage(batch, accountRows);
-    const userRows = this.users.build(account.id, e.userData, 'active', e.now);
-    this.users.stage(batch, userRows);
+    const user = this.users.stageNew(batch, account.id, e.userData, 'active', e.now);
     this.limits.stage(batch, account, e.limitKeys);
     if (plan.businessData) this.businessProfiles.stageForEnrollment(batch, account.id, plan.businessData);
     if (e.scanId) this.scans.stageUsed(batch, e.scanId, account.id);
-    const card = e.issueCard
-      ? issueCard(account, [], { userId: userRows.user.id, ...e.userData }, plan.businessData?.businessName ?? null, randomUUID())
-      : null;
+    const card = e.issueCard ? issueCard(account, [], { userId: user.id, ...e.userData }, plan.businessData?.businessName ?? null, randomUUID()) : null;
     const cards = (card?.issue ?? []).map((input) => this.instruments.build(input, e.now));
     for (const built of cards) this.instruments.stage(batch, built);
     this.progress.stage(batch, account.id, plan.program.programCode, e.point, e.now);
@@ -93,6 +91,6 @@ export class EnrollmentWriter {
     this.outbox.stage(batch, events);
     if (e.ofacHit) this.audit.stage(batch, ofacHoldAudit(account, PENDING_STATE, e.ofacHit));
     if (!into) await batch.execute(manager);
-    return { ...accountRows, user: userRows.user, userData: e.userData, cards };
+    return { ...accountRows, user, userData: e.userData, cards };
   }
 }

@@ -3,20 +3,20 @@ import { EntityManager } from 'typeorm';
 import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import type { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
-import type { RawResponse } from '../../../common/http/answer';
 import type { RequestBytes } from '../../../common/context/request-bytes';
 import type { PartnerConfig } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import { AccountLimitsService, LimitBreach, LimitKeyValue } from '../../accounts/services/account-limits.service';
-import { AccountRepository } from '../../accounts/repositories/account.repository';
+import { AccountsService } from '../../accounts/services/accounts.service';
 import { AccountView, AccountViewService } from '../../account-views/services/account-view.service';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
+import type { CallAnswer } from '../../locking/call-answer';
 import { CallOutcome, Outcome } from '../../locking/call-outcome';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import { EnrollmentOutcome, Metrics } from '../../../infrastructure/metrics/metrics';
-import { UserRepository } from '../../user/repositories/user.repository';
+import { UserRecordsService } from '../../user/services/user-records.service';
 import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import { Clock } from '../../../infrastructure/time/clock';
@@ -41,8 +41,8 @@ export class EnrollmentService {
     private readonly rules: EnrollmentRulesService,
     private readonly writer: EnrollmentWriter,
     private readonly progress: EnrollmentProgressRepository,
-    private readonly accounts: AccountRepository,
-    private readonly users: UserRepository,
+    private readonly accounts: AccountsService,
+    private readonly users: UserRecordsService,
     private readonly limits: AccountLimitsService,
     private readonly scans: ScanCaptureService,
     private readonly completion: EnrollmentCompletionService,
@@ -54,7 +54,7 @@ export class EnrollmentService {
     private readonly metrics: Metrics,
   ) {}
 
-  async enroll(principal: Principal, plan: EnrollmentPlan, bytes: RequestBytes): Promise<RawResponse> {
+  async enroll(principal: Principal, plan: EnrollmentPlan, bytes: RequestBytes): Promise<CallAnswer> {
     const { partner } = principal;
     const programCode = plan.program.programCode;
     const { key, operation, payload } = enrollmentCall(partner.partnerId, programCode, plan.request);

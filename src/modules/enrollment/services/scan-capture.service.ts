@@ -71,7 +71,7 @@ export class ScanCaptureService {
     onboardingID: string,
     matriculaId?: string,
   ): Promise<{ scan: ScanCapture; idNumber: string }> {
-    // Locked in plain SQL, then read (see AccountRepository.lockForUpdate).
+    // Locked in plain SQL, then read (see AccountsService.lockForUpdate).
     if (isUuid(onboardingID)) await manager.query('select 1 from scan_captures where id = $1 for update', [onboardingID]);
     const scan = isUuid(onboardingID) ? await manager.findOne(ScanCapture, { where: { id: onboardingID } }) : null;
     const valid =
@@ -88,5 +88,14 @@ export class ScanCaptureService {
   /** Marks the capture used by the new account, in the enrollment's batch. */
   stageUsed(batch: WriteBatch, scanId: string, accountId: string): void {
     batch.write(`update scan_captures set used_at = $1, used_by_account_id = $2 where id = $3`, [this.clock.now(), accountId, scanId]);
+  }
+
+  /** Deletes the captures that expired more than `retentionDays` ago; returns how many. */
+  async purgeExpired(retentionDays: number): Promise<number> {
+    const result = (await this.dataSource.query(`delete from scan_captures where expires_at < now() - make_interval(days => $1)`, [retentionDays])) as [
+      unknown,
+      number,
+    ];
+    return result[1] ?? 0;
   }
 }

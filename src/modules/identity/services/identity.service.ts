@@ -8,9 +8,9 @@ import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import type { WriteBatch } from '../../../infrastructure/database/write-batch';
-import { LockedForItin, LockedUserRepository } from '../../user/repositories/locked-user.repository';
-import { UserRepository } from '../../user/repositories/user.repository';
+import { UserRecordsService } from '../../user/services/user-records.service';
 import { UserView, UserViewService } from '../../user/services/user-view.service';
+import type { LockedForItin } from '../../user/user.types';
 
 /**
  * Adds an ITIN to a user of a Matricula-based enrollment. The ITIN is then a limit key of the
@@ -20,8 +20,7 @@ import { UserView, UserViewService } from '../../user/services/user-view.service
 export class IdentityService {
   constructor(
     private readonly calls: CallRunner,
-    private readonly locks: LockedUserRepository,
-    private readonly users: UserRepository,
+    private readonly users: UserRecordsService,
     private readonly limits: AccountLimitsService,
     private readonly outbox: OutboxService,
     private readonly views: UserViewService,
@@ -43,11 +42,11 @@ export class IdentityService {
       // No programCode in the path: the account must belong to one of the partner's programs.
       const scope = { partnerId: principal.partner.partnerId, programCode: null };
       if (this.views.sealsFor(principal.partner)) {
-        const locked = await this.locks.lock(manager, scope, accountId, userId);
+        const locked = await this.users.lock(manager, scope, accountId, userId);
         await this.add(manager, call.batch, principal, locked, itin);
         return this.views.viewOf(locked.user, locked.contact, principal.partner);
       }
-      const locked = await this.locks.lockForItin(manager, scope, accountId, userId);
+      const locked = await this.users.lockForItin(manager, scope, accountId, userId);
       await this.add(manager, call.batch, principal, locked, itin);
       return this.views.unsealedViewOf(locked.user);
     });

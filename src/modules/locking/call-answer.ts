@@ -1,0 +1,33 @@
+import { rawResponse, RawResponse } from '../../common/http/answer';
+import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
+import { replayedAnswer } from '../idempotency/replayed-answer';
+import { CallOutcome } from './call-outcome';
+
+/**
+ * What an idempotent call answers, for the HTTP edge to send: the outcome when the work ran now,
+ * and the JSON text of its envelope, which for a final outcome is exactly the text stored for its
+ * replay; or a stored answer replayed (`replayed`), its text as stored.
+ */
+export type CallAnswer = { replayed: false; outcome: CallOutcome<object>; body: string } | { replayed: true; body: string };
+
+/**
+ * The envelope of an outcome, as JSON text: data in the success envelope; a decline (HTTP 200, code
+ * 2 or 5) in the error envelope with any data beside it. The runner stores this text with a final
+ * answer before COMMIT, so a replay sends the same bytes.
+ */
+export function outcomeText(requestId: string, outcome: CallOutcome<object>, publicUrl: string): string {
+  switch (outcome.kind) {
+    case 'completed':
+    case 'incomplete':
+      return JSON.stringify(successEnvelope(requestId, outcome.data));
+    case 'declined':
+    case 'held':
+      if (outcome.decline.entry.http !== 200) throw new Error(`${outcome.decline.key} is not an HTTP 200 decline`);
+      return JSON.stringify(errorEnvelope(requestId, outcome.decline.details(), publicUrl, outcome.data));
+  }
+}
+
+/** The reply of a call's answer (controllers return it): its text as it is, marked `Idempotent-Replayed: true` when replayed. */
+export function sentAnswer(answer: CallAnswer): RawResponse {
+  return answer.replayed ? replayedAnswer(answer.body) : rawResponse(answer.body, { 'content-type': 'application/json; charset=utf-8' });
+}
