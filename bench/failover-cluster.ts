@@ -78,19 +78,7 @@ export async function waitForNewPrimary(cluster: Cluster, former: ClusterNode, t
 /** SIGKILL to the node's postmaster and every process it started: the server is gone at once, as with a lost machine. */
 export function killPostgres(cluster: Cluster, node: ClusterNode): number {
   const pid = Number(fs.readFileSync(path.join(cluster.dir, node.name, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = fs
-    .readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so read after its ')'.
-        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  const children = childrenOf(pid);
   process.kill(pid, 'SIGKILL');
   for (const child of children) {
     try {
@@ -100,4 +88,39 @@ export function killPostgres(cluster: Cluster, node: ClusterNode): number {
     }
   }
   return pid;
+}
+
+/**
+ * Stops the WAL sender of the primary on `node` (SIGSTOP): a standby falling behind, as one across a
+ * slow link does (pausing the standby's receiver would not do: the socket's buffers still hold what
+ * was sent). Under synchronous replication the primary's commits wait for the standby; under
+ * asynchronous replication they do not. The kill of the primary ends it.
+ */
+export function pauseWalSender(cluster: Cluster, node: ClusterNode): void {
+  const postmaster = Number(fs.readFileSync(path.join(cluster.dir, node.name, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const senders = childrenOf(postmaster).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('walsender');
+    } catch {
+      return false;
+    }
+  });
+  if (senders.length === 0) throw new Error(`no WAL sender on ${node.name}`);
+  for (const pid of senders) process.kill(pid, 'SIGSTOP');
+}
+
+function childrenOf(parent: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so read after its ')'.
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

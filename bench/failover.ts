@@ -7,12 +7,14 @@
  *
  *   --async / FAILOVER_SYNC=false  the control: asynchronous replication (synchronous_mode: false)
  *   FAILOVER_SECONDS               length of the burst (default 40; the kill comes after a quarter)
+ *   FAILOVER_STANDBY_LAG_MS        stop the primary's WAL sender this long before the kill (default 0):
+ *                                  a lagging standby, what synchronous replication guards against
  *   FAILOVER_KEEP=1                leave the cluster and the workspace for a post-mortem
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { killPostgres, primaryOf, startCluster, waitForNewPrimary } from './failover-cluster';
+import { killPostgres, pauseWalSender, primaryOf, startCluster, waitForNewPrimary } from './failover-cluster';
 import { Traffic, TrafficReport } from './failover-traffic';
 import { ROOT, ServiceProcess, sleep, startService } from './processes';
 import { startWebhookReceiver, WebhookReceiver } from './webhook-receiver';
@@ -21,6 +23,7 @@ import { BENCH_PARTNER_SCOPES, BENCH_PROGRAM, createWorkspace, Workspace } from 
 const synchronous = !process.argv.includes('--async') && process.env.FAILOVER_SYNC !== 'false';
 const burstMs = Number(process.env.FAILOVER_SECONDS ?? 40) * 1000;
 const keep = process.env.FAILOVER_KEEP === '1';
+const standbyLagMs = Number(process.env.FAILOVER_STANDBY_LAG_MS ?? 0);
 const HARD_LIMIT_MS = 10 * 60_000;
 const logDir = path.join(ROOT, 'bench', 'results');
 const CONTENDED = [8_000_001, 8_000_002, 8_000_003, 8_000_004];
@@ -123,6 +126,11 @@ async function main(): Promise<void> {
     await sleep(burstMs / 4);
     const former = await primaryOf(cluster);
     if (!former) throw new Error('no primary to kill');
+    if (standbyLagMs > 0) {
+      pauseWalSender(cluster, former);
+      log(`${former.name}: WAL sender stopped ${standbyLagMs} ms before the kill (the standby falls behind)`);
+      await sleep(standbyLagMs);
+    }
     const pid = killPostgres(cluster, former);
     timeline.killAt = Date.now();
     log(`SIGKILL PostgreSQL of ${former.name} (postmaster ${pid}) and its processes`);
@@ -196,7 +204,11 @@ async function reconcile(workspace: Workspace, receiver: WebhookReceiver, report
     const seconds = (at: number | undefined) => (at && timeline.killAt ? ((at - timeline.killAt) / 1000).toFixed(1) : 'never');
     const gap = timeline.readyDuringGap;
     const checks: Array<{ name: string; value: string | number; ok: boolean }> = [
-      { name: 'replication', value: synchronous ? 'synchronous_mode: true' : 'synchronous_mode: false (control)', ok: true },
+      {
+        name: 'replication',
+        value: `synchronous_mode: ${synchronous}${standbyLagMs > 0 ? `, standby behind for ${standbyLagMs} ms before the kill` : ''}`,
+        ok: true,
+      },
       { name: 'enrollments answered 200 (acknowledged)', value: report.acknowledged.length, ok: report.acknowledged.length > 0 },
       { name: '  lost (acknowledged, missing after failover)', value: lost.length, ok: lost.length === 0 },
       { name: '  stored under another requestId or partner', value: misfiled.length, ok: misfiled.length === 0 },
