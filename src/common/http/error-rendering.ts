@@ -57,8 +57,10 @@ export function toDomainError(error: unknown): { domain: DomainError; unexpected
 }
 
 // 57014: a statement ran past statement_timeout (the lock wait maps it to 503/1 itself).
+// 25006: a write reached a server that is (or just became) a standby after a failover.
 const UNAVAILABLE_CODES = new Set([
   '57014',
+  '25006',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',

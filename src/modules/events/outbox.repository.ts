@@ -143,7 +143,8 @@ export class OutboxRepository {
    * Records finished attempts in the delivery log and settles their events, in one statement for
    * the whole set (ids unique). A retry or a give-up applies only while its attempt is the latest (a
    * redelivery may have claimed a newer one) and the event is not delivered; an acknowledgement
-   * always counts.
+   * always counts. An attempt whose event is gone (lost with an asynchronous standby's failover) is
+   * dropped: its log row would fail the whole set, and the poller would retry that set forever.
    */
   async finishAttempts(manager: EntityManager, attempts: readonly FinishedAttempt[]): Promise<void> {
     if (attempts.length === 0) return;
@@ -154,7 +155,7 @@ export class OutboxRepository {
            as o(event_id, attempt, url, status_code, outcome, duration_ms, next_kind, delay_secs)),
        log as (
          insert into webhook_deliveries (event_id, attempt, url, status_code, outcome, duration_ms)
-         select event_id, attempt, url, status_code, outcome, duration_ms from o)
+         select o.event_id, o.attempt, o.url, o.status_code, o.outcome, o.duration_ms from o join outbox_events e on e.id = o.event_id)
        update outbox_events e
           set delivered_at = case when o.next_kind = 'delivered' then now() else e.delivered_at end,
               dead = case o.next_kind when 'delivered' then false when 'dead' then true else e.dead end,

@@ -33,7 +33,9 @@ export class HealthController {
   @ApiErrors({ 503: ['DEPENDENCY_UNAVAILABLE'] }, { 503: 'Database unreachable or migrations pending' })
   async ready(): Promise<{ status: string; database: string; migrations: string }> {
     try {
-      await this.dataSource.query('select 1');
+      // A standby (or a primary being demoted) answers reads but refuses every write: not ready.
+      const [{ readOnly }] = (await this.dataSource.query(`select current_setting('transaction_read_only') = 'on' as "readOnly"`)) as [{ readOnly: boolean }];
+      if (readOnly) throw new Error('read-only database');
       const pending = await this.dataSource.showMigrations();
       if (pending) throw new Error('pending migrations');
     } catch {

@@ -1,0 +1,77 @@
+import type { Client } from 'pg';
+import { canControlDatabase } from './support/database-control';
+import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { startTestApp, TestApp } from './support/test-app';
+
+const ENROLL = '/v1/programs/sandbox/enrollments';
+const describeWithEmbedded = canControlDatabase() ? describe : describe.skip;
+
+interface Body {
+  responseDetails: Array<{ code: number; subCode: number }>;
+  account?: { accountIdentifier: string };
+}
+
+/**
+ * After a failover, a pooled connection can reach a server that is (or just became) a standby: it
+ * answers reads and refuses every write (SQLSTATE 25006). The server is made read-only the way a
+ * standby is, for every session at once (default_transaction_read_only through a configuration
+ * reload); the run's embedded server only, put back afterwards.
+ */
+describeWithEmbedded('A database that turned read-only, as a demoted primary does (e2e)', () => {
+  let app: TestApp;
+  let admin: Client;
+
+  async function setReadOnly(on: boolean): Promise<void> {
+    await admin.query(on ? 'alter system set default_transaction_read_only = on' : 'alter system reset default_transaction_read_only');
+    await admin.query('select pg_reload_conf()');
+    // Each backend applies the reload before its next statement; give the signal time to land.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+
+  beforeAll(async () => {
+    app = await startTestApp('db-read-only', { env: { JOBS_ENABLED: 'false' } });
+    admin = await app.db();
+    // This session's own setting outlives the reload, so it can always put the server back.
+    await admin.query('set default_transaction_read_only = off');
+  });
+
+  afterAll(async () => {
+    await setReadOnly(false).catch(() => undefined);
+    await admin.end();
+    await app.close();
+  });
+
+  it('a write is answered 503/503/2 with Retry-After (not 500), nothing is stored, and the identical retry completes once the server takes writes', async () => {
+    const client = app.client();
+    const warm = await client.post<Body>(ENROLL, EnrollmentRequestFactory.build());
+    expect(warm.status).toBe(200);
+    const request = EnrollmentRequestFactory.build();
+    await setReadOnly(true);
+    try {
+      const refused = await client.post<Body>(ENROLL, request, { noRetry: true });
+      expect(refused.status).toBe(503);
+      expect(refused.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 2 });
+      expect(refused.headers.get('retry-after')).toBeTruthy();
+    } finally {
+      await setReadOnly(false);
+    }
+    const retried = await client.post<Body>(ENROLL, request);
+    expect(retried.status).toBe(200);
+    expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    const { rows } = await admin.query('select count(*)::int as n from accounts where request_id = $1', [request.requestId]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('/health/ready answers 503/503/2 while the server refuses writes, and 200 once it takes them again', async () => {
+    await setReadOnly(true);
+    try {
+      const ready = await fetch(`${app.baseUrl}/health/ready`);
+      const body = (await ready.json()) as Body;
+      expect(ready.status).toBe(503);
+      expect(body.responseDetails[0]).toMatchObject({ code: 503, subCode: 2 });
+    } finally {
+      await setReadOnly(false);
+    }
+    expect((await fetch(`${app.baseUrl}/health/ready`)).status).toBe(200);
+  });
+});
