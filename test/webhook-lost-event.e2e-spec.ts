@@ -5,7 +5,12 @@ import { FinishedAttempt, OutboxRepository } from '../src/modules/events/outbox.
 import { startTestApp, TestApp } from './support/test-app';
 
 function delivered(eventId: string): FinishedAttempt {
-  return { eventId, attempt: 1, outcome: { url: 'http://127.0.0.1:9/hooks', statusCode: 204, outcome: 'delivered', durationMs: 5 }, next: { kind: 'delivered' } };
+  return {
+    eventId,
+    attempt: 1,
+    outcome: { url: 'http://127.0.0.1:9/hooks', statusCode: 204, outcome: 'delivered', durationMs: 5 },
+    next: { kind: 'delivered' },
+  };
 }
 
 /**
