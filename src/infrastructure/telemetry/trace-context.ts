@@ -43,8 +43,10 @@ export async function inLinkedSpan<T>(name: string, traceparent: string | null, 
 export function installTraceRoute(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
     const metadata = getRPCMetadata(context.active());
+    // routeOptions builds an object on each read: read it only when a server span is there to name.
+    if (metadata?.type !== RPCType.HTTP) return done();
     const route = request.routeOptions?.url;
-    if (metadata?.type === RPCType.HTTP && route) metadata.route = route;
+    if (route) metadata.route = route;
     done();
   });
 }

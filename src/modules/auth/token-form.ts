@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { addRouteHooks } from '../../common/http/route-hooks';
 import { currentRequestId, resolveRequestId } from '../../common/http/request-id';
 import { basicCredentials } from './client-credentials';
@@ -78,23 +78,27 @@ function refuse(reply: FastifyReply, requestId: string, description: string): Fa
  * and every answer of the route, errors included, carries `Cache-Control: no-store`.
  */
 export function installTokenFormChecks(fastify: FastifyInstance): void {
-  const checkMediaType = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isFormMediaType(request.headers['content-type'])) return;
-    return refuse(reply, resolveRequestId(request), `The body must be ${FORM_MEDIA_TYPE}`);
+  // Callback-style hooks: an async hook costs a promise per request; a hook that answers does not call done.
+  const checkMediaType = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (isFormMediaType(request.headers['content-type'])) return done();
+    refuse(reply, resolveRequestId(request), `The body must be ${FORM_MEDIA_TYPE}`);
   };
-  const parseForm = async (request: FastifyRequest & { rawBody?: Buffer }, reply: FastifyReply) => {
+  const parseForm = (request: FastifyRequest & { rawBody?: Buffer }, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    let form: Record<string, string>;
     try {
-      const form = parseTokenForm(request.rawBody);
+      form = parseTokenForm(request.rawBody);
       checkClientIdLength(form, request.headers.authorization);
-      request.body = form;
     } catch (error) {
-      if (!(error instanceof InvalidTokenRequest)) throw error;
-      return refuse(reply, currentRequestId(request), error.message);
+      if (!(error instanceof InvalidTokenRequest)) return done(error as Error);
+      refuse(reply, currentRequestId(request), error.message);
+      return;
     }
+    request.body = form;
+    done();
   };
-  const noStore = async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  const noStore = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-    return payload;
+    done(null, payload);
   };
   addRouteHooks(fastify, (route) => route.url === TOKEN_ROUTE && (Array.isArray(route.method) ? route.method : [route.method]).includes('POST'), [
     { name: 'onRequest', hook: checkMediaType },

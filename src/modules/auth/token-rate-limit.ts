@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { DomainError } from '../../common/errors/domain-error';
 import { addRouteHooks } from '../../common/http/route-hooks';
@@ -82,7 +82,12 @@ export function installTokenRateLimit(
     .map((policy) => `${policy};w=${TOKEN_RATE_WINDOW_SECONDS}`)
     .join(', ');
 
-  const keysOf = (request: FastifyRequest) => {
+  interface Keys {
+    address: string;
+    clientId: string | undefined;
+    clientAddress: string | undefined;
+  }
+  const keysOf = (request: FastifyRequest): Keys => {
     const address = sourceAddressKey(request.ip);
     const clientId = requestedClientId(request.headers.authorization, request.body);
     return { address, clientId, clientAddress: clientId === undefined ? undefined : `${clientId}\0${address}` };
@@ -93,14 +98,11 @@ export function installTokenRateLimit(
     resetSeconds: Math.max(1, Math.ceil((window.resetAtMs - Date.now()) / 1000)),
     exceeded: counter.exceeded(window),
   });
-  const verdicts = (request: FastifyRequest): Verdict[] => {
-    const { address, clientId, clientAddress } = keysOf(request);
-    return [
-      verdict('address', addresses, addresses.peek(address)),
-      ...(clientId === undefined ? [] : [verdict('client', successes, successes.peek(clientId))]),
-      ...(clientAddress === undefined ? [] : [verdict('client-address', failures, failures.peek(clientAddress))]),
-    ];
-  };
+  const verdicts = ({ address, clientId, clientAddress }: Keys): Verdict[] => [
+    verdict('address', addresses, addresses.peek(address)),
+    ...(clientId === undefined ? [] : [verdict('client', successes, successes.peek(clientId))]),
+    ...(clientAddress === undefined ? [] : [verdict('client-address', failures, failures.peek(clientAddress))]),
+  ];
   const writeHeaders = (reply: FastifyReply, current: Verdict[]) => {
     // The policy the caller is closest to.
     const nearest = current.reduce((a, b) => (b.remaining < a.remaining ? b : a));
@@ -108,21 +110,22 @@ export function installTokenRateLimit(
     void reply.header('ratelimit', `"${nearest.policy}";r=${nearest.remaining};t=${nearest.resetSeconds}`);
   };
 
-  const limitTokenRequest = async (request: FastifyRequest, reply: FastifyReply) => {
-    const exceeded = verdicts(request).filter((v) => v.exceeded);
-    addresses.hit(sourceAddressKey(request.ip));
-    if (exceeded.length === 0) return;
-    writeHeaders(reply, verdicts(request));
+  // Callback-style hooks (an async hook costs a promise per request); the keys are derived once per hook.
+  const limitTokenRequest = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const keys = keysOf(request);
+    const exceeded = verdicts(keys).filter((v) => v.exceeded);
+    addresses.hit(keys.address);
+    if (exceeded.length === 0) return done();
+    writeHeaders(reply, verdicts(keys));
     const retryAfter = Math.max(1, ...exceeded.map((v) => v.resetSeconds));
     send(new DomainError('TOO_MANY_TOKEN_REQUESTS', { headers: { 'retry-after': String(retryAfter) } }), request, reply);
-    return reply;
   };
-  const countOutcome = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const { clientId, clientAddress } = keysOf(request);
-    if (reply.statusCode === 200 && clientId !== undefined) successes.hit(clientId);
-    if (reply.statusCode === 401 && clientAddress !== undefined) failures.hit(clientAddress);
-    if (reply.statusCode !== 429) writeHeaders(reply, verdicts(request));
-    return payload;
+  const countOutcome = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    const keys = keysOf(request);
+    if (reply.statusCode === 200 && keys.clientId !== undefined) successes.hit(keys.clientId);
+    if (reply.statusCode === 401 && keys.clientAddress !== undefined) failures.hit(keys.clientAddress);
+    if (reply.statusCode !== 429) writeHeaders(reply, verdicts(keys));
+    done(null, payload);
   };
   addRouteHooks(fastify, (route) => route.url === TOKEN_ROUTE && (Array.isArray(route.method) ? route.method : [route.method]).includes('POST'), [
     { name: 'preHandler', hook: limitTokenRequest },
