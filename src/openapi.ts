@@ -295,7 +295,8 @@ const DOCS_HTML = `<!doctype html>
 /**
  * Both documents in one page, chosen in the top bar (the standalone layout shows `urls`), the
  * partner API first. "Authorize" runs the oauth2 client-credentials flow of the document (client
- * id and secret sent with HTTP Basic to /oauth2/token); the token is kept across reloads.
+ * id and secret sent with HTTP Basic to /oauth2/token); the token is not kept across reloads (a
+ * bearer token in localStorage would outlive the page for any script of this origin).
  */
 const DOCS_INIT_JS = `window.ui = SwaggerUIBundle({
   urls: [
@@ -306,7 +307,7 @@ const DOCS_INIT_JS = `window.ui = SwaggerUIBundle({
   dom_id: '#swagger-ui',
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
   layout: 'StandaloneLayout',
-  persistAuthorization: true,
+  persistAuthorization: false,
   displayOperationId: true,
   tryItOutEnabled: true,
 });
@@ -318,6 +319,14 @@ window.ui.initOAuth({ clientId: '', scopeSeparator: ' ', useBasicAuthenticationW
  * from swagger-ui-dist by fixed routes (SwaggerModule's own UI needs @fastify/static, whose ESM
  * dependencies Jest cannot load).
  */
+/**
+ * Swagger UI's pages: scripts from this origin only, never inline (swagger-ui sets inline styles,
+ * hence 'unsafe-inline' for styles alone); it calls this origin's documents and token endpoint.
+ */
+const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+  "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
 export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): void {
   const { partner, care } = buildOpenApiDocuments(app, config);
   const fastify = app.getHttpAdapter().getInstance();
@@ -334,7 +343,9 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): vo
     'swagger-ui-bundle.js': 'application/javascript',
     'swagger-ui-standalone-preset.js': 'application/javascript',
   };
-  fastify.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_HTML));
+  // Production serves the documents, not the UI, unless DOCS_IN_PRODUCTION=true says so.
+  if (config.isProduction && !config.env.docsInProduction) return;
+  fastify.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(DOCS_HTML));
   fastify.get('/docs/swagger-init.js', async (_request, reply) => reply.type('application/javascript').send(DOCS_INIT_JS));
   for (const [file, type] of Object.entries(assets)) {
     const body = fs.readFileSync(path.join(distDir, file));

@@ -154,6 +154,17 @@ describe('OpenAPI as a contract (issue 14)', () => {
     ).toEqual([]);
   });
 
+  it('serves Swagger UI under a CSP without inline script, and without keeping the token across reloads', async () => {
+    const page = await fetch(`${app.baseUrl}/docs`);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1];
+    expect(scriptSrc).toBe("'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(await page.text()).not.toMatch(/<script>(?!<\/script>)|<script(?![^>]*\ssrc=)[^>]*>/);
+    const script = await (await fetch(`${app.baseUrl}/docs/swagger-init.js`)).text();
+    expect(script).toContain('persistAuthorization: false');
+  });
+
   it('serves /docs with an Authorize that runs the client-credentials flow against the token URL', async () => {
     const html = await (await fetch(`${app.baseUrl}/docs`)).text();
     expect(html).toContain('/docs/swagger-init.js');

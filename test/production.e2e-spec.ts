@@ -223,6 +223,12 @@ describe('Production mode (e2e)', () => {
       expect(cleared.body.paymentInstruments).toEqual([expect.objectContaining({ status: 'active' })]);
     });
 
+    it('serves the OpenAPI documents but not Swagger UI (DOCS_IN_PRODUCTION is not set)', async () => {
+      expect((await fetch(`${app.baseUrl}/openapi.json`)).status).toBe(200);
+      expect((await fetch(`${app.baseUrl}/docs`)).status).toBe(404);
+      expect((await fetch(`${app.baseUrl}/docs/swagger-init.js`)).status).toBe(404);
+    });
+
     it("the sandbox reset does not exist (404/404/0, as an unknown route), and the partner's data stays", async () => {
       const enrolled = await app.client().post(ENROLL, EnrollmentRequestFactory.build());
       const res = await app.client().delete('/v1/sandbox/programs/sandbox/data');

@@ -36,6 +36,8 @@ export interface Env {
   readonly metricsHost: string;
   /** DATABASE_TLS=off: production accepts a DATABASE_URL without TLS, said explicitly (CONTRACT section 12). */
   readonly databaseTlsOff: boolean;
+  /** DOCS_IN_PRODUCTION=true: production serves Swagger UI at /docs too (the documents are always served). */
+  readonly docsInProduction: boolean;
   /** statement_timeout of every pooled database connection. */
   readonly dbStatementTimeoutMs: number;
   /** Client-side bound on every query's answer (pg `query_timeout`): a database that stalls without answering. */
@@ -218,6 +220,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
     metricsHost: source.METRICS_HOST || '127.0.0.1',
     databaseTlsOff: databaseTlsOff(source.DATABASE_TLS),
+    docsInProduction: source.DOCS_IN_PRODUCTION === 'true',
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
     // Past the server's own statement_timeout, so a slow statement is still ended by the server first.
     dbQueryTimeoutMs: int(
