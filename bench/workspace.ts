@@ -91,6 +91,8 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
       // The per-partner cap above the bench's and soak's own concurrency (CONTRACT section 15).
       PARTNER_MAX_IN_FLIGHT: '1000',
       TOKEN_RATE_LIMIT: '1000000',
+      // Webhook test events are part of the soak's and the failover's traffic, not a flood.
+      WEBHOOK_TEST_RATE_LIMIT: '1000000',
       ...extra,
     }),
     db: connect,
