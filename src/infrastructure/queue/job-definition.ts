@@ -20,6 +20,11 @@ export function defineJob<TData extends object>(definition: Omit<JobDefinition<T
   return definition;
 }
 
+/** A job run on a daily cron tick (a purge): retried 3 times, 5 minutes apart; presumed dead after 10 minutes. */
+export function defineDailyJob(name: string): JobDefinition<Record<string, never>> {
+  return defineJob({ name, retryLimit: 3, retryDelaySeconds: 300, expireInSeconds: 600 });
+}
+
 export interface SendJobOptions {
   /** Delay before the job may run; measured on the database clock. */
   startAfterMs?: number;

@@ -141,6 +141,12 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
     });
   }
 
+  /** A cron job (UTC) and its one-at-a-time worker: each tick is sent by one instance and run by one worker. */
+  async recurring(definition: JobDefinition<Record<string, never>>, cron: string, run: () => Promise<unknown>): Promise<void> {
+    await this.work(definition, async () => void (await run()), { batchSize: 1, pollingIntervalSeconds: 5 });
+    await this.schedule(definition, cron, {});
+  }
+
   /** Drops a cron schedule (a retired job): without it, ticks would keep queueing jobs nobody works. */
   async unschedule(name: string): Promise<void> {
     if (!this.workersEnabled || this.stopped) return;

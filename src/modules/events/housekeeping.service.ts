@@ -1,17 +1,12 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { defineJob } from '../../infrastructure/queue/job-definition';
+import { defineDailyJob } from '../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../infrastructure/queue/job-queue';
 import { OutboxRepository } from './outbox.repository';
 
 /** Deletes finished outbox events (and their delivery log) past retention. */
-export const RETENTION_PURGE_JOB = defineJob<Record<string, never>>({
-  name: 'retention-purge',
-  retryLimit: 3,
-  retryDelaySeconds: 300,
-  expireInSeconds: 600,
-});
+export const RETENTION_PURGE_JOB = defineDailyJob('retention-purge');
 
 /** Events stay listable at least 30 days (CONTRACT section 11). Undelivered events are never purged. */
 export const EVENT_RETENTION_DAYS = 30;
@@ -29,8 +24,7 @@ export class HousekeepingService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     // Daily at 03:27 UTC, off the hour so that many services do not purge at once.
-    await this.jobs.work(RETENTION_PURGE_JOB, async () => void (await this.purgeRetention()), { batchSize: 1, pollingIntervalSeconds: 5 });
-    await this.jobs.schedule(RETENTION_PURGE_JOB, '27 3 * * *', {});
+    await this.jobs.recurring(RETENTION_PURGE_JOB, '27 3 * * *', () => this.purgeRetention());
   }
 
   async purgeRetention(): Promise<{ events: number }> {

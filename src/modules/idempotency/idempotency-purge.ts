@@ -1,15 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { defineJob } from '../../infrastructure/queue/job-definition';
+import { defineDailyJob } from '../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../infrastructure/queue/job-queue';
 import { IdempotencyStore } from './idempotency.store';
 
 /** Deletes idempotency keys past IDEMPOTENCY_RETENTION_DAYS. */
-export const IDEMPOTENCY_PURGE_JOB = defineJob<Record<string, never>>({
-  name: 'idempotency-purge',
-  retryLimit: 3,
-  retryDelaySeconds: 300,
-  expireInSeconds: 600,
-});
+export const IDEMPOTENCY_PURGE_JOB = defineDailyJob('idempotency-purge');
 
 /** The daily purge of expired requestIds, beside the store it purges; cron ticks are sent by one instance, run by one worker. */
 @Injectable()
@@ -22,9 +17,8 @@ export class IdempotencyPurge implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.jobs.work(IDEMPOTENCY_PURGE_JOB, () => this.purge(), { batchSize: 1, pollingIntervalSeconds: 5 });
     // Daily at 03:17 UTC, off the hour so that many services do not purge at once.
-    await this.jobs.schedule(IDEMPOTENCY_PURGE_JOB, '17 3 * * *', {});
+    await this.jobs.recurring(IDEMPOTENCY_PURGE_JOB, '17 3 * * *', () => this.purge());
   }
 
   async purge(): Promise<void> {

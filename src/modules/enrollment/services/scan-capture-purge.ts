@@ -1,15 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { defineJob } from '../../../infrastructure/queue/job-definition';
+import { defineDailyJob } from '../../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../../infrastructure/queue/job-queue';
 import { ScanCaptureService } from './scan-capture.service';
 
 /** Deletes scan captures SCAN_CAPTURE_RETENTION_DAYS after they expire. */
-export const SCAN_CAPTURE_PURGE_JOB = defineJob<Record<string, never>>({
-  name: 'scan-capture-purge',
-  retryLimit: 3,
-  retryDelaySeconds: 300,
-  expireInSeconds: 600,
-});
+export const SCAN_CAPTURE_PURGE_JOB = defineDailyJob('scan-capture-purge');
 
 /** An onboardingID is usable for 24 hours; its capture is kept 30 days after for care. */
 export const SCAN_CAPTURE_RETENTION_DAYS = 30;
@@ -25,9 +20,8 @@ export class ScanCapturePurge implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.jobs.work(SCAN_CAPTURE_PURGE_JOB, async () => void (await this.purge()), { batchSize: 1, pollingIntervalSeconds: 5 });
     // Daily at 03:37 UTC, off the hour and apart from the other purges.
-    await this.jobs.schedule(SCAN_CAPTURE_PURGE_JOB, '37 3 * * *', {});
+    await this.jobs.recurring(SCAN_CAPTURE_PURGE_JOB, '37 3 * * *', () => this.purge());
   }
 
   async purge(): Promise<number> {
