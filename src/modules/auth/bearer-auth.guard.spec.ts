@@ -4,22 +4,12 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { ClsService } from 'nestjs-cls';
 import { Public, RequiresScopes } from '../../common/auth/decorators';
-import type { PartnerConfig } from '../../config/service-config';
 import type { Principal, RequestContextStore } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
+import { httpContextOf, SAMPLE_PRINCIPAL } from '../../common/testing/http-context';
 import { BearerAuthGuard } from './bearer-auth.guard';
 
-const partner: PartnerConfig = {
-  partnerId: 'acme',
-  clientId: 'acme',
-  clientSecrets: [],
-  clientSecretHashes: [],
-  programs: ['sandbox'],
-  scopes: ['enrollments'],
-  encryption: null,
-  webhook: null,
-};
-const principal: Principal = { partner, clientId: 'acme', scopes: ['enrollments'] };
+const principal = SAMPLE_PRINCIPAL;
 
 class Routes {
   undeclared(): void {}
@@ -44,25 +34,7 @@ interface SampleRequest {
 
 function contextOf(handler: () => void, overrides: Partial<SampleRequest> = {}): { context: ExecutionContext; request: SampleRequest } {
   const request: SampleRequest = { headers: { authorization: 'Bearer x' }, params: {}, query: {}, body: undefined, user: principal, ...overrides };
-  const http: ReturnType<ExecutionContext['switchToHttp']> = {
-    getRequest: <T>() => request as T,
-    getResponse: <T>() => ({}) as T,
-    getNext: <T>() => (() => undefined) as T,
-  };
-  const context: ExecutionContext = {
-    getClass: <T>() => Routes as T,
-    getHandler: () => handler,
-    getArgs: <T extends unknown[]>() => [request] as T,
-    getArgByIndex: <T>() => request as T,
-    getType: <T extends string>() => 'http' as T,
-    switchToHttp: () => http,
-    switchToRpc: () => {
-      throw new Error('http only');
-    },
-    switchToWs: () => {
-      throw new Error('http only');
-    },
-  };
+  const context = httpContextOf(Routes, handler, request);
   return { context, request };
 }
 

@@ -1,19 +1,8 @@
-import type { PartnerConfig } from '../../config/service-config';
-import type { Principal } from '../../common/context/request-context';
+import { SAMPLE_PRINCIPAL } from '../../common/testing/http-context';
 import { BearerStrategy } from './bearer.strategy';
 import type { TokenService } from './token.service';
 
-const partner: PartnerConfig = {
-  partnerId: 'acme',
-  clientId: 'acme',
-  clientSecrets: [],
-  clientSecretHashes: [],
-  programs: ['sandbox'],
-  scopes: ['enrollments'],
-  encryption: null,
-  webhook: null,
-};
-const principal: Principal = { partner, clientId: 'acme', scopes: ['enrollments'] };
+const principal = SAMPLE_PRINCIPAL;
 
 // The cache of verified tokens lives in TokenService.verify (one home); its ends are proved over HTTP
 // in test/token-lifetime.e2e-spec.ts and test/token-cache.e2e-spec.ts.

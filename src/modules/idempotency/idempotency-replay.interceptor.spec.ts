@@ -4,6 +4,7 @@ import { Reflector } from '@nestjs/core';
 import { lastValueFrom, of } from 'rxjs';
 import type { DataSource } from 'typeorm';
 import { RAW_RESPONSE } from '../../common/http/answer';
+import { httpContextOf } from '../../common/testing/http-context';
 import type { AppConfig } from '../../config/app-config';
 import type { FieldCipher } from '../../infrastructure/crypto/field-cipher';
 import type { KeyStore } from '../../infrastructure/crypto/key-store';
@@ -44,25 +45,7 @@ function requestOf(overrides: Partial<SampleRequest> = {}): SampleRequest {
 }
 
 function contextOf(request: unknown, handler: () => void = SampleController.prototype.idempotent): ExecutionContext {
-  const http: ReturnType<ExecutionContext['switchToHttp']> = {
-    getRequest: <T>() => request as T,
-    getResponse: <T>() => ({}) as T,
-    getNext: <T>() => (() => undefined) as T,
-  };
-  return {
-    getClass: <T>() => SampleController as T,
-    getHandler: () => handler,
-    getArgs: <T extends unknown[]>() => [request] as T,
-    getArgByIndex: <T>() => request as T,
-    getType: <T extends string>() => 'http' as T,
-    switchToHttp: () => http,
-    switchToRpc: () => {
-      throw new Error('http only');
-    },
-    switchToWs: () => {
-      throw new Error('http only');
-    },
-  };
+  return httpContextOf(SampleController, handler, request as object);
 }
 
 describe(IdempotencyReplayInterceptor.name, () => {
