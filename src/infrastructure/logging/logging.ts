@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
 import { Logger, PinoLogger } from 'nestjs-pino';
-import { pino, type DestinationStream, type Logger as PinoRoot, type LoggerOptions } from 'pino';
+import { destination, pino, type DestinationStream, type Logger as PinoRoot, type LoggerOptions } from 'pino';
 
 /** Every property that may hold plaintext of encrypted data or credentials, at any depth we log. */
 const SENSITIVE_KEYS = [
@@ -99,7 +99,11 @@ export function createRootLogger(level: string): PinoRoot {
       return requestId ? { requestId } : {};
     },
   };
-  return capture ? pino(options, capture) : pino(options);
+  // Asynchronous stdout (pino's documented destination): a line is written as soon as the previous
+  // write has finished, so under load several lines go out in one write instead of one blocking
+  // write each; pino flushes what is left synchronously when the process exits. Only a killed
+  // process (SIGKILL, OOM) can lose the lines of its last write.
+  return pino(options, capture ?? destination({ dest: 1, sync: false }));
 }
 
 /** The requestId of the request being served (the request context), which every line carries. */

@@ -1,5 +1,11 @@
+/** A client's id and secret, as sent (client_secret_basic or client_secret_post). */
+export interface ClientCredentials {
+  id: string;
+  secret: string;
+}
+
 /** The client id and secret of an HTTP Basic header (client_secret_basic), if it carries one. */
-export function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
+export function basicCredentials(header: string | undefined): ClientCredentials | undefined {
   if (!header || !/^basic /i.test(header)) return undefined;
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
@@ -13,12 +19,4 @@ export function basicCredentials(header: string | undefined): { id: string; secr
     }
   };
   return { id: decode(decoded.slice(0, colon)), secret: decode(decoded.slice(colon + 1)) };
-}
-
-/** The client id a token request names (Basic header first, else the form's client_id), for rate limiting. */
-export function requestedClientId(authorization: string | undefined, body: unknown): string | undefined {
-  const basic = basicCredentials(authorization);
-  if (basic) return basic.id;
-  const formId = body && typeof body === 'object' ? (body as { client_id?: unknown }).client_id : undefined;
-  return typeof formId === 'string' && formId !== '' ? formId : undefined;
 }

@@ -1,4 +1,4 @@
-import { checkClientIdLength, InvalidTokenRequest, isFormMediaType, parseTokenForm } from './token-form';
+import { InvalidTokenRequest, isFormMediaType, parseTokenForm, tokenRequestOf } from './token-form';
 
 describe(parseTokenForm.name, () => {
   const parse = (text: string) => parseTokenForm(Buffer.from(text));
@@ -40,11 +40,23 @@ describe(isFormMediaType.name, () => {
   });
 });
 
-describe(checkClientIdLength.name, () => {
+describe(tokenRequestOf.name, () => {
+  const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
   it('refuses a client id over 128 characters in the form or in Basic', () => {
-    expect(() => checkClientIdLength({ client_id: 'a'.repeat(128) }, undefined)).not.toThrow();
-    expect(() => checkClientIdLength({ client_id: 'a'.repeat(129) }, undefined)).toThrow(InvalidTokenRequest);
-    const basic = `Basic ${Buffer.from(`${'a'.repeat(129)}:x`).toString('base64')}`;
-    expect(() => checkClientIdLength({}, basic)).toThrow(InvalidTokenRequest);
+    expect(() => tokenRequestOf({ client_id: 'a'.repeat(128) }, undefined)).not.toThrow();
+    expect(() => tokenRequestOf({ client_id: 'a'.repeat(129) }, undefined)).toThrow(InvalidTokenRequest);
+    expect(() => tokenRequestOf({}, basicOf('a'.repeat(129), 'x'))).toThrow(InvalidTokenRequest);
+  });
+
+  it('names the Basic client first, else the form client_id, and no client for an empty form client_id', () => {
+    expect(tokenRequestOf({ client_id: 'form' }, basicOf('basic', 's3cret'))).toEqual({
+      form: { client_id: 'form' },
+      basic: { id: 'basic', secret: 's3cret' },
+      clientId: 'basic',
+    });
+    expect(tokenRequestOf({ client_id: 'form' }, undefined).clientId).toBe('form');
+    expect(tokenRequestOf({ client_id: '' }, undefined).clientId).toBeUndefined();
+    expect(tokenRequestOf({}, 'Bearer x')).toEqual({ form: {}, basic: undefined, clientId: undefined });
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { addRouteHooks } from '../../common/http/route-hooks';
 import { currentRequestId, resolveRequestId } from '../../common/http/request-id';
-import { basicCredentials } from './client-credentials';
+import { basicCredentials, ClientCredentials } from './client-credentials';
 
 export const TOKEN_ROUTE = '/oauth2/token';
 /** CONTRACT section 3: a longer client_id is refused before it reaches a limiter, a cache or scrypt. */
@@ -12,6 +12,17 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The token request's parameters, each exactly one string (RFC 6749 §3.2: none given twice). */
 export type TokenForm = Readonly<Partial<Record<'grant_type' | 'client_id' | 'client_secret' | 'scope', string>>>;
+
+/**
+ * The token request as the route's hooks parsed it, once: the strict form, the HTTP Basic
+ * credentials if any, and the client id it names (Basic first, else the form's). It is the body the
+ * rate limiter and the handler see.
+ */
+export interface TokenRequest {
+  readonly form: TokenForm;
+  readonly basic: ClientCredentials | undefined;
+  readonly clientId: string | undefined;
+}
 
 /** Why a token request is refused with 400 invalid_request before anything else looks at it. */
 export class InvalidTokenRequest extends Error {}
@@ -42,25 +53,30 @@ export function parseTokenForm(raw: Buffer | undefined): Record<string, string> 
   for (const pair of text.split('&')) {
     if (pair === '') continue;
     const equals = pair.indexOf('=');
-    const [name, value] = equals < 0 ? [pair, ''] : [pair.slice(0, equals), pair.slice(equals + 1)];
-    let decodedName: string;
-    let decodedValue: string;
-    try {
-      decodedName = decodeURIComponent(name.replace(/\+/g, ' '));
-      decodedValue = decodeURIComponent(value.replace(/\+/g, ' '));
-    } catch {
-      throw new InvalidTokenRequest('The form cannot be parsed');
-    }
+    const decodedName = formDecode(equals < 0 ? pair : pair.slice(0, equals));
+    const decodedValue = equals < 0 ? '' : formDecode(pair.slice(equals + 1));
     if (Object.prototype.hasOwnProperty.call(form, decodedName)) throw new InvalidTokenRequest(`Parameter given more than once: ${decodedName.slice(0, 40)}`);
     form[decodedName] = decodedValue;
   }
   return form;
 }
 
-/** Refuses a client id (form or Basic) longer than MAX_CLIENT_ID_LENGTH. */
-export function checkClientIdLength(form: Record<string, string>, authorization: string | undefined): void {
-  const id = basicCredentials(authorization)?.id ?? form.client_id;
-  if (id !== undefined && id.length > MAX_CLIENT_ID_LENGTH) throw new InvalidTokenRequest(`client_id is longer than ${MAX_CLIENT_ID_LENGTH} characters`);
+/** One form-urlencoded name or value: `+` is a space, every %-escape valid UTF-8 (most parameters have neither). */
+function formDecode(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text;
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    throw new InvalidTokenRequest('The form cannot be parsed');
+  }
+}
+
+/** The token request of a form and an Authorization header; a client id (form or Basic) longer than MAX_CLIENT_ID_LENGTH is refused. */
+export function tokenRequestOf(form: Record<string, string>, authorization: string | undefined): TokenRequest {
+  const basic = basicCredentials(authorization);
+  const named = basic?.id ?? form.client_id;
+  if (named !== undefined && named.length > MAX_CLIENT_ID_LENGTH) throw new InvalidTokenRequest(`client_id is longer than ${MAX_CLIENT_ID_LENGTH} characters`);
+  return { form, basic, clientId: basic ? basic.id : form.client_id || undefined };
 }
 
 function refuse(reply: FastifyReply, requestId: string, description: string): FastifyReply {
@@ -74,7 +90,7 @@ function refuse(reply: FastifyReply, requestId: string, description: string): Fa
 /**
  * The token route's own hooks, installed before its rate limiter (CONTRACT section 3): a body of
  * another media type is refused before Fastify parses it (so malformed JSON is not the envelope's
- * 400), the form is then parsed strictly and replaces the body the handler and the limiter see,
+ * 400), the form is then parsed strictly and its TokenRequest replaces the body the limiter and the handler see,
  * and every answer of the route, errors included, carries `Cache-Control: no-store`.
  */
 export function installTokenFormChecks(fastify: FastifyInstance): void {
@@ -84,16 +100,15 @@ export function installTokenFormChecks(fastify: FastifyInstance): void {
     refuse(reply, resolveRequestId(request), `The body must be ${FORM_MEDIA_TYPE}`);
   };
   const parseForm = (request: FastifyRequest & { rawBody?: Buffer }, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    let form: Record<string, string>;
+    let parsed: TokenRequest;
     try {
-      form = parseTokenForm(request.rawBody);
-      checkClientIdLength(form, request.headers.authorization);
+      parsed = tokenRequestOf(parseTokenForm(request.rawBody), request.headers.authorization);
     } catch (error) {
       if (!(error instanceof InvalidTokenRequest)) return done(error as Error);
       refuse(reply, currentRequestId(request), error.message);
       return;
     }
-    request.body = form;
+    request.body = parsed;
     done();
   };
   const noStore = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {

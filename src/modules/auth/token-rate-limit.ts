@@ -2,9 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { LRUCache } from 'lru-cache';
 import { DomainError } from '../../common/errors/domain-error';
 import { addRouteHooks } from '../../common/http/route-hooks';
-import { requestedClientId } from './client-credentials';
 import { sourceAddressKey } from './source-address';
-import { TOKEN_ROUTE } from './token-form';
+import { TOKEN_ROUTE, TokenRequest } from './token-form';
 
 export const TOKEN_RATE_WINDOW_SECONDS = 60;
 /** CONTRACT section 12: the per-address limit is ten times the per-client one. */
@@ -87,22 +86,30 @@ export function installTokenRateLimit(
     clientId: string | undefined;
     clientAddress: string | undefined;
   }
-  const keysOf = (request: FastifyRequest): Keys => {
+  /** The request's keys, worked out once by the preHandler and read again by the onSend hook. */
+  const KEYS = Symbol('token-rate-limit-keys');
+  type Keyed = FastifyRequest & { [KEYS]?: Keys };
+  const keysOf = (request: Keyed): Keys => {
+    const known = request[KEYS];
+    if (known) return known;
     const address = sourceAddressKey(request.ip);
-    const clientId = requestedClientId(request.headers.authorization, request.body);
-    return { address, clientId, clientAddress: clientId === undefined ? undefined : `${clientId}\0${address}` };
+    // The form hooks ran first: the body is the parsed TokenRequest (absent only if they answered).
+    const clientId = (request.body as TokenRequest | undefined)?.clientId;
+    return (request[KEYS] = { address, clientId, clientAddress: clientId === undefined ? undefined : `${clientId}\0${address}` });
   };
-  const verdict = (policy: string, counter: FixedWindowCounter, window: { count: number; resetAtMs: number }): Verdict => ({
+  const verdict = (policy: string, counter: FixedWindowCounter, window: { count: number; resetAtMs: number }, nowMs: number): Verdict => ({
     policy,
     remaining: Math.max(0, counter.max - window.count),
-    resetSeconds: Math.max(1, Math.ceil((window.resetAtMs - Date.now()) / 1000)),
+    resetSeconds: Math.max(1, Math.ceil((window.resetAtMs - nowMs) / 1000)),
     exceeded: counter.exceeded(window),
   });
-  const verdicts = ({ address, clientId, clientAddress }: Keys): Verdict[] => [
-    verdict('address', addresses, addresses.peek(address)),
-    ...(clientId === undefined ? [] : [verdict('client', successes, successes.peek(clientId))]),
-    ...(clientAddress === undefined ? [] : [verdict('client-address', failures, failures.peek(clientAddress))]),
-  ];
+  const verdicts = ({ address, clientId, clientAddress }: Keys): Verdict[] => {
+    const nowMs = Date.now();
+    const current = [verdict('address', addresses, addresses.peek(address), nowMs)];
+    if (clientId !== undefined) current.push(verdict('client', successes, successes.peek(clientId), nowMs));
+    if (clientAddress !== undefined) current.push(verdict('client-address', failures, failures.peek(clientAddress), nowMs));
+    return current;
+  };
   const writeHeaders = (reply: FastifyReply, current: Verdict[]) => {
     // The policy the caller is closest to.
     const nearest = current.reduce((a, b) => (b.remaining < a.remaining ? b : a));

@@ -1,14 +1,13 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, errorExample } from '../../common/openapi/api-answers';
 import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRateLimitedDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Public } from '../../common/auth/decorators';
 import { rawResponse, RawResponse } from '../../common/http/answer';
 import { SCOPES } from '../../config/service-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
-import { basicCredentials } from './client-credentials';
-import { TokenForm } from './token-form';
+import { TokenRequest } from './token-form';
 import { TokenRequestError, TokenService } from './token.service';
 
 @ApiTags('OAuth 2.0')
@@ -109,9 +108,8 @@ export class TokenController {
       },
     },
   })
-  async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: TokenForm): Promise<RawResponse> {
-    // The route's hooks (token-form.ts) have refused anything but a strict form: every parameter is one string.
-    const basic = basicCredentials(request.headers.authorization);
+  async token(@Res({ passthrough: true }) reply: FastifyReply, @Body() { form, basic }: TokenRequest): Promise<RawResponse> {
+    // The route's hooks (token-form.ts) have refused anything but a strict form and parsed it, with the Basic header, once.
     try {
       if (form.grant_type === undefined) throw new TokenRequestError('invalid_request', 'grant_type is required');
       if (basic && form.client_secret !== undefined) {
