@@ -103,6 +103,7 @@ describe('Service log lines (e2e)', () => {
       const nowhere = await fetch(`${app.baseUrl}/v1/nowhere`, { headers: { 'x-request-id': 'log-probe-404' } });
       expect(nowhere.status).toBe(404);
       expect(requestLine('log-probe-404')).toMatchObject({ req: { url: '/v1/nowhere' }, res: { statusCode: 404, code: 404 } });
+      expect(requestLine('log-probe-404').req).not.toHaveProperty('route');
 
       const all = logLines.join('\n');
       for (const secret of [ssn, String(first.encryptedUserData.lastName), String(first.encryptedUserData.firstName), '1985-06-15', 'probe=1'])
