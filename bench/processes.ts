@@ -60,6 +60,8 @@ export interface ServiceOptions {
   logFile: string;
   /** Count SQL statements per request (bench calibration). */
   probe?: boolean;
+  /** Start as `npm start` does, with the telemetry preload (tracing runs only when the env names an OTLP endpoint). */
+  telemetryPreload?: boolean;
   cpuProfDir?: string;
 }
 
@@ -88,6 +90,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   const port = options.port ?? (await freePort());
   const out = fs.openSync(options.logFile, 'a');
   const execArgv: string[] = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  if (options.telemetryPreload) execArgv.push('-r', path.join(DIST, 'src', 'infrastructure', 'telemetry', 'preload.js'));
   if (options.probe) execArgv.push('-r', path.join(DIST, 'bench', 'sql-probe.js'));
   if (options.cpuProfDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
   const child = fork(path.join(DIST, 'src', 'main.js'), [], {

@@ -1,10 +1,12 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import * as path from 'node:path';
 import { AppConfig } from './config/app-config';
 import { projectRoot } from './config/env';
 import { createApp } from './app.factory';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { stopTelemetry } from './infrastructure/telemetry/telemetry-switch';
+import { startupSummary } from './startup-summary';
 
 interface EmbeddedDb {
   url: string;
@@ -26,17 +28,25 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   const metricsPort = config.isProduction ? config.env.metricsPort : undefined;
   const metricsServer = metricsPort ? await app.get(Metrics).listenSeparately(config.env.metricsHost, metricsPort) : undefined;
-  const shutdown = async () => {
-    metricsServer?.close();
-    await app.close();
-    await embedded?.stop();
-    await stopTelemetry();
+  // Through the app's logger (pino, JSON lines): one line at start, one at a clean stop (CONTRACT section 16).
+  const logger = new Logger('Service');
+  const shutdown = async (signal: NodeJS.Signals) => {
+    try {
+      metricsServer?.close();
+      await app.close();
+      await embedded?.stop();
+      await stopTelemetry();
+    } catch (error) {
+      logger.error({ signal, errorName: (error as Error)?.name, msg: 'enrollment-service did not stop cleanly' });
+      process.exit(1);
+    }
+    logger.log({ signal, msg: 'enrollment-service stopped cleanly' });
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ host: config.env.host, port: config.env.port });
-  process.stdout.write(`enrollment-service listening on ${config.env.publicUrl} (docs at ${config.env.publicUrl}/docs)\n`);
+  logger.log({ ...startupSummary(app, config, metricsServer, embedded !== undefined), msg: 'enrollment-service started' });
 }
 
 main().catch((error: unknown) => {

@@ -150,6 +150,26 @@ describe('Tracing (e2e, CONTRACT section 16)', () => {
     for (const secret of secrets) expect(protobuf.includes(Buffer.from(secret))).toBe(false);
   }, 120_000);
 
+  it("every log line of a traced request carries its trace_id; its request line the server span's span_id", async () => {
+    const child = await tracedProcess('http/json', { LOG_LEVEL: 'info' });
+    const trace = traceparent();
+    const { request } = personalRequest();
+    const res = await child.client('acme').post(ENROLL, request, { headers: { traceparent: trace.header } });
+    expect(res.status).toBe(200);
+    const server = await otlp.waitFor(() => otlp.jsonSpans().find((s) => s.traceId === trace.traceId && s.kind === SERVER));
+    const lines = await otlp.waitFor(() => {
+      const found = child
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { requestId?: string; msg?: string; trace_id?: string; span_id?: string })
+        .filter((l) => l.requestId === res.body.requestId);
+      return found.some((l) => l.msg === 'request completed') ? found : undefined;
+    });
+    for (const line of lines) expect(line.trace_id).toBe(trace.traceId);
+    expect(lines.find((l) => l.msg === 'request completed')).toMatchObject({ trace_id: server.traceId, span_id: server.spanId });
+  }, 120_000);
+
   it('log lines written inside a traced operation carry its trace_id and span_id', async () => {
     const child = await tracedProcess('http/json', { LOG_LEVEL: 'warn' });
     webhooks.respond(() => 500);

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { AnswerCode, recordAnswerCode } from './answer-code';
 import { successEnvelope, validEnvelope } from './envelope';
 import { currentRequestId } from './request-id';
 
@@ -10,10 +11,12 @@ export interface RawResponse {
   /** An object, or JSON text sent as it is (a stored answer replayed byte for byte). */
   body: unknown;
   headers?: Record<string, string>;
+  /** The code and subCode the body leads with, when it is a decline (for the request's log line). */
+  code?: AnswerCode;
 }
 
-export function rawResponse(body: unknown, headers?: Record<string, string>): RawResponse {
-  return { [RAW_RESPONSE]: true, body, ...(headers ? { headers } : {}) };
+export function rawResponse(body: unknown, headers?: Record<string, string>, code?: AnswerCode): RawResponse {
+  return { [RAW_RESPONSE]: true, body, ...(headers ? { headers } : {}), ...(code ? { code } : {}) };
 }
 
 const VALIDATED = Symbol('validated');
@@ -37,6 +40,7 @@ export function answerBody(reply: FastifyReply, data: unknown): unknown {
     if (RAW_RESPONSE in data) {
       const raw = data as RawResponse;
       if (raw.headers) void reply.headers(raw.headers);
+      recordAnswerCode(reply.request, raw.code);
       return raw.body;
     }
     if (VALIDATED in data) return validEnvelope(currentRequestId(reply.request));

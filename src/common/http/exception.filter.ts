@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
 import { contextHeaders } from '../context/request-scope';
+import { recordAnswerCode } from './answer-code';
 import { currentRequestId } from './request-id';
 import { renderError } from './error-rendering';
 
@@ -29,6 +30,7 @@ export function sendError(exception: unknown, request: FastifyRequest, reply: Fa
     logger.error({ requestId, errorName: error?.name, errorCode: error?.code, stack: error?.stack?.split('\n').slice(1, 8).join('\n') }, 'unexpected error');
   }
   if (reply.sent) return;
+  recordAnswerCode(request, rendered.body.responseDetails[0]);
   // Fastify's URL errors answer before any hook (contextHeaders' onSend) runs.
   void reply
     .status(rendered.status)

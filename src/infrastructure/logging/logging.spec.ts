@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
+import { recordAnswerCode } from '../../common/http/answer-code';
 import { captureLogs, censorSensitive, createRootLogger, installRequestLogging } from './logging';
 
 describe(censorSensitive.name, () => {
@@ -49,6 +50,11 @@ describe(installRequestLogging.name, () => {
     const sut = Fastify();
     installRequestLogging(sut, root);
     sut.get('/v1/things/:id', async (request, reply) => reply.status(request.query && 'fail' in (request.query as object) ? 503 : 200).send({ ok: true }));
+    sut.get('/v1/programs/:programCode/things', async (request, reply) => {
+      (request as { user?: unknown }).user = { partner: { partnerId: 'acme' } };
+      recordAnswerCode(request, { code: 400, subCode: 7 });
+      return reply.status(400).send({ ok: false });
+    });
     await sut.ready();
     const parsed = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     return { sut, parsed };
@@ -68,11 +74,25 @@ describe(installRequestLogging.name, () => {
         pid: process.pid,
         hostname: expect.any(String),
         requestId: 'req-1',
-        req: { id: expect.any(String), method: 'GET', url: '/v1/things/1' },
+        req: { id: expect.any(String), method: 'GET', url: '/v1/things/1', route: '/v1/things/:id' },
         res: { statusCode: 200 },
         responseTime: expect.any(Number),
         msg: 'request completed',
       },
+    ]);
+    await sut.close();
+  });
+
+  it("adds the partner, the program code and the answer's code and subCode when the request has them", async () => {
+    const { sut, parsed } = await serving();
+    await sut.inject({ method: 'GET', url: '/v1/programs/sandbox/things' });
+    expect(parsed()).toEqual([
+      expect.objectContaining({
+        partnerId: 'acme',
+        programCode: 'sandbox',
+        req: { id: expect.any(String), method: 'GET', url: '/v1/programs/sandbox/things', route: '/v1/programs/:programCode/things' },
+        res: { statusCode: 400, code: 400, subCode: 7 },
+      }),
     ]);
     await sut.close();
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
+import { installAnswerCode } from '../../common/http/answer-code';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { destination, pino, type DestinationStream, type Logger as PinoRoot, type LoggerOptions } from 'pino';
 
@@ -113,28 +114,61 @@ function contextRequestId(): string | undefined {
 }
 
 /**
+ * Nest's own start-up narration: a line per module initialised, per controller and per route
+ * mapped (about ninety), and "started". At debug, not info: the start-up summary (main.ts) says
+ * what an operator needs in one line.
+ */
+const START_UP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
+/** nestjs-pino's Logger with Nest's start-up narration (START_UP_CONTEXTS) moved from info to debug. */
+class ServiceLogger extends Logger {
+  override log(message: unknown, ...optionalParams: unknown[]): void {
+    const context = optionalParams[optionalParams.length - 1];
+    if (typeof context === 'string' && START_UP_CONTEXTS.has(context)) super.debug(message, ...optionalParams);
+    else super.log(message, ...optionalParams);
+  }
+}
+
+/**
  * Nest's LoggerService over the root logger. nestjs-pino's Logger maps Nest's (message, context)
  * calls and its exception handlers' (message, stack) contract onto pino; it only calls the six
  * level methods of the logger it is given, which a pino Logger has with the same signatures. Its
  * LoggerModule is not used: that mounts pino-http as Nest middleware, with a child logger and an
- * AsyncLocalStorage run per request.
+ * AsyncLocalStorage run per request. Nest's start-up narration is logged at debug (ServiceLogger).
  */
 export function nestLogger(root: PinoRoot): Logger {
-  return new Logger(root as unknown as PinoLogger, {});
+  return new ServiceLogger(root as unknown as PinoLogger, {});
+}
+
+/** What the auth guard leaves on a request it let through: the partner's principal (passport's `request.user`). */
+interface AuthenticatedRequest {
+  user?: { partner?: { partnerId?: string } };
+  params: unknown;
 }
 
 /**
- * One line per answered request, from an onResponse hook, through the root logger: the request's
- * id, method and path without the query string, its status and time; never a header or a body.
- * Level error (`request errored`) for 5xx, info (`request completed`) otherwise.
+ * One line per answered request, from an onResponse hook, through the root logger (so with
+ * `requestId`, and `trace_id`/`span_id` while a trace is active, from the mixins): the request's
+ * id, method, path without the query string and route pattern; its status, and the code and
+ * subCode of an error or decline answer (kept on the request by whoever rendered it, never parsed
+ * back from the body); its time in ms; the calling partner and the path's program code. Never a
+ * header, a body or a query string. Level error (`request errored`) for 5xx, info
+ * (`request completed`) otherwise. The line's shape is the same on every request (absent facts are
+ * undefined, which pino leaves out).
  */
 export function installRequestLogging(fastify: FastifyInstance, root: PinoRoot): void {
+  installAnswerCode(fastify);
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const statusCode = reply.statusCode;
+    if (!root.isLevelEnabled(statusCode >= 500 ? 'error' : 'info')) return done();
+    const answerCode = request.answerCode;
+    const { user, params } = request as AuthenticatedRequest;
     const line = {
-      req: { id: String(request.id), method: request.method, url: request.url.split('?', 1)[0] },
-      res: { statusCode },
+      req: { id: String(request.id), method: request.method, url: request.url.split('?', 1)[0], route: request.routeOptions.url },
+      res: { statusCode, code: answerCode?.code, subCode: answerCode?.subCode },
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
+      partnerId: user?.partner?.partnerId,
+      programCode: (params as { programCode?: string } | undefined)?.programCode,
     };
     if (statusCode >= 500) root.error(line, 'request errored');
     else root.info(line, 'request completed');

@@ -27,7 +27,14 @@ export function outcomeText(requestId: string, outcome: CallOutcome<object>, pub
   }
 }
 
-/** The reply of a call's answer (controllers return it): its text as it is, marked `Idempotent-Replayed: true` when replayed. */
+/**
+ * The reply of a call's answer (controllers return it): its text as it is, marked
+ * `Idempotent-Replayed: true` when replayed; a decline's code and subCode (its catalogue row) beside
+ * it for the log line. A replay's are in its stored text only.
+ */
 export function sentAnswer(answer: CallAnswer): RawResponse {
-  return answer.replayed ? replayedAnswer(answer.body) : rawResponse(answer.body, { 'content-type': 'application/json; charset=utf-8' });
+  if (answer.replayed) return replayedAnswer(answer.body);
+  const outcome = answer.outcome;
+  const code = outcome.kind === 'declined' || outcome.kind === 'held' ? outcome.decline.entry : undefined;
+  return rawResponse(answer.body, { 'content-type': 'application/json; charset=utf-8' }, code);
 }

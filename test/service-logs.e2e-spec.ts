@@ -1,0 +1,217 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { generateKeyMaterial } from '../src/infrastructure/crypto/key-store';
+import { captureLogs } from '../src/infrastructure/logging/logging';
+import { EnrollmentRequestFactory, uniqueSsn } from './support/enrollment-factory';
+import { BASE_PROGRAMS, startTestApp, TestApp, uniqueSchema } from './support/test-app';
+
+const ROOT = path.resolve(__dirname, '..');
+const ENROLL = '/v1/programs/sandbox/enrollments';
+const ACCOUNT_ROUTE = '/v1/programs/:programCode/enrollments/accounts/:accountIdentifier';
+
+/** A port nothing listens on now (the metrics listener's, which the summary names). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface RequestLine {
+  level: number;
+  msg: string;
+  requestId?: string;
+  partnerId?: string;
+  programCode?: string;
+  req: { id: string; method: string; url: string; route?: string };
+  res: { statusCode: number; code?: number; subCode?: number };
+  responseTime: number;
+}
+
+/** CONTRACT section 16: the request line, the start-up summary and the clean-stop line. */
+describe('Service log lines (e2e)', () => {
+  describe('the request line', () => {
+    let app: TestApp;
+    const logLines: string[] = [];
+
+    beforeAll(async () => {
+      captureLogs({ write: (line: string) => void logLines.push(line) });
+      try {
+        app = await startTestApp('service_logs', { env: { LOG_LEVEL: 'info', JOBS_ENABLED: 'false' } });
+      } finally {
+        captureLogs(undefined);
+      }
+    });
+
+    afterAll(async () => {
+      await app?.close();
+    });
+
+    const parsed = () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requestLine = (requestId: string) => {
+      const lines = parsed().filter((l) => l.requestId === requestId && (l.msg === 'request completed' || l.msg === 'request errored'));
+      expect(lines).toHaveLength(1);
+      return lines[0] as unknown as RequestLine;
+    };
+
+    it("carries the partner, the program, the route pattern, the status, the answer's code and subCode and the time; no personal data", async () => {
+      const ssn = uniqueSsn();
+      const first = EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn, dateOfBirth: '1985-06-15' } } });
+      const completed = await app.client().post(ENROLL, first);
+      expect(completed.status).toBe(200);
+      expect(requestLine(String(completed.body.requestId))).toMatchObject({
+        level: 30,
+        msg: 'request completed',
+        partnerId: 'acme',
+        programCode: 'sandbox',
+        req: { method: 'POST', url: ENROLL, route: '/v1/programs/:programCode/enrollments' },
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      });
+      expect(requestLine(String(completed.body.requestId)).res).not.toHaveProperty('code');
+
+      // A decline (HTTP 200, code 2): the same SSN again while the first account is active.
+      const second = EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn, dateOfBirth: '1985-06-15' } } });
+      const declined = await app.client().post(ENROLL, second);
+      expect({ status: declined.status, detail: declined.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 2, subCode: 60 } });
+      expect(requestLine(String(declined.body.requestId))).toMatchObject({ partnerId: 'acme', res: { statusCode: 200, code: 2, subCode: 60 } });
+
+      // An error answer: its envelope's first detail, and the route pattern, not the URL.
+      const account = '00000000-0000-4000-8000-000000000000';
+      const missing = await app.client().get(`${ENROLL}/accounts/${account}?probe=1`);
+      expect(missing.status).toBe(404);
+      const detail = missing.body.responseDetails[0] as { code: number; subCode: number };
+      expect(requestLine(String(missing.body.requestId))).toMatchObject({
+        partnerId: 'acme',
+        programCode: 'sandbox',
+        req: { method: 'GET', url: `${ENROLL}/accounts/${account}`, route: ACCOUNT_ROUTE },
+        res: { statusCode: 404, code: detail.code, subCode: detail.subCode },
+      });
+
+      // Refused before any partner is known: no partner; a route that does not exist: no pattern.
+      const anonymous = await fetch(`${app.baseUrl}${ENROLL}/accounts/${account}`);
+      const anonymousBody = (await anonymous.json()) as { requestId: string; responseDetails: Array<{ code: number; subCode: number }> };
+      const anonymousLine = requestLine(anonymousBody.requestId);
+      expect(anonymousLine).toMatchObject({ res: { statusCode: 401, code: anonymousBody.responseDetails[0]?.code } });
+      expect(anonymousLine).not.toHaveProperty('partnerId');
+      const nowhere = await fetch(`${app.baseUrl}/v1/nowhere`, { headers: { 'x-request-id': 'log-probe-404' } });
+      expect(nowhere.status).toBe(404);
+      expect(requestLine('log-probe-404')).toMatchObject({ req: { url: '/v1/nowhere' }, res: { statusCode: 404, code: 404 } });
+      expect(requestLine('log-probe-404').req).not.toHaveProperty('route');
+
+      const all = logLines.join('\n');
+      for (const secret of [ssn, String(first.encryptedUserData.lastName), String(first.encryptedUserData.firstName), '1985-06-15', 'probe=1'])
+        expect(all).not.toContain(secret);
+    });
+
+    it("keeps Nest's start-up narration (a line per route mapped) below info", () => {
+      const narration = parsed().filter((l) => /Mapped \{|RouterExplorer|RoutesResolver|InstanceLoader/.test(`${String(l.msg)} ${String(l.context)}`));
+      expect(narration).toEqual([]);
+    });
+  });
+
+  describe('start and stop of the process (src/main.ts)', () => {
+    it('one summary line at start, one line at a clean stop on SIGTERM, nothing secret in either', async () => {
+      const secrets = { acme: `acme-${Date.now()}-secret`, care: `care-${Date.now()}-secret` };
+      const configFile = path.join(process.env.TEST_RUN_DIR as string, `${uniqueSchema('startup')}.json`);
+      const programs = BASE_PROGRAMS.map((program) => program.programCode);
+      fs.writeFileSync(
+        configFile,
+        JSON.stringify({
+          programs: BASE_PROGRAMS,
+          partners: [
+            { partnerId: 'acme', clientId: 'acme', clientSecret: 'env:PROD_ACME_SECRET', programs, scopes: ['enrollments'] },
+            { partnerId: 'care', clientId: 'care', clientSecret: 'env:PROD_CARE_SECRET', programs, scopes: ['care'] },
+          ],
+        }),
+      );
+      const keys = await generateKeyMaterial();
+      const metricsPort = await freePort();
+      const databaseUrl = process.env.DATABASE_URL as string;
+      const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? '',
+          TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.spec.json'),
+          APP_MODE: 'production',
+          LOG_LEVEL: 'info',
+          HOST: '127.0.0.1',
+          PORT: '0',
+          METRICS_PORT: String(metricsPort),
+          SERVICE_CONFIG: configFile,
+          SERVICE_KEYS: JSON.stringify(keys),
+          PUBLIC_URL: 'https://enrollment.test',
+          OFAC_LIST_DIR: path.join(__dirname, 'fixtures', 'ofac'),
+          DATABASE_URL: databaseUrl,
+          DATABASE_TLS: 'off',
+          DB_SCHEMA: uniqueSchema('startup'),
+          JOBS_ENABLED: 'false',
+          PROD_ACME_SECRET: secrets.acme,
+          PROD_CARE_SECRET: secrets.care,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const lines = () =>
+        out
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      try {
+        const deadline = Date.now() + 60_000;
+        while (!lines().some((l) => l.msg === 'enrollment-service started')) {
+          if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no start-up line: ${err}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      } catch (error) {
+        child.kill('SIGKILL');
+        throw error;
+      }
+      const started = lines().filter((l) => l.msg === 'enrollment-service started');
+      expect(started).toHaveLength(1);
+      const url = new URL(databaseUrl);
+      expect(started[0]).toMatchObject({
+        level: 30,
+        mode: 'production',
+        programs,
+        partners: { count: 2, ids: ['acme', 'care'] },
+        listeners: { api: expect.stringMatching(/^127\.0\.0\.1:\d+$/), metrics: `127.0.0.1:${metricsPort}` },
+        publicUrl: 'https://enrollment.test',
+        database: expect.stringContaining(`${url.hostname}:${url.port}${url.pathname}`),
+        keys: { signing: [keys.signing.kid], encryption: [keys.encryption.kid], dataKey: keys.currentDataKeyId },
+        ofac: { entries: expect.any(Number) },
+        tracing: 'off',
+      });
+      expect((started[0]?.ofac as { entries: number }).entries).toBeGreaterThan(0);
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const stopped = lines().filter((l) => l.msg === 'enrollment-service stopped cleanly');
+      expect(stopped).toEqual([expect.objectContaining({ level: 30, signal: 'SIGTERM' })]);
+      expect(lines().at(-1)).toEqual(stopped[0]);
+
+      // Nest's narration stays below info; and nothing secret was written, start to end.
+      expect(out).not.toMatch(/Mapped \{/);
+      const secretValues = [
+        secrets.acme,
+        secrets.care,
+        url.password,
+        String(keys.signing.d),
+        String(keys.encryption.d),
+        keys.blindIndexKey,
+        ...Object.values(keys.dataKeys),
+      ].filter((s) => s.length > 0);
+      for (const secret of secretValues) expect(out + err).not.toContain(secret);
+    }, 120_000);
+  });
+});
