@@ -1,3 +1,4 @@
+import './infrastructure/runtime/node-version';
 import 'reflect-metadata';
 import * as path from 'node:path';
 import { AppConfig } from './config/app-config';
