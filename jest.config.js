@@ -3,6 +3,12 @@
  * (test/: one embedded PostgreSQL for the whole run, started by its globalSetup; each file works in
  * its own schema). `npm run test:unit` selects the first.
  */
+// Jest follows Node's require(esm) (jose, p-limit and the other ESM-only dependencies) only through
+// vm.SyntheticModule, which Node exposes under --experimental-vm-modules: `npm test` passes it.
+if (typeof require('node:vm').SyntheticModule !== 'function') {
+  throw new Error('Jest needs Node 24 with --experimental-vm-modules: run `npm test`, or set NODE_OPTIONS=--experimental-vm-modules');
+}
+
 const shared = {
   rootDir: '.',
   moduleFileExtensions: ['js', 'json', 'ts'],

@@ -1,5 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
-import type { KeyLike } from 'jose';
+import type { CryptoKey } from 'jose';
 import type { components, paths } from './generated/api-types';
 import { encryptUserData, serviceEncryptionKey } from './jwe';
 import { defaultRetryPolicy, type RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
@@ -57,7 +57,7 @@ export function createEnrollmentSdk(options: SdkOptions) {
     return baseFetch(again);
   };
   const api: ApiClient = createClient<paths>({ baseUrl: options.baseUrl, fetch: retrying(policy, authorized) });
-  let encKey: Promise<KeyLike> | undefined;
+  let encKey: Promise<CryptoKey> | undefined;
 
   return {
     /** Every operation of the document, typed: `api.GET('/v1/programs/{programCode}/accounts/{accountIdentifier}/users', { params })`. */

@@ -1,3 +1,4 @@
+import './infrastructure/runtime/node-version';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import * as path from 'node:path';

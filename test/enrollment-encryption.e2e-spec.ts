@@ -1,4 +1,4 @@
-import { compactDecrypt, CompactEncrypt, decodeProtectedHeader, importJWK, JWK, KeyLike } from 'jose';
+import { compactDecrypt, CompactEncrypt, decodeProtectedHeader, importJWK, JWK, CryptoKey } from 'jose';
 import type { ApiBody } from '../client/enrollment-client';
 import { decryptData, isSuccess } from '../client';
 import { EnrollmentRequestFactory, uniquePhone, uniqueSsn } from './support/enrollment-factory';
@@ -8,14 +8,14 @@ const ENROLL = '/v1/programs/sandbox/enrollments';
 
 describe('Enrollment encrypted data (e2e)', () => {
   let app: TestApp;
-  let partnerPrivateKey: KeyLike;
-  let serviceEncKey: KeyLike;
+  let partnerPrivateKey: CryptoKey;
+  let serviceEncKey: CryptoKey;
 
   beforeAll(async () => {
     app = await startTestApp('enrollment-encryption');
-    partnerPrivateKey = (await importJWK((await encryptionPartnerKeys()).privateJwk, 'ECDH-ES')) as KeyLike;
+    partnerPrivateKey = (await importJWK((await encryptionPartnerKeys()).privateJwk, 'ECDH-ES')) as CryptoKey;
     const jwks = (await (await fetch(`${app.baseUrl}/.well-known/jwks.json`)).json()) as { keys: JWK[] };
-    serviceEncKey = (await importJWK(jwks.keys.find((key) => key.use === 'enc') as JWK, 'ECDH-ES')) as KeyLike;
+    serviceEncKey = (await importJWK(jwks.keys.find((key) => key.use === 'enc') as JWK, 'ECDH-ES')) as CryptoKey;
   });
 
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { compactDecrypt, importJWK, KeyLike } from 'jose';
+import { compactDecrypt, importJWK, CryptoKey } from 'jose';
 import type { ApiResponse } from '../client/enrollment-client';
 import { EnrollmentRequest, EnrollmentRequestFactory, merge, validBusinessData } from './support/enrollment-factory';
 import { encryptionPartnerKeys, startTestApp, TestApp } from './support/test-app';
@@ -288,7 +288,7 @@ describe('Enrollment validation (e2e)', () => {
       expect(first.headers.get('idempotent-replayed')).toBeNull();
       expect(first.body.paymentInstruments).toEqual([expect.objectContaining({ embossedName: 'JOSE NUNEZ' })]);
 
-      const partnerKey = (await importJWK((await encryptionPartnerKeys()).privateJwk, 'ECDH-ES')) as KeyLike;
+      const partnerKey = (await importJWK((await encryptionPartnerKeys()).privateJwk, 'ECDH-ES')) as CryptoKey;
       const sealed = (first.body.user as { encryptedUserData: string }).encryptedUserData;
       const stored = JSON.parse(new TextDecoder().decode((await compactDecrypt(sealed, partnerKey)).plaintext)) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
       expect(stored).toMatchObject({ firstName: spanish.firstName, middleName: spanish.middleName, lastName: spanish.lastName });

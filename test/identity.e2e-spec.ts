@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { compactDecrypt, importJWK, KeyLike } from 'jose';
+import { compactDecrypt, importJWK, CryptoKey } from 'jose';
 import { ApiBody, EnrollmentClient } from '../client/enrollment-client';
 import { EnrollmentRequestFactory, uniqueItin } from './support/enrollment-factory';
 import { encryptionPartnerKeys, startTestApp, TestApp, linked } from './support/test-app';
@@ -237,7 +237,7 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
     expect(res.status).toBe(200);
     const sealed = (res.body.user as { encryptedUserData: string }).encryptedUserData;
     expect(sealed.split('.')).toHaveLength(5);
-    const key = (await importJWK((await encryptionPartnerKeys()).privateJwk, 'ECDH-ES')) as KeyLike;
+    const key = (await importJWK((await encryptionPartnerKeys()).privateJwk, 'ECDH-ES')) as CryptoKey;
     const plain = JSON.parse(new TextDecoder().decode((await compactDecrypt(sealed, key)).plaintext)) as { identifyingData: Record<string, string> };
     expect(plain.identifyingData.itin).toBe(itin);
   });

@@ -1,4 +1,4 @@
-import { CompactEncrypt, decodeProtectedHeader, importJWK, JWK, KeyLike } from 'jose';
+import { CompactEncrypt, decodeProtectedHeader, importJWK, JWK, CryptoKey } from 'jose';
 import { generateKeyMaterial, KeyMaterial, rotateKeyMaterial } from '../src/infrastructure/crypto/key-store';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
@@ -10,7 +10,7 @@ async function jwksOf(app: TestApp): Promise<JWK[]> {
 }
 
 async function sealTo(jwk: JWK, data: unknown, kid?: string): Promise<string> {
-  const key = (await importJWK(jwk, 'ECDH-ES')) as KeyLike;
+  const key = (await importJWK(jwk, 'ECDH-ES')) as CryptoKey;
   return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(data)))
     .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', ...(kid ? { kid } : {}) })
     .encrypt(key);
@@ -77,7 +77,9 @@ describe('Key rotation (e2e)', () => {
       const res = await app.client('secure').post(ENROLL, { ...EnrollmentRequestFactory.build(), encryptedUserData: await sealed });
       expect({ label, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ label, status: 200, detail: { code: 0, subCode: 0 } });
     }
-    const stranger = (await generateKeyMaterial()).encryption;
+    // Its public half: jose encrypts to a public key only.
+    const { kty, crv, x, y } = (await generateKeyMaterial()).encryption;
+    const stranger = { kty, crv, x, y };
     const refused = await app
       .client('secure')
       .post(ENROLL, { ...EnrollmentRequestFactory.build(), encryptedUserData: await sealTo(stranger, EnrollmentRequestFactory.build().encryptedUserData) });

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { decodeJwt, decodeProtectedHeader, importJWK, JWK, JWTPayload, KeyLike, SignJWT } from 'jose';
+import { decodeJwt, decodeProtectedHeader, importJWK, JWK, JWTPayload, CryptoKey, SignJWT } from 'jose';
 import { Client } from 'pg';
 import { ApiBody, ApiResponse, EnrollmentClient } from '../client/enrollment-client';
 import { captureLogs } from '../src/infrastructure/logging/logging';
@@ -167,7 +167,7 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
   });
 
   describe('tokens signed with the service key itself are refused unless every claim is right', () => {
-    let signingKey: KeyLike;
+    let signingKey: CryptoKey;
     let kid: string;
     let claims: JWTPayload;
     const probe = `/v1/programs/sandbox/enrollments/accounts/${MISSING}`;
@@ -175,7 +175,7 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
     beforeAll(async () => {
       // The sandbox key file the app under test loaded (DATA_DIR is the run folder).
       const material = JSON.parse(fs.readFileSync(path.join(process.env.TEST_RUN_DIR as string, 'keys.json'), 'utf8')) as { signing: JWK };
-      signingKey = (await importJWK(material.signing, 'ES256')) as KeyLike;
+      signingKey = (await importJWK(material.signing, 'ES256')) as CryptoKey;
       const real = await acme.accessToken();
       kid = decodeProtectedHeader(real).kid as string;
       claims = decodeJwt(real);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { exportJWK, generateKeyPair, importJWK, JWK, JWTPayload, KeyLike, SignJWT } from 'jose';
+import { exportJWK, generateKeyPair, importJWK, JWK, JWTPayload, CryptoKey, SignJWT } from 'jose';
 import { generateKeyMaterial, KeyMaterial, revokeKey, rotateKeyMaterial } from '../src/infrastructure/crypto/key-store';
 import { startTestApp, TEST_PUBLIC_URL, TestApp } from './support/test-app';
 
@@ -16,7 +16,7 @@ async function mint(
   times: { iat: number; exp: number },
   extra: { typ?: string; claims?: JWTPayload; iss?: string; aud?: string } = {},
 ): Promise<string> {
-  const key = (await importJWK(jwk, 'ES256')) as KeyLike;
+  const key = (await importJWK(jwk, 'ES256')) as CryptoKey;
   return new SignJWT({ client_id: 'acme', scope: 'enrollments', sub: 'acme', jti: `jti-${Math.random()}`, ...(extra.claims ?? {}) })
     .setProtectedHeader({ alg: 'ES256', typ: extra.typ ?? 'at+jwt', kid: jwk.kid })
     .setIssuer(extra.iss ?? TEST_PUBLIC_URL)

@@ -1,4 +1,4 @@
-import { CompactEncrypt, importJWK, JWK, KeyLike } from 'jose';
+import { CompactEncrypt, importJWK, JWK, CryptoKey } from 'jose';
 import { EnrollmentRequest, EnrollmentRequestFactory } from './support/enrollment-factory';
 import { PartnerName, startTestApp, TestApp } from './support/test-app';
 
@@ -17,12 +17,12 @@ type Spelling = typeof DECOMPOSED;
  */
 describe('Enrollment idempotency across Unicode spellings (e2e)', () => {
   let app: TestApp;
-  let serviceEncKey: KeyLike;
+  let serviceEncKey: CryptoKey;
 
   beforeAll(async () => {
     app = await startTestApp('unicode-idempotency');
     const jwks = (await (await fetch(`${app.baseUrl}/.well-known/jwks.json`)).json()) as { keys: JWK[] };
-    serviceEncKey = (await importJWK(jwks.keys.find((key) => key.use === 'enc') as JWK, 'ECDH-ES')) as KeyLike;
+    serviceEncKey = (await importJWK(jwks.keys.find((key) => key.use === 'enc') as JWK, 'ECDH-ES')) as CryptoKey;
   });
 
   afterAll(async () => {

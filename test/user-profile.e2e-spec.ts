@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { compactDecrypt, CompactEncrypt, importJWK, JWK, KeyLike } from 'jose';
+import { compactDecrypt, CompactEncrypt, importJWK, JWK, CryptoKey } from 'jose';
 import { ApiBody, EnrollmentClient } from '../client/enrollment-client';
 import { EnrollmentRequestFactory, uniquePhone, validBusinessData } from './support/enrollment-factory';
 import { encryptionPartnerKeys, startTestApp, TestApp, linked } from './support/test-app';
@@ -40,7 +40,7 @@ describe('User profile: PUT user, GET users (e2e)', () => {
   let acme: EnrollmentClient;
   let secure: EnrollmentClient;
   let care: EnrollmentClient;
-  let partnerKey: KeyLike;
+  let partnerKey: CryptoKey;
 
   async function enroll(client: EnrollmentClient, request: Record<string, unknown>, headers?: Record<string, string>): Promise<Enrolled> {
     const res = await client.post('/v1/programs/sandbox/enrollments', request, { headers });
@@ -94,7 +94,7 @@ describe('User profile: PUT user, GET users (e2e)', () => {
     acme = app.client('acme');
     secure = app.client('secure');
     care = app.client('care');
-    partnerKey = (await importJWK((await encryptionPartnerKeys()).privateJwk, 'ECDH-ES')) as KeyLike;
+    partnerKey = (await importJWK((await encryptionPartnerKeys()).privateJwk, 'ECDH-ES')) as CryptoKey;
   });
 
   afterAll(async () => {

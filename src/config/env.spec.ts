@@ -35,14 +35,17 @@ describe(loadEnv.name, () => {
       [undefined, false],
       ['off', false],
       ['true', true],
-      ['2', 2],
       ['10.0.0.0/8, 192.0.2.1', '10.0.0.0/8,192.0.2.1'],
     ])('%s is %s', (raw, expected) => {
       expect(loadEnv(raw === undefined ? {} : { TRUST_PROXY: raw }).trustProxy).toEqual(expected);
     });
 
-    it('refuses what is neither a flag, a hop count nor addresses', () => {
+    it('refuses what is neither a flag nor addresses', () => {
       expect(() => loadEnv({ TRUST_PROXY: 'loadbalancer' })).toThrow(/^TRUST_PROXY /);
+    });
+
+    it('refuses a bare hop count, which Fastify 5.12 ignores (it trusts no proxy then) rather than reads', () => {
+      expect(() => loadEnv({ TRUST_PROXY: '2' })).toThrow(/^TRUST_PROXY .*hop count/);
     });
   });
 

@@ -23,9 +23,10 @@ export interface Env {
   readonly tokenRateLimit: number;
   /**
    * Fastify's `trustProxy` (TRUST_PROXY): false (the default: the socket's address is the source),
-   * true (trust X-Forwarded-For entirely), a hop count, or the proxies' addresses/CIDRs.
+   * true (trust X-Forwarded-For entirely), or the proxies' addresses/CIDRs. Not a hop count: Fastify
+   * 5.12 ignores one (it cannot check the immediate peer), so a count is refused rather than dropped.
    */
-  readonly trustProxy: boolean | number | string;
+  readonly trustProxy: boolean | string;
   /** Client-secret verifications that may wait for scrypt, per lane; beyond it the token endpoint answers 503/503/2 at once. */
   readonly scryptQueueLimit: number;
   /** A request not answered by then gets 503/503/2 (CONTRACT section 12). */
@@ -173,14 +174,16 @@ function externalIssuer(source: NodeJS.ProcessEnv): Env['oauth'] {
   return oauth;
 }
 
-function trustProxy(raw: string | undefined): boolean | number | string {
+function trustProxy(raw: string | undefined): boolean | string {
   const value = (raw ?? '').trim();
   if (value === '' || /^(false|off)$/i.test(value)) return false;
   if (/^(true|on)$/i.test(value)) return true;
-  if (/^\d+$/.test(value)) return int('TRUST_PROXY', value, 0, 1);
+  if (/^\d+$/.test(value)) {
+    throw new EnvError(`TRUST_PROXY takes the proxies' addresses/CIDRs, not a hop count (Fastify trusts no proxy for a bare count), got "${raw}"`);
+  }
   const proxies = value.split(',').map((part) => part.trim());
   if (proxies.some((part) => isIP(part.split('/')[0]) === 0)) {
-    throw new EnvError(`TRUST_PROXY must be false, true, a hop count or comma-separated proxy addresses/CIDRs, got "${raw}"`);
+    throw new EnvError(`TRUST_PROXY must be false, true or comma-separated proxy addresses/CIDRs, got "${raw}"`);
   }
   return proxies.join(',');
 }

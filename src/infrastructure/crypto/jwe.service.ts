@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { compactDecrypt, CompactEncrypt, decodeProtectedHeader, importJWK, JWK, KeyLike } from 'jose';
+import { compactDecrypt, CompactEncrypt, decodeProtectedHeader, importJWK, JWK, CryptoKey } from 'jose';
 import { KeyStore } from './key-store';
 
 const ALG = 'ECDH-ES';
@@ -8,7 +8,7 @@ const ENC = 'A256GCM';
 /** JWE compact serialisation (ECDH-ES + A256GCM on P-256), in both directions. */
 @Injectable()
 export class JweService {
-  private readonly partnerKeys = new Map<string, Promise<KeyLike>>();
+  private readonly partnerKeys = new Map<string, Promise<CryptoKey>>();
 
   constructor(private readonly keys: KeyStore) {}
 
@@ -34,7 +34,7 @@ export class JweService {
     throw lastError;
   }
 
-  private candidateKeys(compact: string): KeyLike[] {
+  private candidateKeys(compact: string): CryptoKey[] {
     const all = [{ kid: this.keys.material.encryption.kid, key: this.keys.encryptionPrivateKey }, ...this.keys.previousEncryptionKeys];
     let kid: unknown;
     try {
@@ -50,7 +50,7 @@ export class JweService {
     const cacheKey = `${String(publicKeyJwk.x)}.${String(publicKeyJwk.y)}`;
     let key = this.partnerKeys.get(cacheKey);
     if (!key) {
-      key = importJWK(publicKeyJwk as unknown as JWK, ALG) as Promise<KeyLike>;
+      key = importJWK(publicKeyJwk as unknown as JWK, ALG) as Promise<CryptoKey>;
       this.partnerKeys.set(cacheKey, key);
     }
     return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(value)))

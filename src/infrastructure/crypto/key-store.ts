@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHmac, createSecretKey, hkdfSync, KeyObject, randomBytes, webcrypto } from 'node:crypto';
-import { exportJWK, generateKeyPair, importJWK, JWK, KeyLike } from 'jose';
+import { exportJWK, generateKeyPair, importJWK, JWK, CryptoKey } from 'jose';
 import { AppConfig } from '../../config/app-config';
 
 /** A previous signing key, with when it stopped signing (Unix seconds; `keys:rotate` records it). */
@@ -46,11 +46,11 @@ export class KeyStore {
     readonly material: KeyMaterial,
     /** The current signing key as a WebCrypto key: WebCrypto signs on libuv's pool, off the event loop. */
     private readonly signingKey: webcrypto.CryptoKey,
-    readonly encryptionPrivateKey: KeyLike,
+    readonly encryptionPrivateKey: CryptoKey,
     readonly dataKeys: ReadonlyMap<string, KeyObject>,
     readonly blindIndexKey: KeyObject,
     /** The previous `enc` keys, by kid, tried after the current one. */
-    readonly previousEncryptionKeys: ReadonlyArray<{ kid: string | undefined; key: KeyLike }>,
+    readonly previousEncryptionKeys: ReadonlyArray<{ kid: string | undefined; key: CryptoKey }>,
     readonly previousBlindIndexKeys: readonly KeyObject[],
     /** Unix seconds at which the store was loaded: the retirement of a previous signing key that records none. */
     private readonly loadedAt: number,
@@ -78,7 +78,7 @@ export class KeyStore {
     const signingKey = await webcrypto.subtle.importKey('jwk', material.signing as webcrypto.JsonWebKey, ES256_KEY, false, ['sign']).catch(() => {
       throw new KeyStoreError('signing is not a private ES256 (P-256) JWK');
     });
-    const encryptionPrivateKey = (await importJWK(material.encryption, 'ECDH-ES')) as KeyLike;
+    const encryptionPrivateKey = (await importJWK(material.encryption, 'ECDH-ES')) as CryptoKey;
     for (const [i, jwk] of (material.previousSigning ?? []).entries()) {
       if (!jwk.kid || jwk.kid === material.signing.kid) throw new KeyStoreError(`previousSigning[${i}] needs a kid of its own`);
       await importJWK(publicHalf(jwk), 'ES256').catch(() => {
@@ -92,7 +92,7 @@ export class KeyStore {
           throw new KeyStoreError(`previousEncryption[${i}] must be a private JWK with a kid of its own`);
         const key = (await importJWK(jwk, 'ECDH-ES').catch(() => {
           throw new KeyStoreError(`previousEncryption[${i}] is not a P-256 ECDH-ES JWK`);
-        })) as KeyLike;
+        })) as CryptoKey;
         return { kid: jwk.kid, key };
       }),
     );

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import PgBoss from 'pg-boss';
+import { type Db, PgBoss } from 'pg-boss';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../metrics/metrics';
@@ -9,6 +9,7 @@ import { JobWorker } from './job-worker';
 const DEFAULT_WORK: Required<WorkOptions> = { batchSize: 5, pollingIntervalSeconds: 0.5 };
 const STOP_TIMEOUT_MS = 15_000;
 const DEADLOCK = '40P01';
+export const COMPLETED_KEPT_SECONDS = 7 * 86_400;
 
 /** pg-boss keeps its tables in a schema of its own, one per service schema (tests use many). */
 export function jobSchemaFor(dbSchema: string): string {
@@ -45,21 +46,21 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
       supervise: jobsEnabled,
       schedule: jobsEnabled,
       maintenanceIntervalSeconds: 30,
-      // Completed jobs are only an audit aid; outbox and care tables keep the business record.
-      archiveCompletedAfterSeconds: 3600,
-      deleteAfterDays: 7,
     });
     // An EventEmitter 'error' without a listener would crash the process.
     this.boss.on('error', (error: Error) => this.logger.warn({ errorName: error.name, message: error.message }, 'job queue error'));
     metrics.observe('pgboss_queue_depth', 'Jobs waiting in each pg-boss queue this instance uses (created or due for retry)', ['queue'], () => this.depths());
   }
 
-  /** One count per queue this instance created or works (pg-boss getQueueSize: jobs before `active`). */
+  /**
+   * One count per queue this instance created or works: jobs before `active` (created or due for
+   * retry), pg-boss's getQueueStats with `force`, a fresh count it reuses for up to a minute.
+   */
   private async depths(): Promise<{ labels: { queue: string }; value: number }[]> {
     if (!this.starting || this.stopped) return [];
     const names = [...this.ensured.keys()];
-    const sizes = await Promise.all(names.map((name) => this.boss.getQueueSize(name)));
-    return names.map((queue, index) => ({ labels: { queue }, value: sizes[index] ?? 0 }));
+    const stats = await Promise.all(names.map((name) => this.boss.getQueueStats(name, { force: true })));
+    return names.map((queue, index) => ({ labels: { queue }, value: stats[index]?.[0]?.queuedCount ?? 0 }));
   }
 
   get workersEnabled(): boolean {
@@ -76,7 +77,7 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
     await this.starting.catch(() => undefined);
     // Graceful: in-flight handlers finish and are recorded; past the timeout their jobs expire and run elsewhere.
     await Promise.race([Promise.all(this.workers.map((worker) => worker.stop())), new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS).unref())]);
-    await this.boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
+    await this.boss.stop({ graceful: true, timeout: STOP_TIMEOUT_MS });
   }
 
   start(): Promise<void> {
@@ -106,9 +107,9 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
     if (jobs.length === 0) return;
     await this.ensureQueue(definition.name);
     await this.boss.insert(
+      definition.name,
       jobs.map((job) => ({
         id: job.id,
-        name: definition.name,
         data: job.data,
         retryLimit: definition.retryLimit,
         retryDelay: definition.retryDelaySeconds,
@@ -156,7 +157,7 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
 
   /** The state of a job (tests and diagnostics). */
   async state(definition: JobDefinition<object>, id: string): Promise<string | null> {
-    const job = await this.boss.getJobById(definition.name, id, { includeArchive: true });
+    const [job] = await this.boss.findJobs(definition.name, { id });
     return job?.state ?? null;
   }
 
@@ -176,7 +177,8 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
   private async createQueue(name: string): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.boss.createQueue(name);
+        // Completed jobs are only an audit aid (outbox and care tables keep the business record): kept 7 days.
+        await this.boss.createQueue(name, { deleteAfterSeconds: COMPLETED_KEPT_SECONDS });
         return;
       } catch (error) {
         if ((error as { code?: string }).code !== DEADLOCK || attempt >= 5) throw error;
@@ -187,7 +189,7 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
 }
 
 /** pg-boss's executor contract on the connection of a TypeORM transaction. */
-function transactionDb(manager: EntityManager): PgBoss.Db {
+function transactionDb(manager: EntityManager): Db {
   return {
     async executeSql(text: string, values: unknown[]) {
       const runner = manager.queryRunner;

@@ -1,32 +1,21 @@
 import type { Logger } from '@nestjs/common';
-import type PgBoss from 'pg-boss';
+import type { JobWithMetadata } from 'pg-boss';
 import { defineJob } from './job-definition';
 import { JobSource, JobWorker } from './job-worker';
 
 const JOB = defineJob<{ n: number }>({ name: 'test-job', retryLimit: 2, retryDelaySeconds: 1, expireInSeconds: 60 });
 
-function job(id: string, n: number, expireInSeconds = 60): PgBoss.JobWithMetadata<{ n: number }> {
-  const metadata: Omit<PgBoss.JobWithMetadata<{ n: number }>, 'id' | 'data' | 'expireInSeconds'> = {
+/** A fetched job: the fields the worker reads. */
+function job(id: string, n: number, expireInSeconds = 60): JobWithMetadata<{ n: number }> {
+  const fetched: Pick<JobWithMetadata<{ n: number }>, 'id' | 'name' | 'data' | 'expireInSeconds' | 'retryCount' | 'state'> = {
+    id,
     name: JOB.name,
-    priority: 0,
-    state: 'active',
-    retryLimit: 2,
+    data: { n },
+    expireInSeconds,
     retryCount: 0,
-    retryDelay: 1,
-    retryBackoff: false,
-    startAfter: new Date(),
-    startedOn: new Date(),
-    singletonKey: null,
-    singletonOn: null,
-    expireIn: { minutes: 1, toPostgres: () => '1 minute', toISO: () => 'PT1M', toISOString: () => 'PT1M' },
-    createdOn: new Date(),
-    completedOn: null,
-    keepUntil: new Date(),
-    deadLetter: '',
-    policy: 'standard',
-    output: {},
+    state: 'active',
   };
-  return { ...metadata, id, data: { n }, expireInSeconds };
+  return fetched as JobWithMetadata<{ n: number }>;
 }
 
 describe(JobWorker.name, () => {
@@ -36,7 +25,7 @@ describe(JobWorker.name, () => {
   let sut: JobWorker<{ n: number }>;
 
   /** Hands out `batches` one per fetch, then nothing. */
-  function fetching(...batches: PgBoss.JobWithMetadata<{ n: number }>[][]): void {
+  function fetching(...batches: JobWithMetadata<{ n: number }>[][]): void {
     const fetch: jest.Mocked<JobSource>['fetch'] = source.fetch;
     fetch.mockImplementation(() => Promise.resolve(batches.shift() ?? []) as ReturnType<JobSource['fetch']>);
   }
@@ -64,9 +53,12 @@ describe(JobWorker.name, () => {
     expect(source.fetch).toHaveBeenCalledWith(JOB.name, { batchSize: 5, includeMetadata: true });
     expect(handler).toHaveBeenCalledWith({ n: 1 }, { id: 'a', retryCount: 0 });
     expect(source.fail).toHaveBeenCalledTimes(1);
-    expect(source.fail).toHaveBeenCalledWith(JOB.name, 'b', { errorName: 'TypeError' });
+    expect(source.fail).toHaveBeenCalledWith(JOB.name, { id: 'b', retryCount: 0 }, { errorName: 'TypeError' });
     expect(source.complete).toHaveBeenCalledTimes(1);
-    expect(source.complete).toHaveBeenCalledWith(JOB.name, ['a', 'c']);
+    expect(source.complete).toHaveBeenCalledWith(JOB.name, [
+      { id: 'a', retryCount: 0 },
+      { id: 'c', retryCount: 0 },
+    ]);
   });
 
   it('logs an outcome it cannot record (PostgreSQL restarting) and keeps working, instead of leaving the rejection unhandled', async () => {
@@ -77,7 +69,7 @@ describe(JobWorker.name, () => {
       source.complete.mockRejectedValueOnce(Object.assign(new Error('terminating connection'), { code: '57P01' }));
       await runOnce();
       expect(source.complete).toHaveBeenCalledTimes(2);
-      expect(source.complete).toHaveBeenLastCalledWith(JOB.name, ['b']);
+      expect(source.complete).toHaveBeenLastCalledWith(JOB.name, [{ id: 'b', retryCount: 0 }]);
       expect(logger.warn).toHaveBeenCalledWith(
         { job: JOB.name, method: 'complete', errorName: 'Error', errorCode: '57P01' },
         'job outcome not recorded; the job will expire and run again',
@@ -101,7 +93,7 @@ describe(JobWorker.name, () => {
     fetching([job('slow', 1, 0.01)]);
     handler.mockImplementation(() => new Promise(() => undefined));
     await runOnce();
-    expect(source.fail).toHaveBeenCalledWith(JOB.name, 'slow', { errorName: 'Error' });
+    expect(source.fail).toHaveBeenCalledWith(JOB.name, { id: 'slow', retryCount: 0 }, { errorName: 'Error' });
     expect(source.complete).not.toHaveBeenCalled();
   });
 

@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
-import type PgBoss from 'pg-boss';
+import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { JobDefinition, JobHandler } from './job-definition';
 
 /** The part of pg-boss a worker uses: its public fetch, complete and fail. */
@@ -56,26 +56,28 @@ export class JobWorker<T extends object> {
     }
   }
 
-  private async run(jobs: PgBoss.JobWithMetadata<T>[]): Promise<void> {
+  private async run(jobs: JobWithMetadata<T>[]): Promise<void> {
     const { name } = this.definition;
     const outcomes = await Promise.allSettled(
       jobs.map((job) => withinSeconds(this.handler(job.data, { id: job.id, retryCount: job.retryCount }), job.expireInSeconds)),
     );
-    const completed: string[] = [];
+    // Each outcome names the attempt fetched ({ id, retryCount }): once the job has expired and been
+    // claimed again, a late outcome leaves the new attempt alone.
+    const completed: { id: string; retryCount: number }[] = [];
     for (const [index, outcome] of outcomes.entries()) {
       const job = jobs[index];
       if (outcome.status === 'fulfilled') {
-        completed.push(job.id);
+        completed.push({ id: job.id, retryCount: job.retryCount });
         continue;
       }
       const reason = outcome.reason as Error | undefined;
       this.logger.warn({ job: name, jobId: job.id, retryCount: job.retryCount, errorName: reason?.name, message: reason?.message }, 'job failed');
-      await this.record('fail', () => this.source.fail(name, job.id, { errorName: reason?.name ?? 'Error' }));
+      await this.record('fail', () => this.source.fail(name, { id: job.id, retryCount: job.retryCount }, { errorName: reason?.name ?? 'Error' }));
     }
     if (completed.length > 0) await this.record('complete', () => this.source.complete(name, completed));
   }
 
-  private async record(method: 'complete' | 'fail', write: () => Promise<void>): Promise<void> {
+  private async record(method: 'complete' | 'fail', write: () => Promise<unknown>): Promise<void> {
     try {
       await write();
     } catch (error) {

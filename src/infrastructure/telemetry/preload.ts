@@ -1,6 +1,7 @@
 // Loaded with `node --require` before the entry point: tracing must patch `http` and `pg` before
 // anything requires them (pg-boss requires pg as it is imported). Without OTEL_EXPORTER_OTLP_ENDPOINT
 // the SDK is not even loaded.
+import '../runtime/node-version';
 import { tracingRequested } from './telemetry-switch';
 
 if (tracingRequested(process.env)) {

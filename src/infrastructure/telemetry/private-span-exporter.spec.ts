@@ -1,16 +1,16 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { BasicTracerProvider, ReadableSpan, SimpleSpanProcessor, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { ReadableSpan, SimpleSpanProcessor, SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import { PrivateSpanExporter } from './private-span-exporter';
 
 describe(PrivateSpanExporter.name, () => {
   let next: jest.Mocked<SpanExporter>;
   let sut: PrivateSpanExporter;
-  let provider: BasicTracerProvider;
+  let provider: TracerProvider;
 
   beforeEach(() => {
     next = { export: jest.fn((_spans, done) => done({ code: 0 })), shutdown: jest.fn(() => Promise.resolve()), forceFlush: jest.fn(() => Promise.resolve()) };
     sut = new PrivateSpanExporter(next);
-    provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(sut)] });
+    provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: sut })] });
   });
 
   afterEach(() => provider.shutdown());

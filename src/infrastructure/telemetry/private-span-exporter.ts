@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import { SpanKind } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 
 /**
  * Attributes a span may carry out of the process (CONTRACT section 16): method, route pattern,

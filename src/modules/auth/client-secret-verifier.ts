@@ -5,7 +5,7 @@ import { DomainError } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import type { PartnerConfig } from '../../config/service-config';
 import { ScryptHasher } from './client-secret';
-import { Semaphore, SemaphoreFullError } from './semaphore';
+import { BoundedLimit, boundedLimit, QueueFullError } from './bounded-limit';
 
 export const CLIENT_SECRET_VERIFIER_OPTIONS = Symbol('CLIENT_SECRET_VERIFIER_OPTIONS');
 
@@ -57,8 +57,8 @@ interface VerifiedSecret {
 export class ClientSecretVerifier {
   private readonly macKey = randomBytes(32);
   private readonly verified: LRUCache<string, VerifiedSecret[]>;
-  private readonly knownLane: Semaphore;
-  private readonly unknownLane: Semaphore;
+  private readonly knownLane: BoundedLimit;
+  private readonly unknownLane: BoundedLimit;
   private readonly dummy: Credentials;
 
   constructor(
@@ -67,8 +67,8 @@ export class ClientSecretVerifier {
     @Inject(CLIENT_SECRET_VERIFIER_OPTIONS) private readonly options: ClientSecretVerifierOptions,
   ) {
     this.verified = new LRUCache({ max: options.maxCachedClients });
-    this.knownLane = new Semaphore(options.maxConcurrentScrypt, options.maxQueuedScrypt);
-    this.unknownLane = new Semaphore(options.maxConcurrentUnknownScrypt, options.maxQueuedScrypt);
+    this.knownLane = boundedLimit(options.maxConcurrentScrypt, options.maxQueuedScrypt);
+    this.unknownLane = boundedLimit(options.maxConcurrentUnknownScrypt, options.maxQueuedScrypt);
     this.dummy = this.dummyCredentials(config.service.partners);
   }
 
@@ -96,17 +96,17 @@ export class ClientSecretVerifier {
     this.verified.set(partner.clientId, [...others, { mac, expiresAtMs: now + this.options.cacheTtlMs }].slice(-keep));
   }
 
-  private async verifyFully(credentials: Credentials, mac: Buffer, secret: string, lane: Semaphore): Promise<boolean> {
+  private async verifyFully(credentials: Credentials, mac: Buffer, secret: string, lane: BoundedLimit): Promise<boolean> {
     let plainMatch = false;
     // Every plain secret is compared (no early exit), each as equal-length keyed hashes in constant time.
     for (const plain of credentials.clientSecrets) plainMatch = timingSafeEqual(mac, this.mac(credentials.clientId, plain)) || plainMatch;
     if (plainMatch) return true;
     try {
       for (const phc of credentials.clientSecretHashes) {
-        if (await lane.run(() => this.hasher.matches(secret, phc))) return true;
+        if (await lane(() => this.hasher.matches(secret, phc))) return true;
       }
     } catch (error) {
-      if (error instanceof SemaphoreFullError) throw new DomainError('DEPENDENCY_UNAVAILABLE');
+      if (error instanceof QueueFullError) throw new DomainError('DEPENDENCY_UNAVAILABLE');
       throw error;
     }
     return false;
