@@ -24,7 +24,7 @@ import { BenchRequest, buildScenarios, Scenario, ScenarioContext } from './scena
 import { dominantPlan, RecordedRead } from './sql-plan';
 import { ProbeReport } from './sql-probe';
 import { runWebhookScenario, WEBHOOKS_SCENARIO } from './webhook-delivery';
-import { BENCH_PARTNER, BENCH_PARTNER_SCOPES, BENCH_PROGRAM, createWorkspace, Workspace } from './workspace';
+import { BENCH_PARTNER, BENCH_PARTNER_SCOPES, benchPartnerToken, BENCH_PROGRAM, createWorkspace, Workspace } from './workspace';
 
 const settings = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
@@ -49,18 +49,6 @@ function log(line: string): void {
 async function send(service: ServiceProcess, request: BenchRequest): Promise<{ status: number; text: string }> {
   const response = await fetch(`${service.baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
   return { status: response.status, text: await response.text() };
-}
-
-async function token(service: ServiceProcess): Promise<string> {
-  const basic = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
-  const response = await fetch(`${service.baseUrl}/oauth2/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  const body = (await response.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`token request failed with ${response.status}`);
-  return body.access_token;
 }
 
 /** A route that does not exist answers the catalogue's ROUTE_NOT_FOUND (404, code 404). */
@@ -340,7 +328,7 @@ async function main(): Promise<void> {
         path.join(settings.out, 'baseline.log'),
       );
     }
-    const context: ScenarioContext = { token: await token(service), enrolled: [] };
+    const context: ScenarioContext = { token: await benchPartnerToken(service.baseUrl), enrolled: [] };
     const all = buildScenarios(context);
     const selected = settings.scenarios ? all.filter((s) => settings.scenarios?.includes(s.name)) : all;
     const results: ScenarioResult[] = [];

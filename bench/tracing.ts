@@ -19,7 +19,7 @@ import { combine, drive, LoadFigures, round } from './load';
 import { freePort, ROOT, ServiceProcess, startService } from './processes';
 import { machineInfo } from './report';
 import { buildScenarios, Scenario, ScenarioContext } from './scenarios';
-import { BENCH_PARTNER, createWorkspace } from './workspace';
+import { benchPartnerToken, createWorkspace } from './workspace';
 
 const settings = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
@@ -87,18 +87,6 @@ async function send(service: ServiceProcess, scenario: Scenario): Promise<{ stat
   const response = await fetch(`${service.baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
   const text = await response.text();
   return { status: response.status, text, ok: scenario.accept(response.status, text, request) };
-}
-
-async function token(service: ServiceProcess): Promise<string> {
-  const basic = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
-  const response = await fetch(`${service.baseUrl}/oauth2/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  const body = (await response.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`token request failed with ${response.status}`);
-  return body.access_token;
 }
 
 /** The accounts the read and update scenarios need, enrolled through `plain` (every variant shares the database). */
@@ -216,7 +204,7 @@ async function main(): Promise<void> {
     for (const name of VARIANTS) fs.rmSync(path.join(settings.out, `tracing-${name}.log`), { force: true });
     // One at a time: three migrations of one schema at once would race.
     const services = { plain: await start('plain'), 'sdk-off': await start('sdk-off'), traced: await start('traced') };
-    const context: ScenarioContext = { token: await token(services.plain), enrolled: [] };
+    const context: ScenarioContext = { token: await benchPartnerToken(services.plain.baseUrl), enrolled: [] };
     const all = buildScenarios(context);
     const enrollment = all.find((s) => s.name === 'enrollment') as Scenario;
     const selected = settings.scenarios ? all.filter((s) => settings.scenarios?.includes(s.name)) : all;

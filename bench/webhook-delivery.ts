@@ -15,7 +15,7 @@ import { sleep, startService } from './processes';
 import { ScenarioResult } from './report';
 import { enrolledFrom } from './requests';
 import { nextEnrollment } from './scenarios';
-import { BENCH_PARTNER, BENCH_PROGRAM, createWorkspace } from './workspace';
+import { BENCH_PARTNER, BENCH_PROGRAM, benchPartnerToken, createWorkspace } from './workspace';
 
 export const WEBHOOKS_SCENARIO = 'webhooks';
 
@@ -77,16 +77,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function fetchToken(baseUrl: string): Promise<string> {
-  const basic = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
-  const response = await fetch(`${baseUrl}/oauth2/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
 export async function runWebhookScenario(settings: {
   connections: number;
   durationSeconds: number;
@@ -102,7 +92,7 @@ export async function runWebhookScenario(settings: {
   const db = await workspace.db();
   const pending = async () => (await db.query(`select count(*)::int as n from outbox_events where delivered_at is null and not dead`)).rows[0].n as number;
   try {
-    const token = await fetchToken(service.baseUrl);
+    const token = await benchPartnerToken(service.baseUrl);
     const loadStart = Date.now();
     const figures = await drive({
       baseUrl: service.baseUrl,

@@ -14,6 +14,19 @@ export const BENCH_PROGRAM = 'bench';
 export const BENCH_PARTNER_SCOPES = ['enrollments', 'users', 'business_profiles', 'identity', 'webhooks'] as const;
 export const BENCH_PARTNER = { clientId: 'bench-partner', clientSecret: `bench-${randomBytes(12).toString('hex')}` };
 
+/** A bearer token for the bench partner from the service at `baseUrl` (client_secret_basic). */
+export async function benchPartnerToken(baseUrl: string): Promise<string> {
+  const basic = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
+  const response = await fetch(`${baseUrl}/oauth2/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`token request failed with ${response.status}`);
+  return body.access_token;
+}
+
 export interface Workspace {
   readonly dir: string;
   readonly databaseUrl: string;
