@@ -24,20 +24,12 @@ import { BenchRequest, buildScenarios, Scenario, ScenarioContext } from './scena
 import { dominantPlan, RecordedRead } from './sql-plan';
 import { ProbeReport } from './sql-probe';
 import { runWebhookScenario, WEBHOOKS_SCENARIO } from './webhook-delivery';
-import { BENCH_PARTNER, BENCH_PARTNER_SCOPES, benchPartnerToken, BENCH_PROGRAM, createWorkspace, Workspace } from './workspace';
+import { BENCH_PARTNER, BENCH_PARTNER_SCOPES, benchPartnerToken, BENCH_PROGRAM, createWorkspace, loadSettings, Workspace } from './workspace';
 
 const settings = {
-  durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
-  warmupSeconds: Number(process.env.BENCH_WARMUP ?? 5),
-  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
-  rounds: Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2)),
-  scenarios: process.env.BENCH_SCENARIOS?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean),
+  ...loadSettings(),
   baselines: process.env.BENCH_BASELINES !== '0',
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
-  out: path.resolve(process.env.BENCH_OUT ?? path.join(ROOT, 'bench', 'results')),
-  keep: process.env.BENCH_KEEP === '1',
 };
 const CALIBRATION_REQUESTS = 20;
 const SEED_ACCOUNTS = 200;

@@ -19,19 +19,9 @@ import { combine, drive, LoadFigures, round } from './load';
 import { freePort, ROOT, ServiceProcess, startService } from './processes';
 import { machineInfo } from './report';
 import { buildScenarios, Scenario, ScenarioContext } from './scenarios';
-import { benchPartnerToken, createWorkspace } from './workspace';
+import { benchPartnerToken, createWorkspace, loadSettings } from './workspace';
 
-const settings = {
-  durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
-  warmupSeconds: Number(process.env.BENCH_WARMUP ?? 5),
-  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
-  rounds: Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2)),
-  scenarios: process.env.BENCH_SCENARIOS?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean),
-  out: path.resolve(process.env.BENCH_OUT ?? path.join(ROOT, 'bench', 'results')),
-  keep: process.env.BENCH_KEEP === '1',
-};
+const settings = loadSettings();
 const SEED_ACCOUNTS = 200;
 /** Within this share of `plain`'s req/s, the SDK switched off costs nothing measurable (issue 38). */
 const OFF_TOLERANCE = 0.03;

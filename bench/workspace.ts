@@ -14,6 +14,21 @@ export const BENCH_PROGRAM = 'bench';
 export const BENCH_PARTNER_SCOPES = ['enrollments', 'users', 'business_profiles', 'identity', 'webhooks'] as const;
 export const BENCH_PARTNER = { clientId: 'bench-partner', clientSecret: `bench-${randomBytes(12).toString('hex')}` };
 
+/** The load settings `npm run bench` and `bench:tracing` share (bench/README.md, "Settings and output"). */
+export function loadSettings(env: NodeJS.ProcessEnv = process.env) {
+  return {
+    durationSeconds: Number(env.BENCH_DURATION ?? 10),
+    warmupSeconds: Number(env.BENCH_WARMUP ?? 5),
+    connections: Number(env.BENCH_CONNECTIONS ?? 50),
+    rounds: Math.max(1, Number(env.BENCH_ROUNDS ?? 2)),
+    scenarios: env.BENCH_SCENARIOS?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    out: path.resolve(env.BENCH_OUT ?? path.join(ROOT, 'bench', 'results')),
+    keep: env.BENCH_KEEP === '1',
+  };
+}
+
 /** A bearer token for the bench partner from the service at `baseUrl` (client_secret_basic). */
 export async function benchPartnerToken(baseUrl: string): Promise<string> {
   const basic = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
