@@ -116,6 +116,7 @@ async function measure(
   route?: string | { prefix: string },
   accept?: LoadOptions['accept'],
   part: { warm: boolean; seconds: number } = { warm: true, seconds: settings.durationSeconds },
+  afterWarmup?: () => Promise<void>,
 ): Promise<LoadFigures> {
   const common = {
     baseUrl: target.baseUrl,
@@ -124,7 +125,10 @@ async function measure(
     next: () => scenario.next(),
     ...(typeof route === 'string' ? { pathOverride: route } : { pathPrefix: route?.prefix }),
   };
-  if (part.warm && settings.warmupSeconds > 0) await drive({ ...common, durationSeconds: settings.warmupSeconds });
+  if (part.warm && settings.warmupSeconds > 0) {
+    await drive({ ...common, durationSeconds: settings.warmupSeconds });
+    await afterWarmup?.();
+  }
   return drive({ ...common, durationSeconds: part.seconds, accept: accept ?? (route ? undefined : (s, t, r) => scenario.accept(s, t, r)) });
 }
 
@@ -140,6 +144,7 @@ async function measureInTurns(
   scenario: Scenario,
   plan: string,
   reads: string | undefined,
+  afterWarmup: () => Promise<void>,
 ): Promise<{ service: LoadFigures; pg?: LoadFigures; pgTrivial?: LoadFigures; constant?: LoadFigures; ceiling?: LoadFigures }> {
   const sqlPath = `/sql/${plan || '-'}`;
   const targets: Array<{
@@ -160,7 +165,7 @@ async function measureInTurns(
   const parts = targets.map((): LoadFigures[] => []);
   for (let turn = 0; turn < settings.rounds; turn++) {
     const part = { warm: turn === 0, seconds: settings.durationSeconds / settings.rounds };
-    for (const [i, { target, pathOverride }] of targets.entries()) parts[i]?.push(await measure(target, scenario, pathOverride, undefined, part));
+    for (const [i, { target, pathOverride }] of targets.entries()) parts[i]?.push(await measure(target, scenario, pathOverride, undefined, part, afterWarmup));
   }
   const combined = Object.fromEntries(targets.map(({ name }, i) => [name, combine(parts[i] ?? [])]));
   return { ...combined, service: combined.service as LoadFigures };
@@ -185,7 +190,11 @@ const HANDWRITTEN: Record<string, { path: string | { prefix: string }; work: rea
  * enrollment's are never recorded as seed accounts, since they live in the baseline's schema, and
  * only the enrollment's (c) counts its statements.
  */
-async function measureHandwritten(baseline: BaselineProcess, scenario: Scenario): Promise<ScenarioResult['handwritten']> {
+async function measureHandwritten(
+  baseline: BaselineProcess,
+  scenario: Scenario,
+  afterWarmup: () => Promise<void>,
+): Promise<ScenarioResult['handwritten']> {
   const route = HANDWRITTEN[scenario.name];
   if (!route) return undefined;
   const enrollment = scenario.name === 'enrollment';
@@ -197,6 +206,8 @@ async function measureHandwritten(baseline: BaselineProcess, scenario: Scenario)
     enrollment
       ? (status, text, request) => enrolledFrom(status, text, request.body ?? '') !== undefined
       : (status, text, request) => scenario.accept(status, text, request),
+    undefined,
+    afterWarmup,
   );
   if (!before) return { figures, statements: [...route.work] };
   const after = await handwrittenStats(baseline);
@@ -211,9 +222,13 @@ async function measureHandwritten(baseline: BaselineProcess, scenario: Scenario)
 
 /**
  * ANALYZE, as autovacuum does in a service that has been running: the bench fills its tables from
- * empty within seconds, before autovacuum's first pass, and the planner would pick indexes from
- * the statistics of empty tables (e.g. the partner and program index, which matches every bench
- * account, instead of the primary key).
+ * empty within seconds, before autovacuum's first pass (autovacuum_naptime, a minute). Run before
+ * calibration and again after each target's warm-up: a plan cached while a table was nearly empty
+ * (a prepared statement's generic plan, a foreign key check's) is a sequential scan, and it stays in
+ * each pooled session until statistics change; without the second pass the enrollment's batch read
+ * the whole accounts and users tables in its key checks (about twice the blocks per statement of
+ * the same inserts a minute later). The index choice from empty statistics is the same story (the
+ * partner and program index, which matches every bench account, instead of the primary key).
  */
 async function refreshStatistics(workspace: Workspace): Promise<void> {
   const db = await workspace.db();
@@ -250,7 +265,8 @@ async function runScenario(
     `  ${scenario.name}: ${sql.statementsPerRequest} SQL statements (${sql.roundTripsPerRequest} round trips) on ${sql.connectionsPerRequest} connection(s) per request (${sql.plan || 'none'})`,
   );
   const readsName = baseline ? await registerReads(baseline, scenario.name, reads) : undefined;
-  const turns = await measureInTurns(service, baseline, scenario, sql.plan, readsName);
+  const statistics = () => refreshStatistics(workspace);
+  const turns = await measureInTurns(service, baseline, scenario, sql.plan, readsName, statistics);
   const serviceFigures = turns.service;
   log(
     `  ${scenario.name}: ${serviceFigures.requestsPerSecond} req/s, p50 ${serviceFigures.p50Ms} ms, p99 ${serviceFigures.p99Ms} ms, errors ${serviceFigures.errors} ${JSON.stringify(serviceFigures.statusCodes)}`,
@@ -271,7 +287,7 @@ async function runScenario(
     ...(ceiling ? { ceiling, ceilingOfConstant: round(ceiling.requestsPerSecond / constant.requestsPerSecond, 3) } : {}),
   };
   if (ceiling) log(`  ${scenario.name}: ceiling, (b) plus one ES256 signature, ${ceiling.requestsPerSecond} req/s, ${withBaselines.ceilingOfConstant} of (b)`);
-  const handwritten = await measureHandwritten(baseline, scenario);
+  const handwritten = await measureHandwritten(baseline, scenario, statistics);
   if (!handwritten) return withBaselines;
   const c = handwritten.figures;
   log(
