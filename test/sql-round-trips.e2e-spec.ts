@@ -97,6 +97,8 @@ describe('SQL round trips per call (e2e, PostgreSQL)', () => {
     expect(tripOf(/^commit$/)).toBe(calls[calls.length - 2]?.trip);
     // The stored-answer look-up, the locks, the claim and the limit counts run as named (prepared) statements.
     expect(calls.filter((trip) => trip.named).length).toBeGreaterThanOrEqual(4);
+    // The requestId's record is read once before the locks, by the replay interceptor; the runner takes that read.
+    expect(trips.filter((trip) => /^select fingerprint\b/.test(trip.text))).toHaveLength(1);
     if (process.env.SHOW_TRIPS)
       console.log(
         roundTrips(calls),

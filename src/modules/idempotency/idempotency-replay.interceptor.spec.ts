@@ -1,5 +1,6 @@
 import { createSecretKey, randomBytes } from 'node:crypto';
 import { CallHandler, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { lastValueFrom, of } from 'rxjs';
 import type { DataSource } from 'typeorm';
@@ -11,6 +12,7 @@ import type { KeyStore } from '../../infrastructure/crypto/key-store';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { IDEMPOTENT_OPERATION, IdempotencyReplayInterceptor } from './idempotency-replay.interceptor';
 import { IdempotencyRecord, IdempotencyStore } from './idempotency.store';
+import { LookedUp, StoredLookup } from './stored-lookup';
 
 const OPERATION = 'enrollment';
 const TEXT = '{"requestId":"r-1","encryptedUserData":{"firstName":"José"}}';
@@ -46,6 +48,18 @@ function requestOf(overrides: Partial<SampleRequest> = {}): SampleRequest {
 
 function contextOf(request: unknown, handler: () => void = SampleController.prototype.idempotent): ExecutionContext {
   return httpContextOf(SampleController, handler, request as object);
+}
+
+const STORED_RECORD: IdempotencyRecord = { fingerprint: 'h1:fingerprint', responseStatus: 200, responseBody: STORED, requestDigest: null };
+
+/** What a route's `@LookedUp()` parameter receives for `request`, through Nest's own param-decorator factory. */
+function lookedUpOf(request: object): StoredLookup | undefined {
+  class Route {
+    handle(@LookedUp() _lookedUp: unknown): void {}
+  }
+  const metadata = Reflect.getMetadata(ROUTE_ARGS_METADATA, Route, 'handle') as Record<string, { factory: (data: unknown, context: ExecutionContext) => unknown }>;
+  const [entry] = Object.values(metadata);
+  return entry?.factory(undefined, contextOf(request)) as StoredLookup | undefined;
 }
 
 describe(IdempotencyReplayInterceptor.name, () => {
@@ -100,8 +114,20 @@ describe(IdempotencyReplayInterceptor.name, () => {
 
   it('goes on when the read fails: the call on its own way meets the failure and answers it', async () => {
     find.mockRejectedValue(new Error('connection terminated'));
-    expect(await answer(contextOf(requestOf()))).toBe('the whole way');
+    const request = requestOf();
+    expect(await answer(contextOf(request))).toBe('the whole way');
     expect(next.handle).toHaveBeenCalledTimes(1);
+    expect(lookedUpOf(request)).toBeUndefined();
+  });
+
+  it.each<[string, IdempotencyRecord | null]>([
+    ['no record', null],
+    ['a record it does not replay', { ...STORED_RECORD, requestDigest: null }],
+  ])('hands what it read (%s) to the call runner with the request', async (_case, stored) => {
+    find.mockResolvedValue(stored);
+    const request = requestOf();
+    expect(await answer(contextOf(request))).toBe('the whole way');
+    expect(lookedUpOf(request)).toEqual({ record: stored });
   });
 
   it.each<[string, unknown, (() => void) | undefined]>([

@@ -9,6 +9,7 @@ import { requestBytesOf } from '../../common/http/request-bytes';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { IdempotencyKey, IdempotencyStore } from './idempotency.store';
 import { replayedAnswer } from './replayed-answer';
+import { keepLookup } from './stored-lookup';
 
 export const IDEMPOTENT_OPERATION = 'idempotency:operation';
 
@@ -19,7 +20,8 @@ export const IDEMPOTENT_OPERATION = 'idempotency:operation';
  * body), that answer is sent again, byte for byte (CONTRACT section 6: a byte-identical retry may be
  * answered before the field rules). Anything else (no record, not final, other bytes, a query
  * string such as `?validateOnly`, the read failing) goes on to the pipes and the call runner, which
- * keeps the authoritative check under the locks (replay / 422 / resume).
+ * keeps the authoritative check under the locks (replay / 422 / resume). What it read goes on with
+ * the request (`keepLookup`): the runner's look-up before the locks is this read, not a second one.
  */
 @Injectable()
 export class IdempotencyReplayInterceptor implements NestInterceptor {
@@ -43,6 +45,7 @@ export class IdempotencyReplayInterceptor implements NestInterceptor {
     if (digest === null) return null;
     try {
       const record = await this.store.find(key);
+      keepLookup(request, { record });
       return record?.responseBody != null && record.requestDigest === digest ? replayedAnswer(record.responseBody) : null;
     } catch {
       // Whatever failed here fails again on the call's own way, which answers it.

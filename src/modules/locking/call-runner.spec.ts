@@ -130,6 +130,22 @@ describe(CallRunner.name, () => {
       expect(lockNames).not.toHaveBeenCalled();
     });
 
+    it("takes the replay interceptor's look-up as the stored-answer look-up: the record is not read twice", async () => {
+      const { sut, steps, store, call } = harness({ stored: STORED });
+      await sut.idempotent({ ...call(async () => Outcome.completed({ id: 'a-1' })), lookedUp: { record: null } });
+      expect(store.find).not.toHaveBeenCalled();
+      expect(steps.slice(0, 4)).toEqual(['first-attempt checks', 'begin', 'locks', 'claim']);
+    });
+
+    it("replays the final answer the replay interceptor read for a payload equal in another form, with no read and no lock", async () => {
+      const { sut, steps, store, lockNames, call } = harness();
+      const answer = await sut.idempotent({ ...call(async () => Outcome.completed({})), lookedUp: { record: STORED } });
+      expect(answer).toEqual({ replayed: true, body: STORED.responseBody });
+      expect(store.find).not.toHaveBeenCalled();
+      expect(steps).toEqual(['release']);
+      expect(lockNames).not.toHaveBeenCalled();
+    });
+
     it('another payload under a known requestId is refused 422 before any lock', async () => {
       const { sut, steps, call } = harness({ stored: { ...STORED, fingerprint: 'other' } });
       await expect(sut.idempotent(call(async () => Outcome.completed({})))).rejects.toMatchObject({ key: 'IDEMPOTENCY_PAYLOAD_MISMATCH' });

@@ -10,6 +10,7 @@ import type { WriteBatch } from '../../infrastructure/database/write-batch';
 import type { RequestBytes } from '../../common/context/request-bytes';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
+import type { StoredLookup } from '../idempotency/stored-lookup';
 import { CallConnection } from '../../infrastructure/database/call-connection';
 import { CallAnswer, outcomeText } from './call-answer';
 import { CallOutcome, isFinal } from './call-outcome';
@@ -25,6 +26,11 @@ export interface IdempotentCall {
   payload: unknown;
   /** The request's bytes as they arrived: their digest is stored with a final answer, for the replay interceptor. */
   bytes: RequestBytes;
+  /**
+   * The requestId's record as the replay interceptor read it for this request (no lock, after the
+   * guard): the stored-answer look-up, so the runner does not read it again. Without it, the runner reads.
+   */
+  lookedUp?: StoredLookup;
   /** Lock names (LockNames), taken sorted in one round trip; computed only when the call gets that far (not for a replay). */
   locks: () => readonly string[];
   /** Time-dependent checks, run only on a first attempt and before any lock (CONTRACT section 6), on the call's connection. */
@@ -39,7 +45,7 @@ export interface IdempotentCall {
 
 /**
  * The one place that orders a state-changing call (ARCHITECTURE.md): stored-answer replay (one
- * read, no lock) → the call's locks (sorted, one round trip, LOCK_WAIT_MS) → authoritative
+ * read, no lock: the replay interceptor's when the call brings it) → the call's locks (sorted, one round trip, LOCK_WAIT_MS) → authoritative
  * idempotency check (replay / 422 / resume) → the use case in the call's transaction → the answer
  * stored when final → one COMMIT. Use cases call it explicitly and declare their locks; it returns
  * the outcome with the text to send, and the controller sends it (`sentAnswer`).
@@ -76,7 +82,7 @@ export class CallRunner {
     const fingerprint = this.fingerprints.of(call.operation, call.payload);
     const samePayload = (record: IdempotencyRecord) => this.fingerprints.matches(record.fingerprint, call.operation, call.payload, fingerprint);
     const beforeLocks = async (manager: EntityManager): Promise<CallAnswer | null> => {
-      const seen = await this.store.find(call.key, manager);
+      const seen = call.lookedUp ? call.lookedUp.record : await this.store.find(call.key, manager);
       if (seen) return replayOf(seen, samePayload(seen));
       await call.firstAttempt?.(manager);
       return null;

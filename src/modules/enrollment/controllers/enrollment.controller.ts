@@ -15,6 +15,7 @@ import { sentAnswer } from '../../locking/call-answer';
 import { ArrivedBytes, RequestBytes } from '../../../common/http/request-bytes';
 import { ValidateOnly } from '../../../common/validation/validate-only';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
+import { LookedUp, StoredLookup } from '../../idempotency/stored-lookup';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { EnrollmentService } from '../services/enrollment.service';
@@ -79,12 +80,13 @@ export class EnrollmentController {
     @ValidBody(CreateEnrollmentDto, { rules: EnrollmentRulesService, examples: ENROLLMENT_REQUEST_EXAMPLES })
     plan: EnrollmentPlan,
     @ArrivedBytes() bytes: RequestBytes,
+    @LookedUp() lookedUp: StoredLookup | undefined,
   ): Promise<RawResponse | ValidatedOnly> {
     if (validateOnly) {
       this.enrollments.validate(plan);
       return validatedOnly();
     }
-    return sentAnswer(await this.enrollments.enroll(principal, plan, bytes));
+    return sentAnswer(await this.enrollments.enroll(principal, plan, bytes, lookedUp));
   }
 
   @Get('accounts/:accountIdentifier')

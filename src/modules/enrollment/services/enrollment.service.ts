@@ -14,6 +14,7 @@ import type { CallConnection } from '../../../infrastructure/database/call-conne
 import type { CallAnswer } from '../../locking/call-answer';
 import { CallOutcome, Outcome } from '../../locking/call-outcome';
 import { CallRunner } from '../../locking/call-runner';
+import type { StoredLookup } from '../../idempotency/stored-lookup';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import { EnrollmentOutcome, Metrics } from '../../../infrastructure/metrics/metrics';
 import { UserRecordsService } from '../../user/services/user-records.service';
@@ -54,7 +55,8 @@ export class EnrollmentService {
     private readonly metrics: Metrics,
   ) {}
 
-  async enroll(principal: Principal, plan: EnrollmentPlan, bytes: RequestBytes): Promise<CallAnswer> {
+  /** `lookedUp`: the requestId's record as the replay interceptor read it for this request, when it did. */
+  async enroll(principal: Principal, plan: EnrollmentPlan, bytes: RequestBytes, lookedUp?: StoredLookup): Promise<CallAnswer> {
     const { partner } = principal;
     const programCode = plan.program.programCode;
     const { key, operation, payload } = enrollmentCall(partner.partnerId, programCode, plan.request);
@@ -68,6 +70,7 @@ export class EnrollmentService {
       operation,
       payload,
       bytes,
+      lookedUp,
       // SERVICE.md locks an enrollment on requestId and SSN; the limit keys are locked with them (one round trip).
       locks: () => [
         LockNames.requestId(key.partnerId, programCode, key.requestId),
