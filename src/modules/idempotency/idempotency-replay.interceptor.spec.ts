@@ -8,6 +8,7 @@ import { RAW_RESPONSE } from '../../common/http/answer';
 import { httpContextOf } from '../../common/testing/http-context';
 import type { AppConfig } from '../../config/app-config';
 import type { FieldCipher } from '../../infrastructure/crypto/field-cipher';
+import type { DatabasePools } from '../../infrastructure/database/database-pools';
 import type { KeyStore } from '../../infrastructure/crypto/key-store';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { IDEMPOTENT_OPERATION, IdempotencyReplayInterceptor } from './idempotency-replay.interceptor';
@@ -79,7 +80,7 @@ describe(IdempotencyReplayInterceptor.name, () => {
   });
 
   beforeEach(() => {
-    store = new IdempotencyStore({} as DataSource, {} as AppConfig, {} as FieldCipher);
+    store = new IdempotencyStore({} as DataSource, {} as AppConfig, {} as FieldCipher, {} as DatabasePools);
     find = jest.spyOn(store, 'find').mockResolvedValue(record());
     next = { handle: jest.fn(() => of('the whole way')) };
     sut = new IdempotencyReplayInterceptor(new Reflector(), store, digests);

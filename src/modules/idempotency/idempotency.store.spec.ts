@@ -1,8 +1,9 @@
-import type { QueryConfig } from 'pg';
+import { Pool, QueryConfig } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { AppConfig } from '../../config/app-config';
 import type { FieldCipher } from '../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
+import type { DatabasePools } from '../../infrastructure/database/database-pools';
 import { answerContext, FIND_SQL, IdempotencyRecord, IdempotencyStore } from './idempotency.store';
 
 /** A typed mock of the members a test gives; calling any other member fails the test. */
@@ -35,12 +36,16 @@ function harness(rows: IdempotencyRecord[] = []) {
     encrypt: jest.fn((plaintext: string, context?: string) => `enc(${plaintext}|${context})`),
     decrypt: jest.fn((value: string, context?: string) => `dec(${value}|${context})`),
   });
-  return { sut: new IdempotencyStore(dataSource, config, cipher), sent, pooled, callRunner, callManager, cipher };
+  // The app's pg pool: a lone read is pg's `pool.query`, no TypeORM query runner around it.
+  const pool = new Pool();
+  jest.spyOn(pool, 'query').mockImplementation((async (config: QueryConfig) => client.query(config)) as never);
+  const pools = mockOf<DatabasePools>({ pool: jest.fn(() => pool) });
+  return { sut: new IdempotencyStore(dataSource, config, cipher, pools), sent, pool, pooled, callRunner, callManager, cipher };
 }
 
 describe(IdempotencyStore.name, () => {
-  it("find without a manager: one named read on a pooled connection, released; the stored answer decrypted under its requestId's context", async () => {
-    const { sut, sent, pooled } = harness([{ fingerprint: 'fp', responseStatus: 200, responseBody: 'v1.sealed', requestDigest: 'rd' }]);
+  it("find without a manager: one named read through the app pool's pool.query; the stored answer decrypted under its requestId's context", async () => {
+    const { sut, sent, pool, pooled } = harness([{ fingerprint: 'fp', responseStatus: 200, responseBody: 'v1.sealed', requestDigest: 'rd' }]);
     await expect(sut.find(KEY)).resolves.toEqual({
       fingerprint: 'fp',
       responseStatus: 200,
@@ -48,7 +53,8 @@ describe(IdempotencyStore.name, () => {
       requestDigest: 'rd',
     });
     expect(sent).toEqual([{ name: expect.stringMatching(/^s_/), text: FIND_SQL, values: ['acme', 'sandbox', 'r-1'] }]);
-    expect(pooled.release).toHaveBeenCalledTimes(1);
+    expect(pool.query).toHaveBeenCalledTimes(1);
+    expect(pooled.connect).not.toHaveBeenCalled();
   });
 
   it("find with the call's manager: on the call's connection, which stays the call's; nothing found is null", async () => {

@@ -5,6 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { FieldCipher } from '../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { queryRows } from '../../infrastructure/database/pooled-read';
+import { DatabasePools } from '../../infrastructure/database/database-pools';
 import { prepared } from '../../infrastructure/database/prepared-statements';
 
 export interface IdempotencyKey {
@@ -46,12 +47,13 @@ export class IdempotencyStore {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly cipher: FieldCipher,
+    private readonly pools: DatabasePools,
   ) {}
 
   /** The record of a requestId: in the call's transaction (`manager`), or a lone read (a replay). */
   async find(key: IdempotencyKey, manager?: EntityManager): Promise<IdempotencyRecord | null> {
     const values = [key.partnerId, key.programCode, key.requestId];
-    const rows = await queryRows<IdempotencyRecord>(manager ?? this.dataSource.manager, FIND_SQL, values);
+    const rows = await queryRows<IdempotencyRecord>(manager ?? this.pools.pool(), FIND_SQL, values);
     return this.opened(key, rows[0]);
   }
 

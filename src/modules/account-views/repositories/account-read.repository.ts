@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { Account } from '../../accounts/account.types';
 import { ACCOUNT_COLUMNS, ACCOUNT_PUBLIC_COLUMNS, accountOf, CARDS, CardRow, PURSES, PurseRow } from '../../accounts/repositories/account-columns';
 import { CONTACT_COLUMNS, contactOf, USER_COLUMNS, USER_PUBLIC_COLUMNS, userOf } from '../../user/repositories/user-columns';
 import type { ContactRows, User } from '../../user/user.types';
+import { DatabasePools } from '../../../infrastructure/database/database-pools';
 import { queryRows } from '../../../infrastructure/database/pooled-read';
 import { prepared } from '../../../infrastructure/database/prepared-statements';
 
@@ -74,12 +74,12 @@ type Row = Record<string, unknown>;
  */
 @Injectable()
 export class AccountReadRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly pools: DatabasePools) {}
 
   /** Without a manager, a lone read (GET account); with one, in that transaction. */
   async account(manager: EntityManager | undefined, accountId: string, scope: AccountScope | null, sealed: boolean): Promise<AccountRead | null> {
     const params = scope ? [accountId, scope.partnerId, scope.programCode] : [accountId];
-    const rows = await queryRows<Row>(manager ?? this.dataSource.manager, ACCOUNT_SQL[scope ? 1 : 0][sealed ? 1 : 0], params);
+    const rows = await queryRows<Row>(manager ?? this.pools.pool(), ACCOUNT_SQL[scope ? 1 : 0][sealed ? 1 : 0], params);
     const row = rows[0];
     if (!row) return null;
     const holder = row.u_id === null ? null : userOf(row);
@@ -94,7 +94,7 @@ export class AccountReadRepository {
 
   /** Every user of the account in scope, primary first; null when the account is not found. */
   async users(accountId: string, scope: AccountScope, sealed: boolean): Promise<UserRead[] | null> {
-    const rows = await queryRows<Row>(this.dataSource.manager, USERS_SQL[sealed ? 1 : 0], [accountId, scope.partnerId, scope.programCode]);
+    const rows = await queryRows<Row>(this.pools.pool(), USERS_SQL[sealed ? 1 : 0], [accountId, scope.partnerId, scope.programCode]);
     if (rows.length === 0) return null;
     return rows.filter((row) => row.u_id !== null).map((row) => ({ user: userOf(row), contact: sealed ? contactOf(row) : null }));
   }
