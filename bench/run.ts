@@ -190,11 +190,7 @@ const HANDWRITTEN: Record<string, { path: string | { prefix: string }; work: rea
  * enrollment's are never recorded as seed accounts, since they live in the baseline's schema, and
  * only the enrollment's (c) counts its statements.
  */
-async function measureHandwritten(
-  baseline: BaselineProcess,
-  scenario: Scenario,
-  afterWarmup: () => Promise<void>,
-): Promise<ScenarioResult['handwritten']> {
+async function measureHandwritten(baseline: BaselineProcess, scenario: Scenario, afterWarmup: () => Promise<void>): Promise<ScenarioResult['handwritten']> {
   const route = HANDWRITTEN[scenario.name];
   if (!route) return undefined;
   const enrollment = scenario.name === 'enrollment';

@@ -58,7 +58,10 @@ function lookedUpOf(request: object): StoredLookup | undefined {
   class Route {
     handle(@LookedUp() _lookedUp: unknown): void {}
   }
-  const metadata = Reflect.getMetadata(ROUTE_ARGS_METADATA, Route, 'handle') as Record<string, { factory: (data: unknown, context: ExecutionContext) => unknown }>;
+  const metadata = Reflect.getMetadata(ROUTE_ARGS_METADATA, Route, 'handle') as Record<
+    string,
+    { factory: (data: unknown, context: ExecutionContext) => unknown }
+  >;
   const [entry] = Object.values(metadata);
   return entry?.factory(undefined, contextOf(request)) as StoredLookup | undefined;
 }

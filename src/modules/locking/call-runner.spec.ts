@@ -137,7 +137,7 @@ describe(CallRunner.name, () => {
       expect(steps.slice(0, 4)).toEqual(['first-attempt checks', 'begin', 'locks', 'claim']);
     });
 
-    it("replays the final answer the replay interceptor read for a payload equal in another form, with no read and no lock", async () => {
+    it('replays the final answer the replay interceptor read for a payload equal in another form, with no read and no lock', async () => {
       const { sut, steps, store, lockNames, call } = harness();
       const answer = await sut.idempotent({ ...call(async () => Outcome.completed({})), lookedUp: { record: STORED } });
       expect(answer).toEqual({ replayed: true, body: STORED.responseBody });
