@@ -74,9 +74,10 @@ function formDecode(text: string): string {
 /** The token request of a form and an Authorization header; a client id (form or Basic) longer than MAX_CLIENT_ID_LENGTH is refused. */
 export function tokenRequestOf(form: Record<string, string>, authorization: string | undefined): TokenRequest {
   const basic = basicCredentials(authorization);
-  const named = basic?.id ?? form.client_id;
-  if (named !== undefined && named.length > MAX_CLIENT_ID_LENGTH) throw new InvalidTokenRequest(`client_id is longer than ${MAX_CLIENT_ID_LENGTH} characters`);
-  return { form, basic, clientId: basic ? basic.id : form.client_id || undefined };
+  const clientId = basic ? basic.id : form.client_id || undefined;
+  if (clientId !== undefined && clientId.length > MAX_CLIENT_ID_LENGTH)
+    throw new InvalidTokenRequest(`client_id is longer than ${MAX_CLIENT_ID_LENGTH} characters`);
+  return { form, basic, clientId };
 }
 
 function refuse(reply: FastifyReply, requestId: string, description: string): FastifyReply {
