@@ -20,7 +20,7 @@ import { BaselineProcess, ROOT, ServiceProcess, startBaseline, startService } fr
 import { formatSummary, summariseProfile } from './profile-summary';
 import { BenchRun, machineInfo, markdownTable, METHOD_NOTE, ScenarioResult, writeResults } from './report';
 import { enrolledFrom } from './requests';
-import { BenchRequest, buildScenarios, Scenario, ScenarioContext } from './scenarios';
+import { BenchRequest, buildScenarios, Scenario, ScenarioContext, seedAccounts, sendRequest } from './scenarios';
 import { dominantPlan, RecordedRead } from './sql-plan';
 import { ProbeReport } from './sql-probe';
 import { runWebhookScenario, WEBHOOKS_SCENARIO } from './webhook-delivery';
@@ -32,32 +32,18 @@ const settings = {
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
 };
 const CALIBRATION_REQUESTS = 20;
-const SEED_ACCOUNTS = 200;
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-async function send(service: ServiceProcess, request: BenchRequest): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${service.baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
-  return { status: response.status, text: await response.text() };
+function send(service: ServiceProcess, request: BenchRequest): Promise<{ status: number; text: string }> {
+  return sendRequest(service.baseUrl, request);
 }
 
 /** A route that does not exist answers the catalogue's ROUTE_NOT_FOUND (404, code 404). */
 function routeMissing(status: number, text: string): boolean {
   return status === 404 && /"code":\s*404/.test(text);
-}
-
-async function seed(service: ServiceProcess, enrollment: Scenario, context: ScenarioContext): Promise<void> {
-  let remaining = SEED_ACCOUNTS - context.enrolled.length;
-  const worker = async () => {
-    while (remaining-- > 0) {
-      const request = enrollment.next();
-      const answer = await send(service, request);
-      enrollment.accept(answer.status, answer.text, request);
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
 }
 
 async function calibrate(
@@ -248,7 +234,7 @@ async function runScenario(
   if (scenario.blocked()) {
     const probe = await send(service, enrollment.next());
     if (routeMissing(probe.status, probe.text)) return { ...result, reason: 'endpoint missing: POST enrollments, needed for seed accounts' };
-    await seed(service, enrollment, context);
+    await seedAccounts(service.baseUrl, enrollment, context);
     if (scenario.blocked()) return { ...result, reason: scenario.blocked() };
   }
   const probe = await send(service, scenario.next());

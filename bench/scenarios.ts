@@ -24,6 +24,28 @@ export interface Scenario {
   accept(status: number, text: string, request: BenchRequest): boolean;
 }
 
+/** The accounts the read and update scenarios cycle through, enrolled before them when none are. */
+export const SEED_ACCOUNTS = 200;
+
+/** Sends one bench request to the service at `baseUrl`; its status and text. */
+export async function sendRequest(baseUrl: string, request: BenchRequest): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+  return { status: response.status, text: await response.text() };
+}
+
+/** Enrolls accounts through `enrollment` (8 at a time) until the context holds SEED_ACCOUNTS; each answer recorded by the scenario. */
+export async function seedAccounts(baseUrl: string, enrollment: Scenario, context: ScenarioContext): Promise<void> {
+  let remaining = SEED_ACCOUNTS - context.enrolled.length;
+  const worker = async () => {
+    while (remaining-- > 0) {
+      const request = enrollment.next();
+      const answer = await sendRequest(baseUrl, request);
+      enrollment.accept(answer.status, answer.text, request);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
 export interface ScenarioContext {
   token: string;
   /** Accounts enrolled so far (by the enrollment scenario or the seeding step). */

@@ -18,11 +18,10 @@ import * as path from 'node:path';
 import { combine, drive, LoadFigures, round } from './load';
 import { freePort, ROOT, ServiceProcess, startService } from './processes';
 import { machineInfo } from './report';
-import { buildScenarios, Scenario, ScenarioContext } from './scenarios';
+import { buildScenarios, Scenario, ScenarioContext, seedAccounts, sendRequest } from './scenarios';
 import { benchPartnerToken, createWorkspace, loadSettings } from './workspace';
 
 const settings = loadSettings();
-const SEED_ACCOUNTS = 200;
 /** Within this share of `plain`'s req/s, the SDK switched off costs nothing measurable (issue 38). */
 const OFF_TOLERANCE = 0.03;
 
@@ -74,18 +73,8 @@ async function startDiscardingReceiver(): Promise<{ endpoint: string; bytes: () 
 
 async function send(service: ServiceProcess, scenario: Scenario): Promise<{ status: number; text: string; ok: boolean }> {
   const request = scenario.next();
-  const response = await fetch(`${service.baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
-  const text = await response.text();
-  return { status: response.status, text, ok: scenario.accept(response.status, text, request) };
-}
-
-/** The accounts the read and update scenarios need, enrolled through `plain` (every variant shares the database). */
-async function seed(service: ServiceProcess, enrollment: Scenario, context: ScenarioContext): Promise<void> {
-  let remaining = SEED_ACCOUNTS - context.enrolled.length;
-  const worker = async () => {
-    while (remaining-- > 0) await send(service, enrollment);
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
+  const answer = await sendRequest(service.baseUrl, request);
+  return { ...answer, ok: scenario.accept(answer.status, answer.text, request) };
 }
 
 async function runScenario(
@@ -95,7 +84,8 @@ async function runScenario(
   context: ScenarioContext,
   exported: () => number,
 ): Promise<TracingScenarioResult> {
-  if (scenario.blocked()) await seed(services.plain, enrollment, context);
+  // The accounts the read and update scenarios need, enrolled through `plain` (every variant shares the database).
+  if (scenario.blocked()) await seedAccounts(services.plain.baseUrl, enrollment, context);
   const blocked = scenario.blocked();
   if (blocked) return { name: scenario.name, status: 'skipped', reason: blocked };
   const parts: Record<VariantName, LoadFigures[]> = { plain: [], 'sdk-off': [], traced: [] };
