@@ -1,4 +1,3 @@
-import { captureLogs } from '../src/infrastructure/logging/logging';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { PARTNERS, startTestApp, TestApp } from './support/test-app';
 
@@ -23,12 +22,7 @@ describe('Request id and Cache-Control (e2e)', () => {
   const logLines: string[] = [];
 
   beforeAll(async () => {
-    captureLogs({ write: (line: string) => void logLines.push(line) });
-    try {
-      app = await startTestApp('request_id', { env: { LOG_LEVEL: 'info', JOBS_ENABLED: 'false' } });
-    } finally {
-      captureLogs(undefined);
-    }
+    app = await startTestApp('request_id', { env: { LOG_LEVEL: 'info', JOBS_ENABLED: 'false' }, logLines });
     const basic = Buffer.from(`${PARTNERS.acme.clientId}:${PARTNERS.acme.clientSecret}`).toString('base64');
     const token = await fetch(`${app.baseUrl}/oauth2/token`, {
       method: 'POST',

@@ -1,4 +1,3 @@
-import { captureLogs } from '../src/infrastructure/logging/logging';
 import { FieldCipher } from '../src/infrastructure/crypto/field-cipher';
 import { KeyStore } from '../src/infrastructure/crypto/key-store';
 import { reencrypt } from '../src/keys-reencrypt';
@@ -24,12 +23,10 @@ describe('Encryption context binds the row (e2e)', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    captureLogs({ write: (line: string) => void logLines.push(line) });
-    app = await startTestApp('row_bound_encryption', { env: { LOG_LEVEL: 'info', JOBS_ENABLED: 'false' } });
+    app = await startTestApp('row_bound_encryption', { env: { LOG_LEVEL: 'info', JOBS_ENABLED: 'false' }, logLines });
   });
 
   afterAll(async () => {
-    captureLogs(undefined);
     await app.close();
   });
 

@@ -4,7 +4,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, importJWK, JWK, JWTPayload, CryptoKey, SignJWT } from 'jose';
 import { Client } from 'pg';
 import { ApiBody, ApiResponse, EnrollmentClient } from '../client/enrollment-client';
-import { captureLogs } from '../src/infrastructure/logging/logging';
 import { tableDigest } from './support/hardening';
 import { EnrollmentRequestFactory, personalUserData, uniqueItin, uniquePhone, uniqueSsn, validBusinessData } from './support/enrollment-factory';
 import { PARTNERS, startTestApp, TestApp, TEST_PUBLIC_URL, linked } from './support/test-app';
@@ -53,13 +52,8 @@ describe('Security: BOLA, token forgery, plaintext in answers and logs (e2e)', (
   }
 
   beforeAll(async () => {
-    captureLogs({ write: (line: string) => void logLines.push(line) });
-    try {
-      // Jobs off: no background worker writes rows between two digests.
-      app = await startTestApp('security', { env: { LOG_LEVEL: 'debug', JOBS_ENABLED: 'false' } });
-    } finally {
-      captureLogs(undefined);
-    }
+    // Jobs off: no background worker writes rows between two digests.
+    app = await startTestApp('security', { env: { LOG_LEVEL: 'debug', JOBS_ENABLED: 'false' }, logLines });
     acme = app.client('acme');
     globex = app.client('globex');
     db = await app.db();

@@ -3,7 +3,6 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { generateKeyMaterial } from '../src/infrastructure/crypto/key-store';
-import { captureLogs } from '../src/infrastructure/logging/logging';
 import { EnrollmentRequestFactory, uniqueSsn } from './support/enrollment-factory';
 import { BASE_PROGRAMS, startTestApp, TestApp, uniqueSchema } from './support/test-app';
 
@@ -41,12 +40,7 @@ describe('Service log lines (e2e)', () => {
     const logLines: string[] = [];
 
     beforeAll(async () => {
-      captureLogs({ write: (line: string) => void logLines.push(line) });
-      try {
-        app = await startTestApp('service_logs', { env: { LOG_LEVEL: 'info', JOBS_ENABLED: 'false' } });
-      } finally {
-        captureLogs(undefined);
-      }
+      app = await startTestApp('service_logs', { env: { LOG_LEVEL: 'info', JOBS_ENABLED: 'false' }, logLines });
     });
 
     afterAll(async () => {

@@ -6,6 +6,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { createApp } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
+import { captureLogs } from '../../src/infrastructure/logging/logging';
 import { EnrollmentClient } from '../../client/enrollment-client';
 import { createEnrollmentSdk, EnrollmentSdk } from '../../client/sdk';
 import { schemaCheck } from './schema-check';
@@ -109,6 +110,8 @@ export interface StartOptions extends TestServiceConfigOptions {
   /** Reuse a schema (second instance against the same database). */
   schema?: string;
   env?: Record<string, string>;
+  /** Receives the app's log lines (JSON text, one per entry) instead of stdout; set LOG_LEVEL in `env` to have any. */
+  logLines?: string[];
 }
 
 /** A fixed public URL, so that several instances of one test accept each other's tokens. */
@@ -144,7 +147,15 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
     ...(options.env ?? {}),
   };
   const config = AppConfig.load(env);
-  const app = await createApp(config);
+  const lines = options.logLines;
+  // The root logger takes its destination when the app is created.
+  if (lines) captureLogs({ write: (line: string) => void lines.push(line) });
+  let app: NestFastifyApplication;
+  try {
+    app = await createApp(config);
+  } finally {
+    if (lines) captureLogs(undefined);
+  }
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
