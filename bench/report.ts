@@ -120,7 +120,8 @@ export function markdownTable(run: BenchRun): string {
   return [header, ...rows].join('\n');
 }
 
-function cpuCell(figures: LoadFigures | undefined): string {
+/** A run's CPU split, "server / PostgreSQL / load generator = sum (machine busy %)", or '-' without one. */
+export function cpuCell(figures: LoadFigures | undefined): string {
   const cpu = figures?.cpu;
   return cpu ? `${cpu.server} / ${cpu.database} / ${cpu.loadGenerator} = ${cpu.server + cpu.database + cpu.loadGenerator} (${cpu.machineBusyPercent}%)` : '-';
 }

@@ -18,7 +18,7 @@ import { HANDWRITTEN_USER_UPDATE_WORK } from './handwritten-user-update';
 import { combine, drive, LoadFigures, LoadOptions, round } from './load';
 import { BaselineProcess, ROOT, ServiceProcess, startBaseline, startService } from './processes';
 import { formatSummary, summariseProfile } from './profile-summary';
-import { BenchRun, machineInfo, markdownTable, METHOD_NOTE, ScenarioResult, writeResults } from './report';
+import { BenchRun, cpuCell, machineInfo, markdownTable, METHOD_NOTE, ScenarioResult, writeResults } from './report';
 import { enrolledFrom } from './requests';
 import { BenchRequest, buildScenarios, Scenario, ScenarioContext, seedAccounts, sendRequest } from './scenarios';
 import { dominantPlan, RecordedRead } from './sql-plan';
@@ -151,7 +151,12 @@ async function measureInTurns(
   const parts = targets.map((): LoadFigures[] => []);
   for (let turn = 0; turn < settings.rounds; turn++) {
     const part = { warm: turn === 0, seconds: settings.durationSeconds / settings.rounds };
-    for (const [i, { target, pathOverride }] of targets.entries()) parts[i]?.push(await measure(target, scenario, pathOverride, undefined, part, afterWarmup));
+    for (const [i, { target, pathOverride, name }] of targets.entries()) {
+      const figures = await measure(target, scenario, pathOverride, undefined, part, afterWarmup);
+      parts[i]?.push(figures);
+      // Each part on its own: how far the machine moved the figures within the run (bench/README.md, "Reading the figures").
+      log(`  ${scenario.name}: turn ${turn + 1}/${settings.rounds}, ${name}: ${figures.requestsPerSecond} req/s, CPU µs per request ${cpuCell(figures)}`);
+    }
   }
   const combined = Object.fromEntries(targets.map(({ name }, i) => [name, combine(parts[i] ?? [])]));
   return { ...combined, service: combined.service as LoadFigures };
