@@ -4,7 +4,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { generateKeyMaterial } from '../src/infrastructure/crypto/key-store';
 import { EnrollmentRequestFactory, uniqueSsn } from './support/enrollment-factory';
-import { BASE_PROGRAMS, startTestApp, TestApp, uniqueSchema } from './support/test-app';
+import { BASE_PROGRAMS, PARTNERS, startTestApp, TestApp, uniqueSchema } from './support/test-app';
 
 const ROOT = path.resolve(__dirname, '..');
 const ENROLL = '/v1/programs/sandbox/enrollments';
@@ -102,6 +102,26 @@ describe('Service log lines (e2e)', () => {
       const all = logLines.join('\n');
       for (const secret of [ssn, String(first.encryptedUserData.lastName), String(first.encryptedUserData.firstName), '1985-06-15', 'probe=1'])
         expect(all).not.toContain(secret);
+    });
+
+    it('names the partner of a token request once its client authenticated, and none for a refused one', async () => {
+      const tokenRequest = (secret: string, requestId: string) =>
+        fetch(`${app.baseUrl}/oauth2/token`, {
+          method: 'POST',
+          headers: {
+            authorization: `Basic ${Buffer.from(`${PARTNERS.acme.clientId}:${secret}`).toString('base64')}`,
+            'content-type': 'application/x-www-form-urlencoded',
+            'x-request-id': requestId,
+          },
+          body: 'grant_type=client_credentials',
+        });
+      expect((await tokenRequest(PARTNERS.acme.clientSecret, 'log-probe-token')).status).toBe(200);
+      expect(requestLine('log-probe-token')).toMatchObject({ partnerId: 'acme', req: { route: '/oauth2/token' }, res: { statusCode: 200 } });
+      expect((await tokenRequest('not-the-secret', 'log-probe-token-refused')).status).toBe(401);
+      const refused = requestLine('log-probe-token-refused');
+      expect(refused).toMatchObject({ req: { route: '/oauth2/token' }, res: { statusCode: 401 } });
+      expect(refused).not.toHaveProperty('partnerId');
+      expect(logLines.join('\n')).not.toContain(PARTNERS.acme.clientSecret);
     });
 
     it("keeps Nest's start-up narration (a line per route mapped) below info", () => {

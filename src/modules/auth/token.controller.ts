@@ -2,8 +2,9 @@ import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, errorExample } from '../../common/openapi/api-answers';
 import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRateLimitedDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
+import type { Principal } from '../../common/context/request-context';
 import { rawResponse, RawResponse } from '../../common/http/answer';
 import { SCOPES } from '../../config/service-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
@@ -121,7 +122,11 @@ export class TokenController {
       if (form.grant_type !== 'client_credentials') {
         throw new TokenRequestError('unsupported_grant_type', 'Only client_credentials is supported');
       }
-      return rawResponse(await this.tokens.issue(clientId, secret, form.scope));
+      const { answer, principal } = await this.tokens.issue(clientId, secret, form.scope);
+      // The authenticated client, where the guard leaves a bearer call's (passport's request.user):
+      // the request line names its partner (CONTRACT section 16). A refused request names none.
+      (reply.request as FastifyRequest & { user?: Principal }).user = principal;
+      return rawResponse(answer);
     } catch (error) {
       if (!(error instanceof TokenRequestError)) throw error;
       const status = error.error === 'invalid_client' ? 401 : 400;

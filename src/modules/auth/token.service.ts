@@ -35,6 +35,12 @@ export interface IssuedToken {
   scope: string;
 }
 
+/** A token issued: the RFC 6749 §5.1 answer, and the client that authenticated for it. */
+export interface Issued {
+  answer: IssuedToken;
+  principal: Principal;
+}
+
 /** Client-credentials tokens (RFC 6749 §4.4) as RFC 9068 JWTs signed with the service key. */
 @Injectable()
 export class TokenService {
@@ -66,7 +72,7 @@ export class TokenService {
     return `${this.config.env.publicUrl}/v1`;
   }
 
-  async issue(clientId: string, clientSecret: string, requestedScope: string | undefined): Promise<IssuedToken> {
+  async issue(clientId: string, clientSecret: string, requestedScope: string | undefined): Promise<Issued> {
     const partner = this.config.service.partnerByClientId(clientId);
     // An unknown id is verified against dummy credentials, so timing does not reveal which ids exist.
     const valid = await this.clientSecrets.verify(partner, clientSecret);
@@ -85,7 +91,10 @@ export class TokenService {
       exp: now + ttl,
       jti: randomUUID(),
     });
-    return { access_token: token, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') };
+    return {
+      answer: { access_token: token, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') },
+      principal: { partner, clientId: partner.clientId, scopes },
+    };
   }
 
   private grantScopes(partner: PartnerConfig, requested: string | undefined): Scope[] {
