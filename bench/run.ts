@@ -154,7 +154,7 @@ async function measureInTurns(
     for (const [i, { target, pathOverride, name }] of targets.entries()) {
       const figures = await measure(target, scenario, pathOverride, undefined, part, afterWarmup);
       parts[i]?.push(figures);
-      // Each part on its own: how far the machine moved the figures within the run (bench/README.md, "Reading the figures").
+      // Each part on its own: how far the machine moved the figures within the run (bench/README.md, "Turns").
       log(`  ${scenario.name}: turn ${turn + 1}/${settings.rounds}, ${name}: ${figures.requestsPerSecond} req/s, CPU µs per request ${cpuCell(figures)}`);
     }
   }
@@ -271,7 +271,13 @@ async function runScenario(
     ratioPg: round(serviceFigures.requestsPerSecond / pg.requestsPerSecond, 3),
     ratioConstant: round(serviceFigures.requestsPerSecond / constant.requestsPerSecond, 3),
     ...(pgTrivial ? { baselinePgTrivial: pgTrivial, ratioPgTrivial: round(serviceFigures.requestsPerSecond / pgTrivial.requestsPerSecond, 3) } : {}),
-    ...(ceiling ? { ceiling, ceilingOfConstant: round(ceiling.requestsPerSecond / constant.requestsPerSecond, 3) } : {}),
+    ...(ceiling
+      ? {
+          ceiling,
+          ceilingOfConstant: round(ceiling.requestsPerSecond / constant.requestsPerSecond, 3),
+          ratioCeiling: round(serviceFigures.requestsPerSecond / ceiling.requestsPerSecond, 3),
+        }
+      : {}),
   };
   if (ceiling) log(`  ${scenario.name}: ceiling, (b) plus one ES256 signature, ${ceiling.requestsPerSecond} req/s, ${withBaselines.ceilingOfConstant} of (b)`);
   const handwritten = await measureHandwritten(baseline, scenario, statistics);

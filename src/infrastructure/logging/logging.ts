@@ -140,7 +140,7 @@ export function nestLogger(root: PinoRoot): Logger {
   return new ServiceLogger(root as unknown as PinoLogger, {});
 }
 
-/** What the auth guard leaves on a request it let through: the partner's principal (passport's `request.user`). */
+/** What the auth guard leaves on a request it let through (passport's `request.user`), or the token endpoint once the client authenticated: the partner's principal. */
 interface AuthenticatedRequest {
   user?: { partner?: { partnerId?: string } };
   params: unknown;
