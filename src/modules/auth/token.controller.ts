@@ -109,14 +109,13 @@ export class TokenController {
       },
     },
   })
-  async token(@Res({ passthrough: true }) reply: FastifyReply, @Body() { form, basic }: TokenRequest): Promise<RawResponse> {
+  async token(@Res({ passthrough: true }) reply: FastifyReply, @Body() { form, basic, clientId }: TokenRequest): Promise<RawResponse> {
     // The route's hooks (token-form.ts) have refused anything but a strict form and parsed it, with the Basic header, once.
     try {
       if (form.grant_type === undefined) throw new TokenRequestError('invalid_request', 'grant_type is required');
       if (basic && form.client_secret !== undefined) {
         throw new TokenRequestError('invalid_request', 'Use one client authentication method');
       }
-      const clientId = basic?.id ?? form.client_id;
       const secret = basic?.secret ?? form.client_secret;
       if (!clientId || secret === undefined) throw new TokenRequestError('invalid_client', 'Client authentication is required');
       if (form.grant_type !== 'client_credentials') {
