@@ -67,6 +67,11 @@ module.exports = tseslint.config(
           message: "Fastify's addHook is not ours to redefine: register hooks through Fastify's API.",
         },
         { selector: "AssignmentExpression > MemberExpression.left[property.name='addHook']", message: "Fastify's addHook is not ours to redefine." },
+        {
+          // Read once, in src/infrastructure/database/statement-group.ts (its contract test and design note).
+          selector: 'MemberExpression[property.name=/^(parsedStatements|submittedNamedStatements|prepareValue)$/]',
+          message: "pg's session record and value mapper: only StatementGroup reads them (docs/design-notes.md).",
+        },
       ],
     },
   },

@@ -15,6 +15,8 @@ interface Trip {
    * same client still waited for its answer share its round trip (pg's pipeline mode).
    */
   trip: number;
+  /** The Client#query call that sent it: statements of one StatementGroup share it (one Sync). */
+  sentWith: number;
 }
 
 /**
@@ -35,18 +37,20 @@ describe('SQL round trips per call (e2e, PostgreSQL)', () => {
     const original = Client.prototype.query as (...args: unknown[]) => unknown;
     const waiting = new Map<Client, number>();
     const sent = new Map<Client, number>();
+    let queryCalls = 0;
     jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
-      const config = args[0] as string | { text?: string; name?: string } | undefined;
+      type Statement = { text?: string; name?: string };
+      const config = args[0] as string | (Statement & { statements?: Statement[] }) | undefined;
       const result = original.apply(this, args);
       if (recording && config !== undefined) {
         const pending = waiting.get(this) ?? 0;
         if (pending === 0) sent.set(this, (sent.get(this) ?? 0) + 1);
-        trips.push({
-          client: this,
-          text: typeof config === 'string' ? config : (config.text ?? ''),
-          named: typeof config === 'object' && Boolean(config.name),
-          trip: sent.get(this) ?? 0,
-        });
+        queryCalls += 1;
+        // A StatementGroup (one Client#query call) is its statements, in one round trip.
+        const statements: Statement[] = typeof config === 'string' ? [{ text: config }] : (config.statements ?? [config]);
+        for (const statement of statements) {
+          trips.push({ client: this, text: statement.text ?? '', named: Boolean(statement.name), trip: sent.get(this) ?? 0, sentWith: queryCalls });
+        }
         if (result instanceof Promise) {
           waiting.set(this, pending + 1);
           const answered = () => void waiting.set(this, (waiting.get(this) ?? 1) - 1);
@@ -113,17 +117,23 @@ describe('SQL round trips per call (e2e, PostgreSQL)', () => {
       EnrollmentRequestFactory.build(),
     );
     const path = `/v1/programs/sandbox/accounts/${enrolled.body.account?.accountIdentifier}/users/${enrolled.body.user?.userIdentifier}`;
-    let status = 0;
-    const calls = await tripsOfCall(async () => {
-      status = (await client.put(path, { encryptedUserData: { email: { emailAddress: 'budget@example.org' } } })).status;
-    });
-    expect(status).toBe(200);
-    expect(calls.map((trip) => `${trip.trip - (calls[0]?.trip ?? 0)} ${trip.text.trim().split(/\s+/)[0]?.toLowerCase()}`)).toEqual([
-      '0 begin',
-      '0 select',
-      '0 select',
-      '1 with',
-      '1 commit',
-    ]);
+    const update = async (n: number) => {
+      let status = 0;
+      const calls = await tripsOfCall(async () => {
+        status = (await client.put(path, { encryptedUserData: { email: { emailAddress: `budget${n}@example.org` } } })).status;
+      });
+      expect(status).toBe(200);
+      return calls;
+    };
+    const shape = (calls: Trip[]) => calls.map((trip) => `${trip.trip - (calls[0]?.trip ?? 0)} ${trip.text.trim().split(/\s+/)[0]?.toLowerCase()}`);
+    const expected = ['0 begin', '0 select', '0 select', '1 with', '1 commit'];
+    expect(shape(await update(1))).toEqual(expected);
+    // Once the session has run the lock statement and the locked read (prepared: pg parsed them), BEGIN,
+    // the locks and the read go in one Client#query call: one StatementGroup, under one Sync. Calls
+    // in a row take the same pooled session (pg-pool reuses the last one released).
+    const later = await update(2);
+    expect(shape(later)).toEqual(expected);
+    expect(new Set(later.slice(0, 3).map((trip) => trip.sentWith)).size).toBe(1);
+    expect(later[3]?.sentWith).not.toBe(later[0]?.sentWith);
   });
 });

@@ -30,6 +30,8 @@ describe('the private-access lint rule (STYLE rule 12)', () => {
     ["Fastify's addHook taken to redefine", "export const hook = Object.getOwnPropertyDescriptor(fastify, 'addHook');"],
     ["Fastify's addHook redefined", "Object.defineProperty(fastify, 'addHook', { value: () => undefined });"],
     ["Fastify's addHook assigned", 'fastify.addHook = () => undefined;'],
+    ["pg's record of a session's parsed statements", 'export const parsed = client.connection.parsedStatements;'],
+    ["pg's value mapper", 'export const map = pg.utils.prepareValue;'],
   ])('fires on %s', (_, code) => {
     expect(messagesOf(code)).toEqual(['no-restricted-syntax: 1']);
   });

@@ -65,23 +65,42 @@ function harness(options: { failing?: (text: string) => Error | undefined } = {}
 }
 
 describe(CallConnection.name, () => {
-  it('sends BEGIN and the locks without waiting, the first statement after them, and answers it once the locks are held', async () => {
-    const { sut, sent, answer, names, pg } = harness();
+  it('BEGIN and the locks wait for the first statement and go with it, without waiting; its rows once the locks are held', async () => {
+    const { sut, sent, answer, names } = harness();
     expect(names).not.toHaveBeenCalled();
     sut.begin();
     expect(sut.inTransaction).toBe(true);
-    // The work's first statement, on the session's client (a repository reads through the call's manager).
-    const read = pg.query('select 1 from accounts where id = $1', ['a']);
+    expect(sent).toEqual([]);
+    // The work's first statement, through the call. On a session whose prepared statements pg has not
+    // recorded (this mock's) they go one by one, pipelined; on a real one, under one Sync
+    // (StatementGroup: test/statement-group.e2e-spec.ts, test/sql-round-trips.e2e-spec.ts).
+    const read = sut.rows('select 1 from accounts where id = $1', ['a']);
     expect(sent).toEqual(['begin', LOCK_SQL, 'select 1 from accounts where id = $1']);
     await answer();
     await expect(sut.opened()).resolves.toBeUndefined();
-    await expect(read).resolves.toEqual({ rows: [{ text: 'select 1 from accounts where id = $1' }] });
+    await expect(read).resolves.toEqual([{ text: 'select 1 from accounts where id = $1' }]);
+  });
+
+  it('anything else that reaches the session first (its manager) sends BEGIN and the locks before it', async () => {
+    const { sut, sent, manager } = harness();
+    sut.begin();
+    expect(sut.manager).toBe(manager);
+    expect(sent).toEqual(['begin', LOCK_SQL]);
+  });
+
+  it('a call that ends before its first statement sent nothing, and rolls nothing back', async () => {
+    const { sut, sent, runner } = harness();
+    sut.begin();
+    await sut.release(true);
+    expect(sent).toEqual([]);
+    expect(sut.inTransaction).toBe(false);
+    expect(runner.release).toHaveBeenCalledTimes(1);
   });
 
   it('a lock that waited too long: the statements after it fail, and the call answers with the locks’ refusal (503/503/1)', async () => {
-    const { sut, answer, pg } = harness({ failing: (text) => (text === LOCK_SQL ? LOCK_TIMEOUT : undefined) });
+    const { sut, answer } = harness({ failing: (text) => (text === LOCK_SQL ? LOCK_TIMEOUT : undefined) });
     sut.begin();
-    const read = pg.query('select 1').catch((e: unknown) => e);
+    const read = sut.rows('select 1', []).catch((e: unknown) => e);
     await answer();
     const error = await read;
     expect(error).toBe(ABORTED);
@@ -153,17 +172,19 @@ describe(CallConnection.name, () => {
   it('release after a failure rolls back and returns the connection; one that cannot roll back is closed first', async () => {
     const ok = harness();
     ok.sut.begin();
+    void ok.sut.rows('select 1', []).catch(() => undefined);
     const released = ok.sut.release(true);
     await ok.answer();
     await Promise.resolve();
     await ok.answer();
     await released;
-    expect(ok.sent).toEqual(['begin', LOCK_SQL, 'rollback']);
+    expect(ok.sent).toEqual(['begin', LOCK_SQL, 'select 1', 'rollback']);
     expect(ok.pg.end).not.toHaveBeenCalled();
     expect(ok.runner.release).toHaveBeenCalledTimes(1);
 
     const broken = harness({ failing: (text) => (text === 'rollback' ? new Error('Connection terminated') : undefined) });
     broken.sut.begin();
+    void broken.sut.rows('select 1', []).catch(() => undefined);
     const closing = broken.sut.release(true);
     await broken.answer();
     await Promise.resolve();

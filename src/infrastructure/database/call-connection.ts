@@ -1,7 +1,8 @@
-import type { Client } from 'pg';
+import type { Client, QueryConfig } from 'pg';
 import type { EntityManager, QueryRunner } from 'typeorm';
 import type { LockService } from './lock.service';
 import { statementConfig } from './prepared-statements';
+import { StatementGroup } from './statement-group';
 import { WriteBatch } from './write-batch';
 
 /**
@@ -10,10 +11,13 @@ import { WriteBatch } from './write-batch';
  * second pooled connection while holding locks. The CallRunner opens it and hands it to the use
  * case, which hands it (or its `manager`) to every collaborator that reads or writes under the locks.
  *
- * Statements go out in the order they are issued on the session's pg client; with pg's pipeline
- * mode (the app pool's) a statement is sent without waiting for the answers before it, so BEGIN,
- * the locks and the call's first read share a round trip, as do its last writes and COMMIT.
- * PostgreSQL runs them in order and, once a statement of the transaction failed, none after it.
+ * BEGIN and the locks (the opening) wait for the call's first statement: the first `rows` of the
+ * call goes with them in one round trip under one Sync (StatementGroup); anything else that reaches
+ * the session first (the `manager`, `run`, `opened`, `commit`) sends the opening before it, so no
+ * statement of the call can run outside its transaction or before its locks. With pg's pipeline
+ * mode (the app pool's) a statement is sent without waiting for the answers before it, so the last
+ * writes and COMMIT share a round trip too. PostgreSQL runs them in order and, once a statement of
+ * the transaction failed, none after it.
  *
  * The call's transaction is opened with plain SQL, so TypeORM's query runner does not count it as
  * one of its own: under a call, nothing opens a transaction through TypeORM (`manager.transaction`,
@@ -25,6 +29,8 @@ export class CallConnection {
   private transaction = false;
   private sessionLocks = false;
   private names: readonly string[] | undefined;
+  /** BEGIN and the locks, not sent yet (begin() was called, no statement of the call was). */
+  private pendingOpening: QueryConfig[] | undefined;
   private opening: Promise<void> | undefined;
   private openingFailure: unknown;
 
@@ -43,7 +49,9 @@ export class CallConnection {
     return (this.names ??= typeof this.lockNames === 'function' ? this.lockNames() : this.lockNames);
   }
 
+  /** The session's entity manager; once the call has begun, handing it out sends the opening first. */
   get manager(): EntityManager {
+    this.sendOpening();
     return this.runner.manager;
   }
 
@@ -53,15 +61,47 @@ export class CallConnection {
   }
 
   /**
-   * Sends BEGIN and the call's locks (one prepared statement, waiting at most LOCK_WAIT_MS), without
-   * waiting for their answer: every statement issued after this on the connection runs only once
-   * the locks are held, and fails when they are not. `opened()` and `failureOf` give their outcome.
+   * Opens the call: BEGIN and the call's locks (one prepared statement, waiting at most
+   * LOCK_WAIT_MS), sent with the call's first statement (see the class comment). Every statement
+   * of the call runs only once the locks are held, and fails when they are not. `opened()` and
+   * `failureOf` give their outcome.
    */
   begin(): void {
     this.transaction = true;
     const lock = this.locks.lockStatement(this.lockList);
-    const sent = [this.client.query('begin'), ...(lock ? [this.client.query(statementConfig(lock.text, lock.values))] : [])];
-    this.opening = Promise.all(sent).then(
+    this.pendingOpening = [{ text: 'begin' }, ...(lock ? [statementConfig(lock.text, lock.values)] : [])];
+  }
+
+  /**
+   * The rows of one statement on the call's session (named when marked `prepared()`). The call's
+   * first statement goes with BEGIN and the locks in one round trip under one Sync; its failure is
+   * then the opening's too (a lock that waited too long answers 503/503/1 either way).
+   */
+  async rows<T>(text: string, values: readonly unknown[]): Promise<T[]> {
+    const statement = statementConfig(text, values);
+    const opening = this.pendingOpening;
+    const grouped = opening ? StatementGroup.send(this.client, [...opening, statement]) : null;
+    if (!grouped) {
+      this.sendOpening();
+      return (await this.client.query(statement)).rows as T[];
+    }
+    this.pendingOpening = undefined;
+    this.track(grouped);
+    const results = await grouped;
+    return results[results.length - 1].rows as T[];
+  }
+
+  /** Sends BEGIN and the locks now when they still wait for a first statement, without waiting for their answer. */
+  private sendOpening(): void {
+    const opening = this.pendingOpening;
+    if (!opening) return;
+    this.pendingOpening = undefined;
+    this.track(Promise.all(opening.map((statement) => this.client.query(statement))));
+  }
+
+  /** The opening's outcome, kept for opened() and failureOf(). */
+  private track(sent: Promise<unknown>): void {
+    this.opening = sent.then(
       () => undefined,
       (error: unknown) => {
         this.openingFailure = this.locks.failureOf(error) ?? error;
@@ -74,6 +114,7 @@ export class CallConnection {
 
   /** Resolves once BEGIN and the locks succeeded; rejects with their failure (503/503/1 for a lock wait). */
   async opened(): Promise<void> {
+    this.sendOpening();
     await this.opening;
   }
 
@@ -113,6 +154,7 @@ export class CallConnection {
    * one statement). A failed write fails the call: PostgreSQL then answers the COMMIT by rolling back.
    */
   async commit(): Promise<void> {
+    this.sendOpening();
     const writes = this.batch.size > 0 ? this.batch.compose() : null;
     this.batch.clear();
     const sent = [
@@ -131,6 +173,11 @@ export class CallConnection {
    * drops it when it comes back.
    */
   async release(failed: boolean): Promise<void> {
+    // Begun, and nothing sent: there is nothing to roll back.
+    if (this.pendingOpening) {
+      this.pendingOpening = undefined;
+      this.transaction = false;
+    }
     try {
       if (failed && this.transaction) {
         this.transaction = false;

@@ -4,6 +4,8 @@ import type { AppConfig } from '../../config/app-config';
 import type { FieldCipher } from '../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
 import type { DatabasePools } from '../../infrastructure/database/database-pools';
+import type { CallConnection } from '../../infrastructure/database/call-connection';
+import { statementConfig } from '../../infrastructure/database/prepared-statements';
 import { answerContext, FIND_SQL, IdempotencyRecord, IdempotencyStore } from './idempotency.store';
 
 /** A typed mock of the members a test gives; calling any other member fails the test. */
@@ -71,9 +73,19 @@ describe(IdempotencyStore.name, () => {
     expect(cipher.decrypt).not.toHaveBeenCalled();
   });
 
-  it('claim: one named statement on the call, with the operation, fingerprint and retention; null when the requestId is new', async () => {
-    const { sut, sent, callManager } = harness([]);
-    await expect(sut.claim(callManager, KEY, 'enroll', 'fp')).resolves.toBeNull();
+  /** The call's session: its `rows`, the statement config CallConnection sends for it recorded in `sent`. */
+  const callOf = (rows: object[], sent: QueryConfig[]) =>
+    mockOf<CallConnection>({
+      rows: jest.fn(async (text: string, values: readonly unknown[]) => {
+        sent.push(statementConfig(text, values));
+        return rows as never[];
+      }) as never,
+    });
+
+  it('claim: one prepared statement on the call (its first), with the operation, fingerprint and retention; null when the requestId is new', async () => {
+    const { sut } = harness([]);
+    const sent: QueryConfig[] = [];
+    await expect(sut.claim(callOf([], sent), KEY, 'enroll', 'fp')).resolves.toBeNull();
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ name: expect.stringMatching(/^s_/), values: ['acme', 'sandbox', 'r-1', 'enroll', 'fp', 30] });
     expect(sent[0]?.text).toMatch(/on conflict \(partner_id, program_code, request_id\) do nothing/);
@@ -81,8 +93,8 @@ describe(IdempotencyStore.name, () => {
 
   it('claim returns the record that already existed', async () => {
     const existing = { fingerprint: 'fp', responseStatus: null, responseBody: null, requestDigest: null };
-    const { sut, callManager } = harness([existing]);
-    await expect(sut.claim(callManager, KEY, 'enroll', 'fp')).resolves.toEqual(existing);
+    const { sut } = harness([]);
+    await expect(sut.claim(callOf([existing], []), KEY, 'enroll', 'fp')).resolves.toEqual(existing);
   });
 
   it("stageAnswer adds the answer, encrypted under its requestId's context, to the call's batch, written once", () => {

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { FieldCipher } from '../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../infrastructure/database/write-batch';
+import type { CallConnection } from '../../infrastructure/database/call-connection';
 import { queryRows } from '../../infrastructure/database/pooled-read';
 import { DatabasePools } from '../../infrastructure/database/database-pools';
 import { prepared } from '../../infrastructure/database/prepared-statements';
@@ -69,12 +70,13 @@ export class IdempotencyStore {
   }
 
   /**
-   * In the call's transaction, under its requestId lock, one statement: records the request when it
+   * In the call's transaction, under its requestId lock, one statement (the call's first: it goes
+   * with BEGIN and the locks): records the request when it
    * is new (null), or returns the record that already existed (the outer select does not see the
    * insert of its own CTE, so it finds a row only when the insert did nothing).
    */
-  async claim(manager: EntityManager, key: IdempotencyKey, operation: string, fingerprint: string): Promise<IdempotencyRecord | null> {
-    const rows = await queryRows<IdempotencyRecord>(manager, CLAIM_SQL, [
+  async claim(call: CallConnection, key: IdempotencyKey, operation: string, fingerprint: string): Promise<IdempotencyRecord | null> {
+    const rows = await call.rows<IdempotencyRecord>(CLAIM_SQL, [
       key.partnerId,
       key.programCode,
       key.requestId,

@@ -6,6 +6,7 @@ import type { AppConfig } from '../../config/app-config';
 import type { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import type { LockService } from '../../infrastructure/database/lock.service';
 import type { WriteBatch } from '../../infrastructure/database/write-batch';
+import type { CallConnection } from '../../infrastructure/database/call-connection';
 import type { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
 import { CallRunner, IdempotentCall } from './call-runner';
 import { Metrics } from '../../infrastructure/metrics/metrics';
@@ -65,8 +66,8 @@ function harness(setup: Setup = {}) {
       steps.push('replay look-up');
       return setup.stored ?? null;
     }),
-    claim: jest.fn(async (_manager: EntityManager, _key: IdempotencyKey, _operation: string, _fingerprint: string) => {
-      await client.query('claim');
+    claim: jest.fn(async (call: CallConnection, _key: IdempotencyKey, _operation: string, _fingerprint: string) => {
+      await call.rows('claim', []);
       return setup.claimed ?? null;
     }),
     stageAnswer: jest.fn((batch: WriteBatch, _key: IdempotencyKey, _answer: { status: number; body: string; requestDigest: string | null }) => {
@@ -198,11 +199,12 @@ describe(CallRunner.name, () => {
     it("hands the call's connection to the work between BEGIN with the locks and COMMIT", async () => {
       const { sut, steps, locks } = harness();
       const result = await sut.locked(['account:a'], async (call) => {
-        steps.push(call.inTransaction ? 'work in the transaction' : 'work outside');
+        await call.rows(call.inTransaction ? 'work in the transaction' : 'work outside', []);
         return 'done';
       });
       expect(result).toBe('done');
       expect(locks.lockStatement).toHaveBeenCalledWith(['account:a']);
+      // The work's first statement goes with BEGIN and the locks (CallConnection).
       expect(steps).toEqual(['begin', 'locks', 'work in the transaction', 'commit', 'release']);
     });
   });

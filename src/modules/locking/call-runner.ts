@@ -88,7 +88,7 @@ export class CallRunner {
       return null;
     };
     return this.withConnection(call.locks, beforeLocks, async (connection) => {
-      const existing = await this.store.claim(connection.manager, call.key, call.operation, fingerprint);
+      const existing = await this.store.claim(connection, call.key, call.operation, fingerprint);
       const replay = existing ? replayOf(existing, samePayload(existing)) : null;
       if (replay) return replay;
       const outcome = await call.work({ resumed: existing !== null, call: connection, batch: connection.batch });

@@ -37,19 +37,17 @@ export class IdentityService {
    * the user for the partner); the ITIN limit's count and record; the ITIN and the outbox row in
    * one statement; COMMIT. The answer is built from memory.
    */
-  private addItinLocked(call: CallConnection, principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
-    return call.run(async (manager) => {
-      // No programCode in the path: the account must belong to one of the partner's programs.
-      const scope = { partnerId: principal.partner.partnerId, programCode: null };
-      if (this.views.sealsFor(principal.partner)) {
-        const locked = await this.users.lock(manager, scope, accountId, userId);
-        await this.add(manager, call.batch, principal, locked, itin);
-        return this.views.viewOf(locked.user, locked.contact, principal.partner);
-      }
-      const locked = await this.users.lockForItin(manager, scope, accountId, userId);
-      await this.add(manager, call.batch, principal, locked, itin);
-      return this.views.unsealedViewOf(locked.user);
-    });
+  private async addItinLocked(call: CallConnection, principal: Principal, accountId: string, userId: string, itin: string): Promise<UserView> {
+    // No programCode in the path: the account must belong to one of the partner's programs.
+    const scope = { partnerId: principal.partner.partnerId, programCode: null };
+    if (this.views.sealsFor(principal.partner)) {
+      const locked = await this.users.lock(call, scope, accountId, userId);
+      await this.add(call.manager, call.batch, principal, locked, itin);
+      return this.views.viewOf(locked.user, locked.contact, principal.partner);
+    }
+    const locked = await this.users.lockForItin(call, scope, accountId, userId);
+    await this.add(call.manager, call.batch, principal, locked, itin);
+    return this.views.unsealedViewOf(locked.user);
   }
 
   /** The ITIN's rules and writes (added to the call's batch with its outbox row); the user in memory gets its new columns too. */

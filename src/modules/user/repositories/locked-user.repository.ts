@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { Account } from '../../accounts/account.types';
 import { ACCOUNT_COLUMNS, ACCOUNT_KEY_COLUMNS, AccountKey, accountKeyOf, accountOf } from '../../accounts/repositories/account-columns';
@@ -20,7 +19,7 @@ import {
 import type { ContactRows } from './user.repository';
 import { isUuid } from '../../../common/validation/identifiers';
 import { prepared } from '../../../infrastructure/database/prepared-statements';
-import { queryRows } from '../../../infrastructure/database/pooled-read';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
 
 /** A partner's account in one program, or (programCode null) in any program, checked by the caller. */
 export interface LockScope {
@@ -80,29 +79,27 @@ export class LockedUserRepository {
    * contact rows, every column, in one statement: 404/10/0 (ACCOUNT_NOT_FOUND) for another
    * partner's or program's account, a malformed id, or a user of another account.
    */
-  async lock(manager: EntityManager, scope: LockScope, accountId: string, userId: string): Promise<LockedUser> {
-    const row = await this.lockedRow(manager, LOCKED_USER_SQL, scope, accountId, userId);
+  async lock(call: CallConnection, scope: LockScope, accountId: string, userId: string): Promise<LockedUser> {
+    const row = await this.lockedRow(call, LOCKED_USER_SQL, scope, accountId, userId);
     return { account: accountOf(row), user: userOf(row), contact: contactOf(row) };
   }
 
   /** The same lock and checks, reading only what a change whose answer seals nothing uses (LockedForChange). */
-  async lockForChange(manager: EntityManager, scope: LockScope, accountId: string, userId: string, reads: ContactReads): Promise<LockedForChange> {
+  async lockForChange(call: CallConnection, scope: LockScope, accountId: string, userId: string, reads: ContactReads): Promise<LockedForChange> {
     const sql = LOCKED_FOR_CHANGE_SQL[reads.addresses ? 1 : 0][reads.phones ? 1 : 0];
-    const row = await this.lockedRow(manager, sql, scope, accountId, userId);
+    const row = await this.lockedRow(call, sql, scope, accountId, userId);
     return { account: accountKeyOf(row), user: userKeyOf(row), contact: changeContactOf(row, reads) };
   }
 
   /** The same lock and checks, reading only what an ITIN addition whose answer seals nothing uses (LockedForItin). */
-  async lockForItin(manager: EntityManager, scope: LockScope, accountId: string, userId: string): Promise<LockedForItin> {
-    const row = await this.lockedRow(manager, LOCKED_FOR_ITIN_SQL, scope, accountId, userId);
+  async lockForItin(call: CallConnection, scope: LockScope, accountId: string, userId: string): Promise<LockedForItin> {
+    const row = await this.lockedRow(call, LOCKED_FOR_ITIN_SQL, scope, accountId, userId);
     return { account: accountKeyOf(row), user: { ...userKeyOf(row), itinBidx: row.u_itin_bidx as string | null } };
   }
 
-  private async lockedRow(manager: EntityManager, sql: string, scope: LockScope, accountId: string, userId: string): Promise<Record<string, unknown>> {
+  private async lockedRow(call: CallConnection, sql: string, scope: LockScope, accountId: string, userId: string): Promise<Record<string, unknown>> {
     const rows =
-      isUuid(accountId) && isUuid(userId)
-        ? await queryRows<Record<string, unknown>>(manager, sql, [accountId, scope.partnerId, scope.programCode, userId])
-        : [];
+      isUuid(accountId) && isUuid(userId) ? await call.rows<Record<string, unknown>>(sql, [accountId, scope.partnerId, scope.programCode, userId]) : [];
     const row = rows[0];
     if (!row || row.u_id === null) throw new DomainError('ACCOUNT_NOT_FOUND');
     return row;

@@ -50,7 +50,7 @@ export class UserProfileService {
    * from the rows in memory (nothing read back). A new default phone of the primary user adds the
    * phone limit's count and record.
    */
-  private updateLocked(
+  private async updateLocked(
     call: CallConnection,
     principal: Principal,
     programCode: string,
@@ -58,24 +58,23 @@ export class UserProfileService {
     userId: string,
     data: UpdateUserDataDto,
   ): Promise<UserView> {
-    return call.run(async (manager) => {
-      const scope = { partnerId: principal.partner.partnerId, programCode };
-      // An answer sealed for the partner shows the whole user: every column and contact row, to decrypt.
-      if (this.views.sealsFor(principal.partner)) {
-        const locked = await this.locks.lock(manager, scope, accountId, userId);
-        await this.change(manager, call.batch, locked, data);
-        return this.views.viewOf(locked.user, locked.contact, principal.partner);
-      }
-      // Anyone else's: only the columns the change uses and the contact rows its body touches.
-      const reads = { addresses: data.address !== undefined, phones: data.phoneNumber !== undefined };
-      const locked = await this.locks.lockForChange(manager, scope, accountId, userId, reads);
-      await this.change(manager, call.batch, locked, data);
-      return this.views.unsealedViewOf(locked.user);
-    });
+    const scope = { partnerId: principal.partner.partnerId, programCode };
+    // An answer sealed for the partner shows the whole user: every column and contact row, to decrypt.
+    if (this.views.sealsFor(principal.partner)) {
+      const locked = await this.locks.lock(call, scope, accountId, userId);
+      await this.change(call, locked, data);
+      return this.views.viewOf(locked.user, locked.contact, principal.partner);
+    }
+    // Anyone else's: only the columns the change uses and the contact rows its body touches.
+    const reads = { addresses: data.address !== undefined, phones: data.phoneNumber !== undefined };
+    const locked = await this.locks.lockForChange(call, scope, accountId, userId, reads);
+    await this.change(call, locked, data);
+    return this.views.unsealedViewOf(locked.user);
   }
 
   /** The update's rules and writes (added to the call's batch with its outbox row), applied to the rows in memory too. */
-  private async change(manager: EntityManager, batch: WriteBatch, { account, user, contact }: LockedForChange, data: UpdateUserDataDto): Promise<void> {
+  private async change(call: CallConnection, { account, user, contact }: LockedForChange, data: UpdateUserDataDto): Promise<void> {
+    const batch = call.batch;
     if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
     const changed: string[] = [];
     if (data.address) {
@@ -89,7 +88,7 @@ export class UserProfileService {
     }
     if (data.phoneNumber) {
       const phone = this.contact.applyPhone(batch, user.id, contact, data.phoneNumber);
-      if (user.isPrimary && phone.after !== null && phone.after !== phone.before) await this.recordDefaultPhone(manager, batch, account, phone.after);
+      if (user.isPrimary && phone.after !== null && phone.after !== phone.before) await this.recordDefaultPhone(call.manager, batch, account, phone.after);
       changed.push('phoneNumber');
     }
     if (changed.length > 0) {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import type { User } from '../entities/user.entity';
 import { LockedForItin, LockedUser, LockedUserRepository, LockScope } from '../repositories/locked-user.repository';
 import { UserDataPlain, UserRepository } from '../repositories/user.repository';
@@ -56,13 +57,13 @@ export class UserRecordsService {
   }
 
   /** The account locked with one of its users and the user's contact rows, in one statement (404 ACCOUNT_NOT_FOUND otherwise). */
-  lock(manager: EntityManager, scope: LockScope, accountId: string, userId: string): Promise<LockedUser> {
-    return this.locks.lock(manager, scope, accountId, userId);
+  lock(call: CallConnection, scope: LockScope, accountId: string, userId: string): Promise<LockedUser> {
+    return this.locks.lock(call, scope, accountId, userId);
   }
 
   /** The same lock and checks, reading only what an ITIN addition whose answer seals nothing uses. */
-  lockForItin(manager: EntityManager, scope: LockScope, accountId: string, userId: string): Promise<LockedForItin> {
-    return this.locks.lockForItin(manager, scope, accountId, userId);
+  lockForItin(call: CallConnection, scope: LockScope, accountId: string, userId: string): Promise<LockedForItin> {
+    return this.locks.lockForItin(call, scope, accountId, userId);
   }
 
   /** The ITIN's blind index (what the user row and the ITIN limit key hold). */
