@@ -2,7 +2,7 @@ import * as pg from 'pg';
 
 /**
  * The one file that relies on pg beyond its documented API (STYLE rule 12's isolated exception;
- * docs/design-notes.md, "A call's opening with its first read, under one Sync"). What it reads:
+ * docs/design-notes.md, "A call's opening with its first statement, under one Sync"). What it reads:
  * - `client.connection.parsedStatements`: pg's record of the named statements parsed on a session
  *   (pg's own Query reads and writes it; here it is only read);
  * - `pg.utils.prepareValue`: pg's value mapper (exported at run time, absent from @types/pg), so a
