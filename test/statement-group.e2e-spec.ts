@@ -11,7 +11,7 @@ describe('StatementGroup: several statements under one Sync, on pg (e2e, Postgre
   const named = { name: 'statement_group_contract', text: 'select $1::int + 1 as n' };
 
   beforeAll(async () => {
-    client = new Client({ connectionString: process.env.DATABASE_URL, pipeline: true } as ConstructorParameters<typeof Client>[0]);
+    client = new Client({ connectionString: process.env.DATABASE_URL, pipeline: true });
     await client.connect();
   });
 
