@@ -19,6 +19,11 @@ describe('StatementGroup: several statements under one Sync, on pg (e2e, Postgre
     await client.end();
   });
 
+  // Each test starts outside a transaction, whatever the one before it left open.
+  afterEach(async () => {
+    await client.query('rollback');
+  });
+
   it('a named statement not parsed on the session yet: nothing is sent (null); once pg ran it, it groups', async () => {
     expect(StatementGroup.send(client, [{ ...named, values: [1] }])).toBeNull();
     await expect(client.query({ ...named, values: [1] })).resolves.toMatchObject({ rows: [{ n: 2 }] });
@@ -56,6 +61,9 @@ describe('StatementGroup: several statements under one Sync, on pg (e2e, Postgre
     ]);
     await expect(failed).rejects.toBeInstanceOf(DatabaseError);
     await expect(failed).rejects.toMatchObject({ code: '22012' });
+    // pg settles a failed query on its error, before the session's ReadyForQuery (so the
+    // transaction status may not be read yet): the next statement shows the transaction aborted.
+    await expect(client.query('select 1')).rejects.toMatchObject({ code: '25P02' });
     expect(client.getTransactionStatus()).toBe('E');
     await client.query('rollback');
     await expect(client.query('select count(*)::int as n from group_contract')).resolves.toMatchObject({ rows: [{ n: 0 }] });
