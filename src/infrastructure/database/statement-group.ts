@@ -42,12 +42,11 @@ export class StatementGroup extends pg.Query {
     private readonly mapped: unknown[][],
     done: (error: Error | null, results?: pg.QueryResult[]) => void,
   ) {
-    super({ text: statements.map((statement) => statement.text).join(';\n') });
-    // pg calls a submittable's own callback: with one result per statement (an array from the second).
-    Object.assign(this, {
-      callback: (error: Error | null, results: pg.QueryResult | pg.QueryResult[]) =>
-        error ? done(error) : done(null, Array.isArray(results) ? results : [results]),
-    });
+    // pg's Query answers a round trip of several statements with one result per statement (an array
+    // from the second), where @types/pg types one: the callback takes what it is given as unknown.
+    super(statements.map((statement) => statement.text).join(';\n'), (error: Error | undefined, results: unknown) =>
+      error ? done(error) : done(null, Array.isArray(results) ? (results as pg.QueryResult[]) : [results as pg.QueryResult]),
+    );
   }
 
   /**

@@ -71,9 +71,9 @@ export class IdempotencyStore {
 
   /**
    * In the call's transaction, under its requestId lock, one statement (the call's first: it goes
-   * with BEGIN and the locks): records the request when it
-   * is new (null), or returns the record that already existed (the outer select does not see the
-   * insert of its own CTE, so it finds a row only when the insert did nothing).
+   * with BEGIN and the locks): records the request when it is new (null), or returns the record that
+   * already existed (the outer select does not see the insert of its own CTE, so it finds a row only
+   * when the insert did nothing).
    */
   async claim(call: CallConnection, key: IdempotencyKey, operation: string, fingerprint: string): Promise<IdempotencyRecord | null> {
     const rows = await call.rows<IdempotencyRecord>(CLAIM_SQL, [
