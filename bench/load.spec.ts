@@ -25,6 +25,7 @@ describe('combine: one target measured in turns', () => {
     expect(whole).toMatchObject({ requests: 4000, durationSeconds: 10, requestsPerSecond: 400, p50Ms: 12.5, p99Ms: 50, maxMs: 51, errors: 2 });
     expect(whole.statusCodes).toEqual({ '200': 3998, '500': 2 });
     expect(whole.cpu).toEqual({ server: 125, database: 10, loadGenerator: 20, machineBusyPercent: 85 });
+    expect(whole.partsRequestsPerSecond).toEqual([600, 200]);
   });
 
   it('is the run itself when there was one part, and leaves CPU out when a part has none', () => {

@@ -21,6 +21,8 @@ export interface LoadFigures {
   statusCodes: Record<string, number>;
   /** CPU µs per request by process during the run (cpu-split.ts), when the server's pid is known. */
   cpu?: CpuSplit;
+  /** A run in turns: each part's req/s, in turn order (bench/README.md, "Turns"). */
+  partsRequestsPerSecond?: number[];
 }
 
 export interface LoadOptions {
@@ -128,6 +130,7 @@ export function combine(parts: LoadFigures[]): LoadFigures {
     unfinished: sum((f) => f.unfinished),
     statusCodes,
     cpu,
+    partsRequestsPerSecond: parts.map((f) => f.requestsPerSecond),
   };
 }
 

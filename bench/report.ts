@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LoadFigures, round } from './load';
+import { floorsSection } from './floors';
 import { describePlan } from './sql-plan';
 import type { WebhookFigures } from './webhook-delivery';
 
@@ -146,6 +147,7 @@ export function cpuTable(run: BenchRun): string {
 
 export function markdownReport(run: BenchRun): string {
   const cpu = cpuTable(run);
+  const floors = floorsSection(run.scenarios);
   const plans = run.scenarios
     .filter((s) => s.sql)
     .map(
@@ -199,6 +201,7 @@ export function markdownReport(run: BenchRun): string {
     '',
     'Errors = non-2xx + connection errors/timeouts + 2xx answers that were not a success (code 0).',
     '',
+    ...(floors ? [floors, ''] : []),
     ...(cpu
       ? [
           "CPU µs per request by process during each measured run (bench/cpu-split.ts): server / PostgreSQL / load generator = sum (machine busy, % of all cores). The three share the machine's cores, so where the machine is saturated a ratio of two servers' req/s is the inverse ratio of these sums.",
