@@ -165,6 +165,38 @@ describe('API locking (e2e)', () => {
     expect(after.events).toBe(before.events + 1);
   });
 
+  it('a business profile update meeting its account lock answers 503/503/1 with Retry-After and changes nothing; the retry updates', async () => {
+    const client = app.client();
+    const enrolled = await client.post<EnrollmentBody>(ENROLL, EnrollmentRequestFactory.business());
+    const accountId = enrolled.body.account?.accountIdentifier as string;
+    const path = `/v1/programs/sandbox/accounts/${accountId}/businessProfile`;
+    const update = { businessData: { businessName: 'Held Lock Tacos LLC' } };
+    const stored = async () => {
+      const db = await app.db();
+      try {
+        return (await db.query('select business_name, updated_at from business_profiles where account_id = $1', [accountId])).rows[0] as Record<
+          string,
+          unknown
+        >;
+      } finally {
+        await db.end();
+      }
+    };
+    const before = await stored();
+    await withHeldLock(app, 'locking-business-wait', { LOCK_WAIT_MS: '300' }, `account:${accountId}`, async (waiting, release) => {
+      const blocked = await waiting.client().put(path, update, { noRetry: true });
+      expect(blocked.status).toBe(503);
+      expect(blocked.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 1 });
+      expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await stored()).toEqual(before);
+      await release();
+      const retried = await waiting.client().put(path, update);
+      expect(retried.status).toBe(200);
+      expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    });
+    expect((await stored()).business_name).toBe('Held Lock Tacos LLC');
+  });
+
   it('CONTRACT section 12: a partner has at most PARTNER_MAX_IN_FLIGHT locked calls in flight; the next answers 503/503/3 with Retry-After, other partners are not held back', async () => {
     const request = EnrollmentRequestFactory.build();
     await withHeldRequestLock(app, 'locking-cap', { PARTNER_MAX_IN_FLIGHT: '2', LOCK_WAIT_MS: '10000' }, request.requestId, async (capped, release) => {

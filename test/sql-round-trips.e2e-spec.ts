@@ -136,4 +136,22 @@ describe('SQL round trips per call (e2e, PostgreSQL)', () => {
     expect(new Set(later.slice(0, 3).map((trip) => trip.sentWith)).size).toBe(1);
     expect(later[3]?.sentWith).not.toBe(later[0]?.sentWith);
   });
+  it('a business profile update: a locked call too, two round trips, BEGIN with the lock and the locked read, then the update with COMMIT', async () => {
+    const client = app.client();
+    const enrolled = await client.post<{ account?: { accountIdentifier: string } }>(ENROLL, EnrollmentRequestFactory.business());
+    const path = `/v1/programs/sandbox/accounts/${enrolled.body.account?.accountIdentifier}/businessProfile`;
+    let status = 0;
+    const calls = await tripsOfCall(async () => {
+      status = (await client.put(path, { businessData: { businessName: 'Budget Tacos LLC' } })).status;
+    });
+    expect(status).toBe(200);
+    expect(calls.map((trip) => `${trip.trip - (calls[0]?.trip ?? 0)} ${trip.text.trim().split(/\s+/)[0]?.toLowerCase()}`)).toEqual([
+      '0 begin',
+      '0 select',
+      '0 select',
+      '1 update',
+      '1 commit',
+    ]);
+    expect(commits(calls)).toBe(1);
+  });
 });

@@ -1960,6 +1960,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Locked on accountIdentifier: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same requestId and body) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {

@@ -10,6 +10,7 @@ import { ValidateOnly } from '../../../common/validation/validate-only';
 import { UpdateBusinessProfileRequestDto } from '../dtos/business-data-update.dto';
 import { BusinessDataView } from '../services/business-profile.codec';
 import { BusinessProfileService } from '../services/business-profile.service';
+import { ApiLocked } from '../../locking/lock-on.decorator';
 
 const BUSINESS_DATA_EXAMPLE = {
   businessName: 'Acme Tacos LLC',
@@ -54,6 +55,7 @@ export class BusinessProfileController {
 
   @Put()
   @HttpCode(200)
+  @ApiLocked('accountIdentifier')
   @ApiOperation({
     operationId: 'updateBusinessProfile',
     summary: 'Replace the given businessData fields',

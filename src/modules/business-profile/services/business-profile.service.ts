@@ -10,7 +10,9 @@ import { BusinessDataUpdateDto } from '../dtos/business-data-update.dto';
 import { BusinessProfileEntity } from '../entities/business-profile.entity';
 import { BusinessDataView, BusinessProfileCodec } from './business-profile.codec';
 import { prepared } from '../../../infrastructure/database/prepared-statements';
-import { queryRows } from '../../../infrastructure/database/pooled-read';
+import type { CallConnection } from '../../../infrastructure/database/call-connection';
+import { LockNames } from '../../../infrastructure/database/lock.service';
+import { CallRunner } from '../../locking/call-runner';
 
 /** The business data of a business account: written at enrollment, read and updated by partners. */
 @Injectable()
@@ -19,6 +21,7 @@ export class BusinessProfileService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly codec: BusinessProfileCodec,
     private readonly accounts: AccountsService,
+    private readonly calls: CallRunner,
   ) {}
 
   /** The profile of a new business account, added to the enrollment's batch. */
@@ -53,21 +56,22 @@ export class BusinessProfileService {
   }
 
   /**
-   * Replaces the fields given; a profile must already exist (PUT updates, it does not create).
-   * Four statements: BEGIN, the account locked (tenancy included) with its profile in one
-   * `SELECT … FOR UPDATE`, one UPDATE, COMMIT; the answer is built from memory.
+   * Replaces the fields given; a profile must already exist (PUT updates, it does not create). A
+   * locked call on the account (CallRunner.locked: the partner's in-flight cap, the account's lock
+   * waiting at most LOCK_WAIT_MS): its BEGIN and lock with one `SELECT … FOR UPDATE` of the account
+   * (tenancy included) and its profile, then the UPDATE with the COMMIT; the answer is built from
+   * memory.
    */
-  async update(principal: Principal, programCode: string, accountId: string, patch: BusinessDataUpdateDto): Promise<BusinessDataView> {
-    return this.dataSource.transaction(async (manager) => {
-      const profile = await this.lockProfile(manager, principal, programCode, accountId);
+  update(principal: Principal, programCode: string, accountId: string, patch: BusinessDataUpdateDto): Promise<BusinessDataView> {
+    return this.calls.locked([LockNames.account(accountId)], async (call) => {
+      const profile = await this.lockProfile(call, principal, programCode, accountId);
       const given = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
       if (Object.keys(given).length === 0) return this.codec.view(profile);
       this.codec.write(profile, { ...this.codec.read(profile), ...given });
-      await queryRows(
-        manager,
-        prepared(`update business_profiles
+      call.batch.write(
+        `update business_profiles
             set business_name = $2, business_type = $3, data = $4::jsonb, business_tax_id_enc = $5, business_tax_id_last4 = $6, updated_at = now()
-          where account_id = $1`),
+          where account_id = $1`,
         [
           profile.accountId,
           profile.businessName,
@@ -82,13 +86,12 @@ export class BusinessProfileService {
   }
 
   /**
-   * The partner's account locked with its profile. The account row is the lock (a profile is the
-   * nullable side of the join, which FOR UPDATE cannot lock); every profile write holds it.
+   * The partner's account locked with its profile. The account row is locked too (a profile is the
+   * nullable side of the join, which FOR UPDATE cannot lock), as the user update and the ITIN do.
    */
-  private async lockProfile(manager: EntityManager, principal: Principal, programCode: string, accountId: string): Promise<BusinessProfileEntity> {
+  private async lockProfile(call: CallConnection, principal: Principal, programCode: string, accountId: string): Promise<BusinessProfileEntity> {
     const rows = isAccountId(accountId)
-      ? await queryRows<BusinessProfileEntity & { foundId: string }>(
-          manager,
+      ? await call.rows<BusinessProfileEntity & { foundId: string }>(
           prepared(`select a.id as "foundId", bp.account_id as "accountId", bp.business_name as "businessName", bp.business_type as "businessType",
                   bp.data, bp.business_tax_id_enc as "businessTaxIdEnc", bp.business_tax_id_last4 as "businessTaxIdLast4",
                   bp.created_at as "createdAt", bp.updated_at as "updatedAt"
