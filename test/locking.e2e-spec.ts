@@ -69,6 +69,33 @@ function withHeldRequestLock(
   return withHeldLock(peer, label, env, `requestId:acme:sandbox:${requestId}`, work);
 }
 
+/**
+ * A PUT on an account whose lock another session holds: it waits LOCK_WAIT_MS (300 ms here), answers
+ * 503/503/1 with Retry-After and changes nothing (`stored` reads the same before and after); once
+ * the lock is released, the same request succeeds.
+ */
+async function putMeetingHeldAccountLock(
+  peer: TestApp,
+  label: string,
+  accountId: string,
+  path: string,
+  body: unknown,
+  stored: () => Promise<unknown>,
+): Promise<void> {
+  const before = await stored();
+  await withHeldLock(peer, label, { LOCK_WAIT_MS: '300' }, `account:${accountId}`, async (waiting, release) => {
+    const blocked = await waiting.client().put(path, body, { noRetry: true });
+    expect(blocked.status).toBe(503);
+    expect(blocked.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 1 });
+    expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await stored()).toEqual(before);
+    await release();
+    const retried = await waiting.client().put(path, body);
+    expect(retried.status).toBe(200);
+    expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+  });
+}
+
 describe('API locking (e2e)', () => {
   let app: TestApp;
 
@@ -149,17 +176,7 @@ describe('API locking (e2e)', () => {
       }
     };
     const before = await stored();
-    await withHeldLock(app, 'locking-user-wait', { LOCK_WAIT_MS: '300' }, `account:${accountId}`, async (waiting, release) => {
-      const blocked = await waiting.client().put(path, update, { noRetry: true });
-      expect(blocked.status).toBe(503);
-      expect(blocked.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 1 });
-      expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(await stored()).toEqual(before);
-      await release();
-      const retried = await waiting.client().put(path, update);
-      expect(retried.status).toBe(200);
-      expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
-    });
+    await putMeetingHeldAccountLock(app, 'locking-user-wait', accountId, path, update, stored);
     const after = await stored();
     expect(after.user.email_enc).not.toEqual(before.user.email_enc);
     expect(after.events).toBe(before.events + 1);
@@ -182,18 +199,7 @@ describe('API locking (e2e)', () => {
         await db.end();
       }
     };
-    const before = await stored();
-    await withHeldLock(app, 'locking-business-wait', { LOCK_WAIT_MS: '300' }, `account:${accountId}`, async (waiting, release) => {
-      const blocked = await waiting.client().put(path, update, { noRetry: true });
-      expect(blocked.status).toBe(503);
-      expect(blocked.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 1 });
-      expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(await stored()).toEqual(before);
-      await release();
-      const retried = await waiting.client().put(path, update);
-      expect(retried.status).toBe(200);
-      expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
-    });
+    await putMeetingHeldAccountLock(app, 'locking-business-wait', accountId, path, update, stored);
     expect((await stored()).business_name).toBe('Held Lock Tacos LLC');
   });
 
