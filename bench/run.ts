@@ -155,7 +155,9 @@ async function measureInTurns(
       const figures = await measure(target, scenario, pathOverride, undefined, part, afterWarmup);
       parts[i]?.push(figures);
       // Each part on its own: how far the machine moved the figures within the run (bench/README.md, "Turns").
-      log(`  ${scenario.name}: turn ${turn + 1}/${settings.rounds}, ${name}: ${figures.requestsPerSecond} req/s, CPU µs per request ${cpuCell(figures)}`);
+      log(
+        `  ${scenario.name}: turn ${turn + 1}/${settings.rounds}, ${name}: ${figures.requestsPerSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, CPU µs per request ${cpuCell(figures)}`,
+      );
     }
   }
   const combined = Object.fromEntries(targets.map(({ name }, i) => [name, combine(parts[i] ?? [])]));
