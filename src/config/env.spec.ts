@@ -109,6 +109,18 @@ describe(loadEnv.name, () => {
     });
   });
 
+  describe('the app pool: DB_POOL_SIZE connections, DB_POOL_MIN of them kept while idle', () => {
+    it('keeps every connection by default (a fixed-size pool once warm), and fewer when asked', () => {
+      expect(loadEnv({})).toMatchObject({ dbPoolSize: 20, dbPoolMin: 20 });
+      expect(loadEnv({ DB_POOL_SIZE: '8' })).toMatchObject({ dbPoolSize: 8, dbPoolMin: 8 });
+      expect(loadEnv({ DB_POOL_SIZE: '8', DB_POOL_MIN: '0' })).toMatchObject({ dbPoolSize: 8, dbPoolMin: 0 });
+    });
+
+    it('refuses a minimum above the size', () => {
+      expect(() => loadEnv({ DB_POOL_SIZE: '8', DB_POOL_MIN: '9' })).toThrow(/^DB_POOL_MIN must be at most DB_POOL_SIZE \(8\), got "9"$/);
+    });
+  });
+
   describe('OFAC screening', () => {
     it('is off by default, with the 0.92 threshold', () => {
       const sut = loadEnv({});

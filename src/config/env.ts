@@ -58,6 +58,8 @@ export interface Env {
   /** Test and redeliver calls a minute per partner (CONTRACT section 7). */
   readonly webhookTestRateLimit: number;
   readonly dbPoolSize: number;
+  /** Connections of the app pool kept open while idle (at most dbPoolSize). */
+  readonly dbPoolMin: number;
   readonly serviceKeys: string | undefined;
   readonly oauth: { issuer?: string; audience?: string; jwksUri?: string };
   readonly jobsEnabled: boolean;
@@ -125,6 +127,17 @@ function unblockRetryDelays(raw: string | undefined): number[] {
     );
   }
   return delays;
+}
+
+/**
+ * DB_POOL_SIZE connections at most; DB_POOL_MIN of them (all, by default: a fixed-size pool once
+ * warm) stay open while idle, so a burst after a quiet spell does not open them while it waits.
+ */
+function poolSize(source: NodeJS.ProcessEnv): Pick<Env, 'dbPoolSize' | 'dbPoolMin'> {
+  const dbPoolSize = int('DB_POOL_SIZE', source.DB_POOL_SIZE, 20, 1);
+  const dbPoolMin = int('DB_POOL_MIN', source.DB_POOL_MIN, dbPoolSize, 0);
+  if (dbPoolMin > dbPoolSize) throw new EnvError(`DB_POOL_MIN must be at most DB_POOL_SIZE (${dbPoolSize}), got "${source.DB_POOL_MIN}"`);
+  return { dbPoolSize, dbPoolMin };
 }
 
 /** Margin of a lease over an attempt's timeout: the attempt's recording happens after it ends. */
@@ -244,7 +257,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ),
     ...webhookDelivery(source),
     webhookTestRateLimit: int('WEBHOOK_TEST_RATE_LIMIT', source.WEBHOOK_TEST_RATE_LIMIT, 60, 1),
-    dbPoolSize: int('DB_POOL_SIZE', source.DB_POOL_SIZE, 20, 1),
+    ...poolSize(source),
     serviceKeys: source.SERVICE_KEYS || undefined,
     oauth: externalIssuer(source),
     jobsEnabled: (source.JOBS_ENABLED ?? 'true') !== 'false',

@@ -33,7 +33,7 @@ const DELIVERY_POOL_SIZE = 2;
         const options = dataSourceOptions(
           requireUrl(config),
           config.env.dbSchema,
-          config.env.dbPoolSize,
+          { max: config.env.dbPoolSize, min: config.env.dbPoolMin },
           config.env.dbStatementTimeoutMs,
           config.env.dbQueryTimeoutMs,
         );
@@ -59,7 +59,7 @@ const DELIVERY_POOL_SIZE = 2;
         const options = dataSourceOptions(
           requireUrl(config),
           config.env.dbSchema,
-          DELIVERY_POOL_SIZE,
+          { max: DELIVERY_POOL_SIZE, min: DELIVERY_POOL_SIZE },
           config.env.dbStatementTimeoutMs,
           config.env.dbQueryTimeoutMs,
         );

@@ -6,7 +6,7 @@ import { dataSourceOptions } from './data-source-options';
  * is serialised with a session advisory lock on the migration connection (pool of one).
  */
 export async function runMigrations(url: string, schema: string): Promise<void> {
-  const ds = new DataSource({ ...dataSourceOptions(url, schema, 1), entities: [] });
+  const ds = new DataSource({ ...dataSourceOptions(url, schema, { max: 1, min: 0 }), entities: [] });
   await ds.initialize();
   try {
     await ds.query(`select pg_advisory_lock(hashtext('enrollment-service:migrations'))`);
