@@ -30,9 +30,12 @@ const CONSTANT = JSON.stringify({ requestId: 'baseline', responseDetails: [{ cod
 
 async function main(): Promise<void> {
   const schema = process.env.BENCH_BASELINE_SCHEMA ?? 'bench_baseline';
+  // Pools sized as the service's: DB_POOL_SIZE connections, all kept while idle (its DB_POOL_MIN default).
+  const poolSize = Number(process.env.DB_POOL_SIZE ?? 20);
   const pool = new Pool({
     connectionString: process.env.DATABASE_URL,
-    max: Number(process.env.DB_POOL_SIZE ?? 20),
+    max: poolSize,
+    min: poolSize,
     options: `-c search_path=${schema}`,
   });
   // Baseline (c)'s statements are marked prepared (handwritten-enrollment.ts); (a′)'s trivial ones are not.
@@ -41,7 +44,8 @@ async function main(): Promise<void> {
   // clients run the reads the service prepared as prepared statements, as the service's clients do.
   const planPool = new Pool({
     connectionString: process.env.DATABASE_URL,
-    max: Number(process.env.DB_POOL_SIZE ?? 20),
+    max: poolSize,
+    min: poolSize,
     options: `-c search_path=${process.env.BENCH_SERVICE_SCHEMA ?? 'public'},${schema}`,
   });
   planPool.on('connect', nameMarkedStatements);

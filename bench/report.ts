@@ -78,7 +78,7 @@ export const METHOD_NOTE =
   "counts pg `Client#query` calls issued inside each HTTP request's async context (AsyncLocalStorage), during a short " +
   'sequential calibration before the load (the probe is idle while measuring), and records the text and values of each ' +
   "request's selects. Baseline (a), pg-only with the same reads: a bare Fastify route that replays the same statement " +
-  "sequence with `pg` against the same database, pool of the same size: its selects are the service's own, recorded " +
+  "sequence with `pg` against the same database, pool of the same size, kept while idle: its selects are the service's own, recorded " +
   'during calibration (same text and values, prepared where the service prepares them, taken in turn from the ' +
   'calibration requests; a row-lock clause dropped, since (a) cycles through those few rows), its other statements ' +
   'trivial ones of their kind (BEGIN/COMMIT, INSERT and UPDATE by key on a table of its own). Baseline (a′), beside such ' +
