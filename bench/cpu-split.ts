@@ -89,3 +89,24 @@ export function split(before: Snapshot | undefined, after: Snapshot | undefined,
     machineBusyPercent: Math.round((100 * (after.machineBusy - before.machineBusy)) / Math.max(1, after.machineTotal - before.machineTotal)),
   };
 }
+
+/**
+ * Waits until the process `pid` has used at most `quietMs` of CPU in each of two windows of
+ * `windowMs` in a row, or `maxMs` went by. autocannon ends a run with a request in flight on every
+ * connection (`unfinished`), and the server goes on with them: without this wait the next run
+ * begins beside up to that many leftover requests, twice its connections for a moment, and a slow
+ * route's p99 becomes that of the next run's first requests (bench/README.md, "Turns"). Without
+ * /proc it returns at once.
+ */
+export async function waitUntilQuiet(pid: number | undefined, { quietMs = 10, windowMs = 100, maxMs = 3_000 } = {}): Promise<void> {
+  if (!pid || !fs.existsSync(`/proc/${pid}/stat`)) return;
+  const deadline = Date.now() + maxMs;
+  let previous = processTicks(String(pid));
+  let quietWindows = 0;
+  while (quietWindows < 2 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const now = processTicks(String(pid));
+    quietWindows = (now - previous) * (TICK_US / 1000) <= quietMs ? quietWindows + 1 : 0;
+    previous = now;
+  }
+}

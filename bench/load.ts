@@ -1,6 +1,6 @@
 /** Drives one target with autocannon and reduces the result to the figures the report shows. */
 import autocannon from 'autocannon';
-import { CpuSplit, snapshot, split } from './cpu-split';
+import { CpuSplit, snapshot, split, waitUntilQuiet } from './cpu-split';
 import { BenchRequest } from './scenarios';
 
 export interface LoadFigures {
@@ -70,6 +70,7 @@ export async function drive(options: LoadOptions): Promise<LoadFigures> {
     ],
   });
   const cpuAfter = snapshot(options.serverPid);
+  await waitUntilQuiet(options.serverPid);
   const statusCodes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(stat.count ?? 0);
   const completed = Object.values(statusCodes).reduce((a, b) => a + b, 0);
