@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { Logger } from '@nestjs/common';
 import * as pg from 'pg';
 import { DatabasePools } from './database-pools';
 
@@ -35,7 +36,17 @@ describe(DatabasePools.name, () => {
     const client = new EventEmitter();
     onConnect?.(client as pg.ClientBase);
     expect(client.listenerCount('error')).toBe(1);
-    expect(() => client.emit('error', Object.assign(new Error('terminating connection'), { code: '57P01' }))).not.toThrow();
-    expect(() => client.emit('error', new Error('again'))).not.toThrow();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(() => client.emit('error', Object.assign(new Error('terminating connection'), { code: '57P01' }))).not.toThrow();
+      expect(() => client.emit('error', new Error('again'))).not.toThrow();
+      // Logged with the SQLSTATE only: an error's message can quote a statement's values.
+      expect(warn.mock.calls).toEqual([
+        [{ errorCode: '57P01' }, 'database connection lost'],
+        [{ errorCode: undefined }, 'database connection lost'],
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
