@@ -1,4 +1,5 @@
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { sample, scrape } from './support/metrics';
 import { startTestApp, TestApp } from './support/test-app';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
@@ -7,13 +8,11 @@ const PAST_PG_IDLE_TIMEOUT_MS = 11_500;
 
 /** Connections the process's pools hold, idle and used (the `db_client_connection_count` metric). */
 async function connections(app: TestApp): Promise<number> {
-  const text = await (await fetch(`${app.baseUrl}/metrics`)).text();
-  const values = text
-    .split('\n')
-    .filter((line) => line.startsWith('db_client_connection_count{'))
-    .map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
-  expect(values).toHaveLength(2);
-  return values.reduce((a, b) => a + b, 0);
+  const text = await scrape(app);
+  const [idle, used] = ['idle', 'used'].map((state) => sample(text, 'db_client_connection_count', `state="${state}"`));
+  expect(idle).toBeDefined();
+  expect(used).toBeDefined();
+  return (idle as number) + (used as number);
 }
 
 /** Enough enrollments at once that the pool opens every connection it may. */

@@ -2,23 +2,12 @@ import * as path from 'node:path';
 import { JobQueue } from '../src/infrastructure/queue/job-queue';
 import { IDEMPOTENCY_PURGE_JOB } from '../src/modules/idempotency/idempotency-purge';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { sample, scrape } from './support/metrics';
 import { PARTNERS, startTestApp, TestApp } from './support/test-app';
 import { tokenRequest } from './support/token-requests';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
-
-async function scrape(app: TestApp): Promise<string> {
-  const res = await fetch(`${app.baseUrl}/metrics`);
-  expect(res.status).toBe(200);
-  return res.text();
-}
-
-/** The sample's value; undefined when the series is not exposed. */
-function sample(text: string, name: string, labels = ''): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(labels ? `${name}{${labels}} ` : `${name} `));
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-}
 
 async function value(app: TestApp, name: string, labels = ''): Promise<number> {
   const found = sample(await scrape(app), name, labels);
