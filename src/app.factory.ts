@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
+import { FORM_MEDIA_TYPE, parseFormBody } from './common/http/form-body';
 import { jsonBodyHook } from './common/http/json-body';
 import { sendError } from './common/http/exception.filter';
 import { installRequestTimeout } from './common/http/request-timeout';
@@ -72,8 +73,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // Registered here, with the app's other Fastify set-up, not from a Nest lifecycle hook: registered
   // during Nest's init it boots ahead of Nest's own error handling of body parsing.
   await fastify.register(rateLimit, { global: false });
-  // JSON only (and the token endpoint's form): any other body type is refused with 415.
+  // JSON only, and a form where a route declares one (@AcceptsForm): any other body is refused with 415.
   fastify.removeContentTypeParser('text/plain');
+  app.useBodyParser(FORM_MEDIA_TYPE, { bodyLimit: BODY_LIMIT_BYTES }, parseFormBody);
   if (config.isSandbox) fastify.addHook('preHandler', unavailableFaultHook);
   fastify.addHook('preValidation', jsonBodyHook);
   app.useGlobalPipes(createValidationPipe());

@@ -213,6 +213,28 @@ describe('Service foundation (e2e)', () => {
       expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 4 });
     });
 
+    it('a form body on a /v1 route: 415 code 100 subCode 4, and nothing is written (forms are the token endpoint’s and the console’s only)', async () => {
+      const form = 'requestId=form-1&programCode=sandbox&ssn=123456789';
+      const enroll = await app.client().post('/v1/programs/sandbox/enrollments', undefined, {
+        rawBody: form,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(enroll.status).toBe(415);
+      expect(enroll.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 4 });
+      const update = await app
+        .client()
+        .put('/v1/programs/sandbox/accounts/00000000-0000-4000-8000-000000000000/users/00000000-0000-4000-8000-000000000001', undefined, {
+          rawBody: 'requestId=form-2&email=a%40b.example',
+          headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+        });
+      expect(update.status).toBe(415);
+      expect(update.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 4 });
+      const replay = await app.client().post('/v1/programs/sandbox/enrollments', { requestId: 'form-1' });
+      // The requestId was never claimed: a JSON call with it is judged on its own body (here, fields missing).
+      expect(replay.status).toBe(400);
+      expect(replay.body.responseDetails[0]).toMatchObject({ code: 200, subCode: 0 });
+    });
+
     it('a JSON body that is not an object is refused as a whole', async () => {
       for (const raw of ['[1,2]', '"text"', '42']) {
         const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: raw });

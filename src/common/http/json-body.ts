@@ -100,7 +100,7 @@ export function prepareJson(root: unknown, options: JsonPreparation): boolean {
 
 /** A /v1 body in the body hook: the depth limit and NFC strings. */
 export const API_BODY: JsonPreparation = { maxDepth: MAX_BODY_DEPTH, nfc: true, dropPrototypeKeys: false };
-/** Any other body (the token endpoint compares client secrets byte for byte): the depth limit only. */
+/** Any other body (the care console's forms): the depth limit only. */
 const OTHER_BODY: JsonPreparation = { maxDepth: MAX_BODY_DEPTH, nfc: false, dropPrototypeKeys: false };
 /** The body pipe's own pass (valid-body.ts): prototype-named keys dropped, at any depth. */
 export const WITHOUT_PROTOTYPE_KEYS: JsonPreparation = { maxDepth: Number.POSITIVE_INFINITY, nfc: false, dropPrototypeKeys: true };
@@ -108,10 +108,12 @@ export const WITHOUT_PROTOTYPE_KEYS: JsonPreparation = { maxDepth: Number.POSITI
 /**
  * Fastify preValidation, every route: refuses over-deep JSON before validation (class-transformer
  * and the validation pipe recurse per level, and a 64 KiB body of `{"a":{"a":…` overflowed the
- * stack, a 500, before this), and puts the strings of every /v1 body in NFC. Outside /v1 strings are
- * left as sent: the token endpoint compares client secrets byte for byte.
+ * stack, a 500, before this), and puts the strings of every /v1 body in NFC. Outside /v1 (the care
+ * console's forms) strings are left as sent.
  */
 export function jsonBodyHook(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
+  // A form's bytes, for the route that parses them itself (@AcceptsForm('bytes')): not JSON.
+  if (Buffer.isBuffer(request.body)) return done();
   if (!prepareJson(request.body, request.url.startsWith('/v1/') ? API_BODY : OTHER_BODY)) return done(new DomainError('MALFORMED_JSON'));
   done();
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { addRouteHooks } from '../../common/http/route-hooks';
+import { FORM_MEDIA_TYPE } from '../../common/http/form-body';
 import { currentRequestId, resolveRequestId } from '../../common/http/request-id';
 import { basicCredentials, ClientCredentials } from './client-credentials';
 
@@ -7,7 +8,6 @@ export const TOKEN_ROUTE = '/oauth2/token';
 /** CONTRACT section 3: a longer client_id is refused before it reaches a limiter, a cache or scrypt. */
 export const MAX_CLIENT_ID_LENGTH = 128;
 
-const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The token request's parameters, each exactly one string (RFC 6749 §3.2: none given twice). */

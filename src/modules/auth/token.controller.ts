@@ -4,6 +4,7 @@ import { ApiErrors, errorExample } from '../../common/openapi/api-answers';
 import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRateLimitedDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
+import { AcceptsForm } from '../../common/http/form-body';
 import type { Principal } from '../../common/context/request-context';
 import { rawResponse, RawResponse } from '../../common/http/answer';
 import { SCOPES } from '../../config/service-config';
@@ -21,6 +22,8 @@ export class TokenController {
   ) {}
 
   @Post('oauth2/token')
+  // Its bytes as sent: the route's hooks (token-form.ts) parse them strictly, once.
+  @AcceptsForm('bytes')
   @HttpCode(200)
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiSecurity('clientSecretBasic')

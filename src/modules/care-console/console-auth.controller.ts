@@ -9,6 +9,7 @@ import type { ProviderIdentity } from './auth/care-oidc.strategy';
 import { ConsoleGate } from './console-gate';
 import { ConsoleExceptionFilter } from './console.filter';
 import { signInPage } from './views/pages';
+import { AcceptsForm } from '../../common/http/form-body';
 
 type Form = Record<string, unknown>;
 const text = (form: Form | undefined, name: string): string => (typeof form?.[name] === 'string' ? (form[name] as string) : '');
@@ -42,6 +43,7 @@ export class ConsoleAuthController {
 
   /** Sandbox only: the care client's credentials of SERVICE_CONFIG (checked as the token endpoint checks them, scope care). */
   @Post('sign-in')
+  @AcceptsForm('fields')
   async sandboxSignIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form): Promise<void> {
     this.gate.served();
     if (!this.gate.sandboxSignIn) {
@@ -107,6 +109,7 @@ export class ConsoleAuthController {
   }
 
   @Post('sign-out')
+  @AcceptsForm('fields')
   async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     if (request.session.staff) await this.gate.csrf(request);
     await request.session.destroy();

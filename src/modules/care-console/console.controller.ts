@@ -8,6 +8,7 @@ import { ConsoleGate } from './console-gate';
 import { ConsoleExceptionFilter } from './console.filter';
 import { isOperation, OperationName, OPERATIONS, REVEALABLE, RevealField, SEARCH_KINDS, SearchKind } from './staff';
 import { accountPage, confirmPage, notApplicablePage, searchPage } from './views/pages';
+import { AcceptsForm } from '../../common/http/form-body';
 
 type Form = Record<string, unknown>;
 const text = (form: Form | undefined, name: string): string => (typeof form?.[name] === 'string' ? (form[name] as string) : '');
@@ -59,6 +60,7 @@ export class ConsoleController {
   }
 
   @Post('search')
+  @AcceptsForm('fields')
   async searchByForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form): Promise<void> {
     this.gate.staff(request);
     await this.gate.csrf(request);
@@ -117,6 +119,7 @@ export class ConsoleController {
   }
 
   @Post('accounts/:accountId/operations/:operation')
+  @AcceptsForm('fields')
   async operate(
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
@@ -151,6 +154,7 @@ export class ConsoleController {
 
   /** The full value is shown on this answer only (never in a URL or the session); the reveal is audited first. */
   @Post('accounts/:accountId/users/:userId/reveal')
+  @AcceptsForm('fields')
   async reveal(
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
