@@ -3,6 +3,7 @@
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const prettier = require('eslint-config-prettier');
+const jestPlugin = require('eslint-plugin-jest');
 
 module.exports = tseslint.config(
   {
@@ -122,6 +123,21 @@ module.exports = tseslint.config(
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'src/**/*.spec.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/consistent-type-imports': 'off' },
+  },
+  {
+    // Specs that can fail: every test asserts (expect, or a helper that does: fast-check's fc.assert, the
+    // specs' expect…/assert…/reject… helpers, enrollment-limits' enrolled), none is skipped or focused,
+    // every expect is complete.
+    name: 'enrollment/specs-can-fail',
+    files: ['test/**/*.ts', 'src/**/*.spec.ts', 'bench/**/*.spec.ts', 'client/**/*.spec.ts'],
+    plugins: { jest: jestPlugin },
+    rules: {
+      'jest/expect-expect': ['error', { assertFunctionNames: ['expect', 'expect*', 'assert*', 'reject*', 'fc.assert', 'enrolled'] }],
+      'jest/no-disabled-tests': 'error',
+      'jest/no-focused-tests': 'error',
+      'jest/no-identical-title': 'error',
+      'jest/valid-expect': 'error',
+    },
   },
   {
     // Plain ESM scripts run by Node as child processes (the test OIDC provider).

@@ -1,0 +1,44 @@
+import { Linter } from 'eslint';
+import * as tseslint from 'typescript-eslint';
+
+// The repository's own lint configuration, so the spec checks the rules `npm run lint` runs.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const config = require('../eslint.config.js') as Linter.Config[];
+
+describe('the lint rules on specs (a test that asserts nothing, or that cannot fail, is a defect)', () => {
+  const rules = config.find((entry) => entry.name === 'enrollment/specs-can-fail');
+  const sut = new Linter({ configType: 'flat' });
+
+  function messagesOf(code: string): string[] {
+    const flat: Linter.Config[] = [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } },
+      { ...rules, files: ['**/*.ts'] },
+    ];
+    return sut.verify(code, flat, { filename: 'test/planted.e2e-spec.ts' }).map((message) => `${message.ruleId}: ${message.line}`);
+  }
+
+  it('cover every spec folder', () => {
+    expect(rules?.files).toEqual(['test/**/*.ts', 'src/**/*.spec.ts', 'bench/**/*.spec.ts', 'client/**/*.spec.ts']);
+  });
+
+  it.each([
+    ['a test without an assertion', "it('calls', async () => {\n  await call();\n});", 'jest/expect-expect: 1'],
+    ['a skipped test', "it.skip('later', () => {\n  expect(1).toBe(1);\n});", 'jest/no-disabled-tests: 1'],
+    ['a focused test', "it.only('this one', () => {\n  expect(1).toBe(1);\n});", 'jest/no-focused-tests: 1'],
+    ['an expect without a matcher', "it('looks', () => {\n  expect(value);\n});", 'jest/valid-expect: 2'],
+    ['two tests of one title', "it('a', () => {\n  expect(1).toBe(1);\n});\nit('a', () => {\n  expect(2).toBe(2);\n});", 'jest/no-identical-title: 4'],
+  ])('fire on %s', (_, code, message) => {
+    expect(messagesOf(code)).toEqual([message]);
+  });
+
+  it("accept the specs' asserting helpers and fast-check's fc.assert", () => {
+    const code = [
+      "it('helpers', async () => {",
+      '  await expectRejected(body, 400, 100, 1);',
+      '  await rejectBusiness(data, 350, 0);',
+      '  await fc.assert(property);',
+      '});',
+    ].join('\n');
+    expect(messagesOf(code)).toEqual([]);
+  });
+});
