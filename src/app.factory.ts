@@ -7,6 +7,7 @@ import { FORM_MEDIA_TYPE, parseFormBody } from './common/http/form-body';
 import { jsonBodyHook } from './common/http/json-body';
 import { sendError } from './common/http/exception.filter';
 import { installRequestTimeout } from './common/http/request-timeout';
+import { setRouteBodyLimit } from './common/http/route-hooks';
 import { installGracefulClose } from './common/http/graceful-close';
 import { unavailableFaultHook } from './common/context/sandbox-faults';
 import { installRequestContext } from './common/context/request-scope';
@@ -26,6 +27,7 @@ import { LIMITED_WEBHOOK_ROUTES } from './modules/webhooks/webhook-call-limit';
 import rateLimit from '@fastify/rate-limit';
 import { setupOpenApi } from './openapi';
 import { installConsoleHttp } from './modules/care-console/console-http';
+import { SCAN_CAPTURE_BODY_LIMIT_BYTES, SCAN_CAPTURE_ROUTE } from './modules/enrollment/controllers/scan-capture.controller';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -76,6 +78,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // JSON only, and a form where a route declares one (@AcceptsForm): any other body is refused with 415.
   fastify.removeContentTypeParser('text/plain');
   app.useBodyParser(FORM_MEDIA_TYPE, { bodyLimit: BODY_LIMIT_BYTES }, parseFormBody);
+  // 64 KiB for every body (BODY_LIMIT_BYTES) but the scan capture's identity document images.
+  setRouteBodyLimit(fastify, 'POST', SCAN_CAPTURE_ROUTE, SCAN_CAPTURE_BODY_LIMIT_BYTES);
   if (config.isSandbox) fastify.addHook('preHandler', unavailableFaultHook);
   fastify.addHook('preValidation', jsonBodyHook);
   app.useGlobalPipes(createValidationPipe());

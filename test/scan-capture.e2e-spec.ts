@@ -46,6 +46,22 @@ describe('Scan capture and Matricula enrollment (e2e)', () => {
   };
 
   describe('POST /v1/kycGates/scanCapture', () => {
+    it('takes photographs: a body of several MiB is accepted, up to 10 MiB (CONTRACT section 6)', async () => {
+      // Two photographs of about 2.2 MiB each once in base64: far over the other routes' 64 KiB.
+      const photo = Buffer.alloc(1700 * 1024, 7).toString('base64');
+      await scan({ frontImage: photo, backImage: photo });
+    });
+
+    it('refuses a body over 10 MiB with 413/100/3, and keeps 64 KiB on every other route', async () => {
+      const tooLarge = await app.client().post(SCAN, scanBody({ frontImage: Buffer.alloc(8 * 1024 * 1024).toString('base64') }));
+      expect(tooLarge.status).toBe(413);
+      expect(tooLarge.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 3 });
+      const enrollment = EnrollmentRequestFactory.build({ encryptedUserData: { middleName: 'A'.repeat(70 * 1024) } });
+      const elsewhere = await app.client().post(ENROLL, enrollment);
+      expect(elsewhere.status).toBe(413);
+      expect(elsewhere.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 3 });
+    });
+
     it('yields an onboardingID and keeps the number encrypted', async () => {
       const { onboardingID, idNumber } = await scan();
       const db = await app.db();

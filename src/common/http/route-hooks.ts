@@ -23,9 +23,23 @@ export function addRouteHooks(fastify: FastifyInstance, matches: (route: RouteOp
   });
 }
 
+/** Whether a route being registered is the one of `method` and `url`. */
+export function isRoute(route: RouteOptions, method: string, url: string): boolean {
+  return route.url === url && (Array.isArray(route.method) ? route.method : [route.method]).includes(method);
+}
+
 /** Adds `hook` as a preHandler of one route only (addRouteHooks). */
 export function addRoutePreHandler(fastify: FastifyInstance, method: string, url: string, hook: preHandlerAsyncHookHandler): void {
-  addRouteHooks(fastify, (route) => route.url === url && (Array.isArray(route.method) ? route.method : [route.method]).includes(method), [
-    { name: 'preHandler', hook },
-  ]);
+  addRouteHooks(fastify, (route) => isRoute(route, method, url), [{ name: 'preHandler', hook }]);
+}
+
+/**
+ * Gives one route a body limit of its own (Fastify's `bodyLimit` route option, set from the onRoute
+ * hook as Fastify documents for changing a route's options; Nest has no decorator for it): the
+ * body parsers then take up to `bytes` on that route, and the server's limit everywhere else.
+ */
+export function setRouteBodyLimit(fastify: FastifyInstance, method: string, url: string, bytes: number): void {
+  fastify.addHook('onRoute', (route) => {
+    if (isRoute(route, method, url)) route.bodyLimit = bytes;
+  });
 }

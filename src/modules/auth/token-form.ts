@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { addRouteHooks } from '../../common/http/route-hooks';
+import { addRouteHooks, isRoute } from '../../common/http/route-hooks';
 import { FORM_MEDIA_TYPE } from '../../common/http/form-body';
 import { currentRequestId, resolveRequestId } from '../../common/http/request-id';
 import { basicCredentials, ClientCredentials } from './client-credentials';
@@ -116,7 +116,7 @@ export function installTokenFormChecks(fastify: FastifyInstance): void {
     void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     done(null, payload);
   };
-  addRouteHooks(fastify, (route) => route.url === TOKEN_ROUTE && (Array.isArray(route.method) ? route.method : [route.method]).includes('POST'), [
+  addRouteHooks(fastify, (route) => isRoute(route, 'POST', TOKEN_ROUTE), [
     { name: 'onRequest', hook: checkMediaType },
     { name: 'preHandler', hook: parseForm },
     { name: 'onSend', hook: noStore },

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { DomainError } from '../../common/errors/domain-error';
-import { addRouteHooks } from '../../common/http/route-hooks';
+import { addRouteHooks, isRoute } from '../../common/http/route-hooks';
 import { sourceAddressKey } from './source-address';
 import { TOKEN_ROUTE, TokenRequest } from './token-form';
 
@@ -134,7 +134,7 @@ export function installTokenRateLimit(
     if (reply.statusCode !== 429) writeHeaders(reply, verdicts(keys));
     done(null, payload);
   };
-  addRouteHooks(fastify, (route) => route.url === TOKEN_ROUTE && (Array.isArray(route.method) ? route.method : [route.method]).includes('POST'), [
+  addRouteHooks(fastify, (route) => isRoute(route, 'POST', TOKEN_ROUTE), [
     { name: 'preHandler', hook: limitTokenRequest },
     { name: 'onSend', hook: countOutcome },
   ]);

@@ -8,8 +8,12 @@ import { Principal } from '../../../common/context/request-context';
 import { ScanCaptureDto } from '../dtos/scan-capture.dto';
 import { ScanCaptureService } from '../services/scan-capture.service';
 
+export const SCAN_CAPTURE_ROUTE = '/v1/kycGates/scanCapture';
+/** CONTRACT section 6: this route takes bodies up to 10 MiB (identity document images); every other one 64 KiB. */
+export const SCAN_CAPTURE_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
 @ApiTags('enrollments')
-@Controller('v1/kycGates/scanCapture')
+@Controller(SCAN_CAPTURE_ROUTE)
 @RequiresScopes('enrollments')
 export class ScanCaptureController {
   constructor(private readonly scans: ScanCaptureService) {}
