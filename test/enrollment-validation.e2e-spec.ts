@@ -217,6 +217,14 @@ describe('Enrollment validation (e2e)', () => {
       await expectRejected({ accountType: undefined, encryptedUserData: { businessData: validBusinessData() } }, 400, 630, 0, description);
     });
 
+    it('businessData that is partial or empty with a consumer or omitted accountType: 630 first, not its fields', async () => {
+      const description = 'businessData is only valid when accountType is business';
+      for (const businessData of [{}, { businessName: 'Acme LLC' }, { businessName: 'A', businessZipCode: '1' }]) {
+        await expectRejected({ encryptedUserData: { businessData } }, 400, 630, 0, description, 'encryptedUserData.businessData');
+        await expectRejected({ accountType: undefined, encryptedUserData: { businessData } }, 400, 630, 0, description, 'encryptedUserData.businessData');
+      }
+    });
+
     it('required businessData fields: 400/200/0 naming the property', async () => {
       await rejectBusiness({ businessName: undefined }, 200, 0, 'businessName is required');
       await rejectBusiness({ businessTaxID: undefined }, 200, 0, 'businessTaxID is required');

@@ -2,7 +2,7 @@ import type { ModuleRef } from '@nestjs/core';
 import { IsObject, IsString, Matches } from 'class-validator';
 import { DomainError } from '../errors/domain-error';
 import { prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
-import { BodyDecrypter, ValidBodyPipe } from './valid-body';
+import { BodyDecrypter, CrossFieldRules, ValidBodyPipe } from './valid-body';
 import * as validation from './validation';
 
 class SampleDto {
@@ -44,6 +44,33 @@ describe(ValidBodyPipe.name, () => {
     const nested = JSON.parse('{"a":[{"constructor":{"prototype":1},"b":2}],"c":{"__proto__":{"x":1},"d":3}}') as unknown;
     prepareJson(nested, WITHOUT_PROTOTYPE_KEYS);
     expect(nested).toStrictEqual({ a: [{ b: 2 }], c: { d: 3 } });
+  });
+
+  it("asks the route's rules which nodes may be sent before the field rules, and runs its cross-field rules after them", async () => {
+    const order: string[] = [];
+    const rules: jest.Mocked<CrossFieldRules<SampleDto, string>> = {
+      admit: jest.fn((body: unknown) => {
+        order.push('admit');
+        if ((body as { banned?: unknown }).banned !== undefined) throw new DomainError('BUSINESS_DATA_NOT_ALLOWED');
+      }),
+      check: jest.fn(() => {
+        order.push('check');
+        return 'plan';
+      }),
+    };
+    jest.spyOn(validation, 'validBodyInstance').mockImplementation(async (dto, body) => {
+      order.push('fields');
+      return body as object;
+    });
+    const moduleRef: Pick<ModuleRef, 'get'> = { get: jest.fn().mockReturnValue(rules) };
+    const sut = new ValidBodyPipe(moduleRef as ModuleRef, { decryptFromPartner: () => Promise.reject(new Error('unused')) });
+    const withRules = { type: 'custom' as const, data: { dto: SampleDto, rules: class Rules {} } as never };
+    expect(await sut.transform(parts({ ssn: '123456789' }), withRules)).toBe('plan');
+    expect(order).toEqual(['admit', 'fields', 'check']);
+    order.length = 0;
+    // A node that may not be sent is refused as such: the field rules inside it never run.
+    await expect(sut.transform(parts({ ssn: 'x', banned: { a: 1 } }), withRules)).rejects.toMatchObject({ key: 'BUSINESS_DATA_NOT_ALLOWED' });
+    expect(order).toEqual(['admit']);
   });
 
   it("opens a JWE only for a partner with encryption: anyone else's string fails the field rules", async () => {

@@ -15,6 +15,11 @@ export const BODY_DECRYPTER = Symbol('BODY_DECRYPTER');
 
 /** Rules of a body that span fields or need the program's configuration; they return what the use case works from. */
 export interface CrossFieldRules<D, R> {
+  /**
+   * Whether each node may be sent at all, judged on the body as sent, before the field rules: a node
+   * that may not be there is refused as such, not by the rules of the fields inside it.
+   */
+  admit?(body: unknown): void;
   check(context: { programCode: string | undefined }, dto: D): R;
 }
 
@@ -49,8 +54,9 @@ const RequestBodyParts = createParamDecorator((_options: ValidBodyOptions, conte
 /**
  * The body of a route that carries `encryptedUserData`, made ready in one place and in this order,
  * before the handler (so before any look-up or lock, CONTRACT section 6): the JWE of an
- * encryption partner opened (and NFC-normalised) → DTO validation (unknown properties, field rules)
- * → the route's cross-field rules, whose result (e.g. the enrollment plan) is what the handler receives.
+ * encryption partner opened (and NFC-normalised) → the route's rules on which nodes may be sent (`admit`)
+ * → DTO validation (unknown properties, field rules) → the route's cross-field rules, whose result
+ * (e.g. the enrollment plan) is what the handler receives.
  *
  * What passes on is the validated body itself, as plain data typed by its DTO, not the DTO instance
  * class-transformer builds to run the field rules: DTO classes declare rules and types and carry no
@@ -69,10 +75,12 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
     // Keys named like prototype properties dropped first, as Nest's ValidationPipe drops them before
     // validating: the field rules, the fingerprint and the handler all see the same data.
     prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
+    const ruleSet = rules ? this.moduleRef.get(rules, { strict: false }) : undefined;
+    ruleSet?.admit?.(body);
     // Throws the body's validation errors; the instance it returns holds the body's own data.
     await validBodyInstance(dto as new () => object, body);
-    if (!rules) return body;
-    return this.moduleRef.get(rules, { strict: false }).check({ programCode: parts.programCode }, body as never);
+    if (!ruleSet) return body;
+    return ruleSet.check({ programCode: parts.programCode }, body as never);
   }
 
   /**

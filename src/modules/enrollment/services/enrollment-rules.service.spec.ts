@@ -112,9 +112,32 @@ describe(EnrollmentRulesService.name, () => {
   describe('business accounts', () => {
     const businessData = { businessName: 'Tacos LLC' };
 
-    it('need KYB enabled and businessData; consumer accounts must not send businessData', () => {
+    it('consumer or omitted accountType: any businessData is refused before the field rules (admit), an absent or null one is not', () => {
+      for (const top of [{}, { accountType: 'consumer' }, { accountType: null }]) {
+        for (const data of [businessData, {}, { businessName: 'A' }]) {
+          expect(refusal(() => sut.admit(enrollment({ businessData: data }, top)))).toMatchObject({
+            key: 'BUSINESS_DATA_NOT_ALLOWED',
+            options: { field: 'encryptedUserData.businessData' },
+          });
+        }
+        expect(refusal(() => sut.admit(enrollment({ businessData: null }, top)))).toBeUndefined();
+        expect(refusal(() => sut.admit(enrollment({}, top)))).toBeUndefined();
+      }
+      // A business account, an accountType the field rules refuse, and bodies of any other shape are left to the rules after.
+      for (const body of [
+        enrollment({ businessData }, { accountType: 'business' }),
+        enrollment({ businessData }, { accountType: 'guild' }),
+        null,
+        'text',
+        [1],
+        { encryptedUserData: 'jwe' },
+      ]) {
+        expect(refusal(() => sut.admit(body))).toBeUndefined();
+      }
+    });
+
+    it('need KYB enabled and businessData', () => {
       expect(check(enrollment({ businessData }, { accountType: 'business' })).businessData).toEqual(businessData);
-      expect(refusal(() => check(enrollment({ businessData })))).toMatchObject({ key: 'BUSINESS_DATA_NOT_ALLOWED' });
       expect(refusal(() => check(enrollment({}, { accountType: 'business' })))).toMatchObject({ key: 'REQUIRED_FIELD_MISSING' });
       expect(refusal(() => check(enrollment({ ...identity({ ssnSuffix: '1234' }), businessData }, { accountType: 'business' }), 'lite'))).toMatchObject({
         key: 'INVALID_FIELD',

@@ -45,6 +45,16 @@ export class EnrollmentRulesService implements CrossFieldRules<CreateEnrollmentD
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * SERVICE.md: businessData sent while accountType is consumer or omitted is 400/630/0, whatever it
+   * holds (an empty or partial businessData included: its fields' own rules would otherwise answer first).
+   */
+  admit(body: unknown): void {
+    if (!isRecord(body) || (body.accountType != null && body.accountType !== 'consumer')) return;
+    const data = body.encryptedUserData;
+    if (isRecord(data) && data.businessData != null) throw new DomainError('BUSINESS_DATA_NOT_ALLOWED', { field: `${USER}.businessData` });
+  }
+
   check({ programCode }: { programCode: string | undefined }, dto: CreateEnrollmentDto): EnrollmentPlan {
     const program = programCode === undefined ? undefined : this.config.service.programs.get(programCode);
     if (!program) throw new DomainError('PROGRAM_NOT_ALLOWED');
@@ -116,11 +126,9 @@ export class EnrollmentRulesService implements CrossFieldRules<CreateEnrollmentD
     return { kind: 'none', plain: {}, key: null };
   }
 
+  /** A business account's: KYB on the program, and businessData (a consumer's businessData is refused by `admit`). */
   private business(program: ProgramConfig, accountType: AccountType, businessData: BusinessDataDto | undefined): void {
-    if (accountType !== 'business') {
-      if (businessData != null) throw new DomainError('BUSINESS_DATA_NOT_ALLOWED', { field: `${USER}.businessData` });
-      return;
-    }
+    if (accountType !== 'business') return;
     if (!program.kybEnabled) throw new DomainError('INVALID_FIELD', { field: 'accountType', property: 'accountType' });
     if (businessData == null) throw new DomainError('REQUIRED_FIELD_MISSING', { field: `${USER}.businessData`, property: 'businessData' });
   }
@@ -177,4 +185,8 @@ export class EnrollmentRulesService implements CrossFieldRules<CreateEnrollmentD
       throw new DomainError('TERMS_OUTSIDE_WINDOW', { field: 'termsAcceptanceDateTime' });
     }
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
