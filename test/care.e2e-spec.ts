@@ -198,7 +198,7 @@ describe('Care operations (e2e)', () => {
     const id = enrolled.account.accountIdentifier;
     await expectNotApplicable(id, 'fraudBlock', 'delete');
     await act(id, 'fraudBlock');
-    for (const value of [-1, 11, 1.5, 'two']) {
+    for (const value of [-1, 1.5, 'two']) {
       const res = await care().delete(path(id, 'fraudBlock'), { sandboxUnblockFailures: value });
       expect(res.status).toBe(400);
       expect(res.body.responseDetails[0]).toMatchObject({ field: 'sandboxUnblockFailures' });
@@ -230,6 +230,18 @@ describe('Care operations (e2e)', () => {
       await eventWith(id, 'cardUpdated', { paymentIdentifier: cardId, status: 'active', previousStatus: 'blocked', reason: 'care.unblock' });
       await eventWith(id, 'accountUpdated', { status: 'normal', previous: { statusReason: 'fraudBlock' }, reason: 'care.fraudBlockRemoved' });
     });
+  });
+
+  it('sandboxUnblockFailures above 3 is taken as 3: every attempt fails (CONTRACT section 10, N ≥ 3)', async () => {
+    const enrolled = await enroll();
+    const id = enrolled.account.accountIdentifier;
+    await act(id, 'fraudBlock');
+    const removed = await care().delete<View>(path(id, 'fraudBlock'), { sandboxUnblockFailures: 20 });
+    expect(removed.status).toBe(200);
+    const view = await waitForView(id, (v) => v.account.kycPendingGate === 'manual');
+    expect(view.paymentInstruments).toEqual([expect.objectContaining({ status: 'blocked' })]);
+    const attempts = (await auditOf(id)).filter((e) => e.action.startsWith('cardUnblock.'));
+    expect(attempts.map((e) => e.action)).toEqual(['cardUnblock.failed', 'cardUnblock.failed', 'cardUnblock.exhausted']);
   });
 
   it('fraud block removed with 3 unblock failures: kycPendingGate manual, statusReason underReview; care then clears the gate', async () => {

@@ -6,6 +6,7 @@ import { Metrics } from '../src/infrastructure/metrics/metrics';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { BASE_PROGRAMS, PARTNERS, startTestApp, TestApp } from './support/test-app';
 import { expectTooManyTokenRequests, tokenRequest } from './support/token-requests';
+import { waitUntil } from './support/wait';
 
 const ROOT = path.resolve(__dirname, '..');
 const ENROLL = '/v1/programs/sandbox/enrollments';
@@ -203,7 +204,8 @@ describe('Production mode (e2e)', () => {
     let app: TestApp;
 
     beforeAll(async () => {
-      app = await startProductionApp('production');
+      // The card unblock's retries a moment apart, so the fraud block's removal can be followed to its end.
+      app = await startProductionApp('production', { UNBLOCK_RETRY_DELAYS_MS: '100,100,100' });
     });
 
     afterAll(async () => {
@@ -251,6 +253,19 @@ describe('Production mode (e2e)', () => {
         expect({ fault, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ fault, status: 200, detail: { code: 0, subCode: 0 } });
         expect(res.body.account).toMatchObject({ accountCycleDay: expect.any(Number) });
       }
+    });
+
+    it('sandboxUnblockFailures is accepted and ignored: the fraud block is removed and the card unblocked at the first attempt', async () => {
+      const enrolled = await app.client().post('/v1/programs/lite/enrollments', EnrollmentRequestFactory.build());
+      const id = (enrolled.body.account as { accountIdentifier: string }).accountIdentifier;
+      const care = app.client('care');
+      expect((await care.post(`/v1/care/accounts/${id}/fraudBlock`, {})).status).toBe(200);
+      const removed = await care.delete(`/v1/care/accounts/${id}/fraudBlock`, { sandboxUnblockFailures: 3 });
+      expect({ status: removed.status, detail: removed.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0, subCode: 0 } });
+      expect(removed.body.account).toMatchObject({ status: 'normal', statusReason: null });
+      const cardStatus = async () => ((await care.get(`/v1/care/accounts/${id}`)).body.paymentInstruments as Array<{ status: string }>)[0]?.status;
+      await waitUntil(async () => (await cardStatus()) !== 'blocked');
+      expect(await cardStatus()).toBe('active');
     });
 
     it('/metrics is not on the partner port (404/404/0); the separate METRICS_PORT listener serves it', async () => {

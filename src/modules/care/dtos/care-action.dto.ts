@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
 import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
 
 /** Optional body of every care operation: a correlation id only. */
@@ -14,12 +14,10 @@ export class CareActionDto {
 export class RemoveFraudBlockDto extends CareActionDto {
   @ApiPropertyOptional({
     minimum: 0,
-    maximum: 10,
-    description: 'Sandbox only (refused as an unknown property in production): the first N unblock attempts fail.',
+    description: 'Sandbox: the first N of the 3 automatic unblock attempts fail (3 or more: all of them). Accepted and ignored in production.',
   })
   @IsOptional()
   @IsInt()
   @Min(0)
-  @Max(10)
   sandboxUnblockFailures?: number;
 }

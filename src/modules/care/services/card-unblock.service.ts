@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { DomainError } from '../../../common/errors/domain-error';
 import { AppConfig } from '../../../config/app-config';
 import { defineJob, deterministicJobId } from '../../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../../infrastructure/queue/job-queue';
@@ -58,10 +57,12 @@ export class CardUnblockService implements OnApplicationBootstrap {
     await this.jobs.work(CARD_UNBLOCK_JOB, (data) => this.attempt(data));
   }
 
-  removeFraudBlock(call: CallConnection, who: CareActor, accountId: string, sandboxFailures: number): Promise<void> {
-    if (sandboxFailures > 0 && !this.config.isSandbox) {
-      throw new DomainError('UNKNOWN_PROPERTY', { field: 'sandboxUnblockFailures', property: 'sandboxUnblockFailures' });
-    }
+  /**
+   * `requestedFailures`: the sandbox's `sandboxUnblockFailures`, the first N of the attempts to fail
+   * (N ≥ 3: all of them); outside the sandbox accepted and ignored (CONTRACT sections 10 and 12).
+   */
+  removeFraudBlock(call: CallConnection, who: CareActor, accountId: string, requestedFailures: number): Promise<void> {
+    const sandboxFailures = this.config.isSandbox ? requestedFailures : 0;
     return this.runner.run(call, who, accountId, 'fraudBlock.remove', async (manager, account) => {
       const runId = randomUUID();
       // SERVICE.md: "healthy and normal", whatever the account was before the block (CONTRACT section 8).
