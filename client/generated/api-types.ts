@@ -67,7 +67,7 @@ export interface paths {
         put?: never;
         /**
          * Client-credentials token (RFC 6749 §4.4)
-         * @description application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic (client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. Rate limited (CONTRACT sections 3 and 12): at most TOKEN_RATE_LIMIT (default 60) successful requests a minute per client id, that many failed client authentications a minute per (client id, source address), and ten times that of all requests per source address (IPv6 by its /64; the forwarded address with TRUST_PROXY), counted per service instance in fixed one-minute windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0). Every answer carries RateLimit-Policy ("client";q=60;w=60, "client-address";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, the policy closest to its limit), and Cache-Control: no-store.
+         * @description application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic (client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. Rate limited (CONTRACT sections 3 and 12): at most TOKEN_RATE_LIMIT (default 60) successful requests a minute per client id, that many failed client authentications a minute per (client id, source address), and ten times that of all requests per source address (IPv6 by its /64; the forwarded address with TRUST_PROXY), counted per service instance in fixed one-minute windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0) beside the RFC 6749 error too_many_requests. Every answer carries RateLimit-Policy ("client";q=60;w=60, "client-address";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, the policy closest to its limit), and Cache-Control: no-store.
          */
         post: operations["issueToken"];
         delete?: never;
@@ -1105,12 +1105,15 @@ export interface components {
              */
             webhookConfigured: boolean;
         };
-        /** @description The error envelope with 429/0; an RFC 6749 error and error_description may accompany it */
+        /** @description The error envelope with 429/0, beside the RFC 6749 error too_many_requests and its description */
         TokenRateLimited: {
-            /** @example too_many_requests */
-            error?: string;
-            /** @example Too many token requests; retry later */
-            error_description?: string;
+            /**
+             * @example too_many_requests
+             * @enum {string}
+             */
+            error: "too_many_requests";
+            /** @example Too many token requests; retry after Retry-After seconds */
+            error_description: string;
             /** @example req-20261121-0001 */
             requestId: string;
             responseDetails: components["schemas"]["ErrorDetail"][];

@@ -22,6 +22,8 @@ export function expectTooManyTokenRequests(answer: Answer): void {
   expect(answer.status).toBe(429);
   expect(answer.body.access_token).toBeUndefined();
   expect(answer.body.responseDetails).toEqual([expect.objectContaining({ code: 429, subCode: 0 })]);
+  // CONTRACT section 2: the 429 adds responseDetails beside the RFC 6749 error.
+  expect(answer.body).toMatchObject({ error: 'too_many_requests', error_description: expect.any(String) });
   const retryAfter = Number(answer.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
   expect(answer.headers.get('ratelimit-policy')).toMatch(/^"client";q=\d+;w=60, "client-address";q=\d+;w=60, "address";q=\d+;w=60$/);

@@ -29,13 +29,13 @@ export class OAuthErrorDto {
   @ApiPropertyOptional({ example: 'Client authentication failed' }) error_description?: string;
 }
 
-/** CONTRACT section 2: the token 429 answers responseDetails 429/0, beside an RFC 6749 error when there is one. */
-@ApiSchema({ name: 'TokenRateLimited', description: 'The error envelope with 429/0; an RFC 6749 error and error_description may accompany it' })
+/** CONTRACT section 2: the token 429 answers responseDetails 429/0 beside the RFC 6749 error. */
+@ApiSchema({ name: 'TokenRateLimited', description: 'The error envelope with 429/0, beside the RFC 6749 error too_many_requests and its description' })
 export class TokenRateLimitedDto {
   @ApiProperty({ example: 'req-20261121-0001' }) requestId: string;
   @ApiProperty({ type: [ErrorDetailDto], minItems: 1 }) responseDetails: ErrorDetailDto[];
-  @ApiPropertyOptional({ example: 'too_many_requests' }) error?: string;
-  @ApiPropertyOptional({ example: 'Too many token requests; retry later' }) error_description?: string;
+  @ApiProperty({ enum: ['too_many_requests'], example: 'too_many_requests' }) error: string;
+  @ApiProperty({ example: 'Too many token requests; retry after Retry-After seconds' }) error_description: string;
 }
 
 @ApiSchema({ name: 'Jwk', description: 'A public JWK: EC P-256 signing (use sig, ES256) or encryption (use enc, ECDH-ES) key' })

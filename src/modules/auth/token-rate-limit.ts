@@ -8,6 +8,11 @@ import { TOKEN_ROUTE, TokenRequest } from './token-form';
 export const TOKEN_RATE_WINDOW_SECONDS = 60;
 /** CONTRACT section 12: the per-address limit is ten times the per-client one. */
 export const ADDRESS_FACTOR = 10;
+/**
+ * CONTRACT section 2: the token 429 adds responseDetails 429/0 beside the RFC 6749 error. RFC 6749
+ * names no error for a rate limit; `too_many_requests` is the name such token endpoints use (Auth0's).
+ */
+export const TOO_MANY_OAUTH_ERROR = { error: 'too_many_requests', error_description: 'Too many token requests; retry after Retry-After seconds' } as const;
 /** Keys each counter remembers; an evicted key starts a fresh window (the address limit still bounds a flood). */
 const MAX_KEYS = 10_000;
 
@@ -125,7 +130,7 @@ export function installTokenRateLimit(
     if (exceeded.length === 0) return done();
     writeHeaders(reply, verdicts(keys));
     const retryAfter = Math.max(1, ...exceeded.map((v) => v.resetSeconds));
-    send(new DomainError('TOO_MANY_TOKEN_REQUESTS', { headers: { 'retry-after': String(retryAfter) } }), request, reply);
+    send(new DomainError('TOO_MANY_TOKEN_REQUESTS', { headers: { 'retry-after': String(retryAfter) }, payload: TOO_MANY_OAUTH_ERROR }), request, reply);
   };
   const countOutcome = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     const keys = keysOf(request);

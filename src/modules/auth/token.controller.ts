@@ -10,6 +10,7 @@ import { rawResponse, RawResponse } from '../../common/http/answer';
 import { SCOPES } from '../../config/service-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
 import { TokenRequest } from './token-form';
+import { TOO_MANY_OAUTH_ERROR } from './token-rate-limit';
 import { TokenRequestError, TokenService } from './token.service';
 
 @ApiTags('OAuth 2.0')
@@ -78,7 +79,9 @@ export class TokenController {
         schema: { type: 'string' },
       },
     },
-    examples: { tooMany: { summary: 'Over TOKEN_RATE_LIMIT requests a minute', value: errorExample('TOO_MANY_TOKEN_REQUESTS') } },
+    examples: {
+      tooMany: { summary: 'Over TOKEN_RATE_LIMIT requests a minute', value: { ...errorExample('TOO_MANY_TOKEN_REQUESTS'), ...TOO_MANY_OAUTH_ERROR } },
+    },
   })
   @ApiErrors(
     { 503: ['DEPENDENCY_UNAVAILABLE'] },
@@ -93,7 +96,7 @@ export class TokenController {
       'Rate limited (CONTRACT sections 3 and 12): at most TOKEN_RATE_LIMIT (default 60) successful requests a minute per client id, ' +
       'that many failed client authentications a minute per (client id, source address), and ten times that of all requests per ' +
       'source address (IPv6 by its /64; the forwarded address with TRUST_PROXY), counted per service instance in fixed one-minute ' +
-      'windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0). Every answer carries RateLimit-Policy ' +
+      'windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0) beside the RFC 6749 error too_many_requests. Every answer carries RateLimit-Policy ' +
       '("client";q=60;w=60, "client-address";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to ' +
       'reset>, the policy closest to its limit), and Cache-Control: no-store.',
   })
