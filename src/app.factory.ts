@@ -4,7 +4,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { FORM_MEDIA_TYPE, parseFormBody } from './common/http/form-body';
-import { jsonBodyHook } from './common/http/json-body';
+import { jsonBodyHook, jsonBodyParser } from './common/http/json-body';
 import { sendError } from './common/http/exception.filter';
 import { installRequestTimeout } from './common/http/request-timeout';
 import { setRouteBodyLimit } from './common/http/route-hooks';
@@ -77,6 +77,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   await fastify.register(rateLimit, { global: false });
   // JSON only, and a form where a route declares one (@AcceptsForm): any other body is refused with 415.
   fastify.removeContentTypeParser('text/plain');
+  app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT_BYTES }, jsonBodyParser(fastify));
   app.useBodyParser(FORM_MEDIA_TYPE, { bodyLimit: BODY_LIMIT_BYTES }, parseFormBody);
   // 64 KiB for every body (BODY_LIMIT_BYTES) but the scan capture's identity document images.
   setRouteBodyLimit(fastify, 'POST', SCAN_CAPTURE_ROUTE, SCAN_CAPTURE_BODY_LIMIT_BYTES);

@@ -144,6 +144,22 @@ describe('Care operations (e2e)', () => {
     expect(trail.every((e) => /Z$/.test(e.at))).toBe(true);
   });
 
+  it('an operation without a body answers 200 even when the caller sends Content-Type: application/json with no content', async () => {
+    const id = (await enroll()).account.accountIdentifier;
+    for (const op of ['lock', 'unlock']) {
+      const res = await care().post<View>(path(id, op), undefined, { rawBody: '', headers: { 'content-type': 'application/json' } });
+      expect({ op, status: res.status, detail: res.body.responseDetails[0] }).toEqual({
+        op,
+        status: 200,
+        detail: { code: 0, subCode: 0, description: 'Success' },
+      });
+    }
+    // Content that is not JSON is still malformed: only no content at all counts as no body.
+    const blank = await care().post<View>(path(id, 'lock'), undefined, { rawBody: ' ', headers: { 'content-type': 'application/json' } });
+    expect(blank.status).toBe(400);
+    expect(blank.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 1 });
+  });
+
   it('close: account and cards closed, then nothing else applies', async () => {
     const enrolled = await enroll();
     const id = enrolled.account.accountIdentifier;

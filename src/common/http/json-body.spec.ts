@@ -1,4 +1,5 @@
-import { API_BODY, MAX_BODY_DEPTH, nfcString, prepareJson, WITHOUT_PROTOTYPE_KEYS } from './json-body';
+import Fastify, { type FastifyRequest } from 'fastify';
+import { API_BODY, jsonBodyParser, MAX_BODY_DEPTH, nfcString, prepareJson, WITHOUT_PROTOTYPE_KEYS } from './json-body';
 
 const depthOnly = (maxDepth: number) => ({ maxDepth, nfc: false, dropPrototypeKeys: false });
 const nfcTo = (maxDepth: number) => ({ maxDepth, nfc: true, dropPrototypeKeys: false });
@@ -73,5 +74,26 @@ describe(prepareJson.name, () => {
     const input = { email: '\ud800', tail: 'a\udc00', pair: '\ud83d\ude00' };
     prepareJson(input, API_BODY);
     expect(input).toEqual({ email: '\ufffd', tail: 'a\ufffd', pair: '\ud83d\ude00' });
+  });
+});
+
+describe(jsonBodyParser.name, () => {
+  const sut = jsonBodyParser(Fastify({ onProtoPoisoning: 'error', onConstructorPoisoning: 'error' }));
+
+  function parsed(text: string): Promise<{ error: Error | null; body: unknown }> {
+    return new Promise((resolve) => {
+      void sut({} as FastifyRequest, Buffer.from(text), (error, body) => resolve({ error: error ?? null, body }));
+    });
+  }
+
+  it('takes no content at all as no body, and parses JSON as Fastify does', async () => {
+    expect(await parsed('')).toEqual({ error: null, body: undefined });
+    expect(await parsed('{"requestId":"r-1","n":[1,2]}')).toEqual({ error: null, body: { requestId: 'r-1', n: [1, 2] } });
+  });
+
+  it('refuses content that is not JSON (whitespace alone included) and prototype poisoning', async () => {
+    for (const text of [' ', '{"a":', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"admin":true}}}']) {
+      expect((await parsed(text)).error).toBeInstanceOf(Error);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors/domain-error';
 
 /** No request of the contract nests deeper than a handful of levels; 32 leaves ample room. */
@@ -116,4 +116,17 @@ export function jsonBodyHook(request: FastifyRequest, _reply: unknown, done: (er
   if (Buffer.isBuffer(request.body)) return done();
   if (!prepareJson(request.body, request.url.startsWith('/v1/') ? API_BODY : OTHER_BODY)) return done(new DomainError('MALFORMED_JSON'));
   done();
+}
+
+/**
+ * The application's JSON parser (registered with Nest's `useBodyParser`, which keeps the bytes as
+ * `rawBody`): Fastify's own (`getDefaultJsonParser`, prototype and constructor poisoning refused as
+ * the server is configured), except that no content at all is no body. A body-less call (a care
+ * operation, a redelivery) that names the JSON media type anyway is not malformed JSON; content that
+ * is not JSON, whitespace included, still is (400/100/1).
+ */
+export function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig;
+  const parse = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
+  return (request, body, done) => (body.length === 0 ? done(null, undefined) : parse(request, body.toString('utf8'), done));
 }
