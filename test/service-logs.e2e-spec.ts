@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { generateKeyMaterial } from '../src/infrastructure/crypto/key-store';
 import { EnrollmentRequestFactory, uniqueSsn } from './support/enrollment-factory';
 import { BASE_PROGRAMS, PARTNERS, startTestApp, TestApp, uniqueSchema } from './support/test-app';
+import { waitUntil } from './support/wait';
 
 const ROOT = path.resolve(__dirname, '..');
 const ENROLL = '/v1/programs/sandbox/enrollments';
@@ -65,16 +66,26 @@ describe('Service log lines (e2e)', () => {
         partnerId: 'acme',
         programCode: 'sandbox',
         req: { method: 'POST', url: ENROLL, route: '/v1/programs/:programCode/enrollments' },
-        res: { statusCode: 200 },
+        res: { statusCode: 200, code: 0, subCode: 0 },
         responseTime: expect.any(Number),
       });
-      expect(requestLine(String(completed.body.requestId)).res).not.toHaveProperty('code');
 
       // A decline (HTTP 200, code 2): the same SSN again while the first account is active.
       const second = EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn, dateOfBirth: '1985-06-15' } } });
       const declined = await app.client().post(ENROLL, second);
       expect({ status: declined.status, detail: declined.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 2, subCode: 60 } });
       expect(requestLine(String(declined.body.requestId))).toMatchObject({ partnerId: 'acme', res: { statusCode: 200, code: 2, subCode: 60 } });
+      // Its identical retry, answered from the stored text: the same code and subCode on its line.
+      const lines = logLines.length;
+      const replayed = await app.client().post(ENROLL, second);
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      const replayLine = () =>
+        logLines
+          .slice(lines)
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .find((line) => line.msg === 'request completed' && line.requestId === declined.body.requestId);
+      await waitUntil(async () => replayLine() !== undefined, 5000, 20);
+      expect(replayLine()).toMatchObject({ res: { statusCode: 200, code: 2, subCode: 60 } });
 
       // An error answer: its envelope's first detail, and the route pattern, not the URL.
       const account = '00000000-0000-4000-8000-000000000000';

@@ -9,9 +9,9 @@ export interface AnswerCode {
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * The code and subCode of an error or decline answer, kept by whoever rendered it (the error
-     * path, a call's decline) for the request's log line, which would otherwise have to parse the
-     * body. Null for a success, and for an answer sent as stored text (an idempotent replay).
+     * The code and subCode an enveloped answer leads with (CONTRACT section 16's request line), kept
+     * by whoever rendered it (the error path, the success envelope, a call's answer, a replay's stored
+     * text) so the log line never parses the body. Null for an answer without an envelope (a token).
      */
     answerCode: AnswerCode | null;
   }

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { AnswerCode, recordAnswerCode } from './answer-code';
 import { successEnvelope, validEnvelope } from './envelope';
+import { SUCCESS_DETAIL, VALID_DETAIL } from '../errors/error-catalogue';
 import { currentRequestId } from './request-id';
 
 export const RAW_RESPONSE = Symbol('raw-response');
@@ -11,7 +12,7 @@ export interface RawResponse {
   /** An object, or JSON text sent as it is (a stored answer replayed byte for byte). */
   body: unknown;
   headers?: Record<string, string>;
-  /** The code and subCode the body leads with, when it is a decline (for the request's log line). */
+  /** The code and subCode the body leads with, when it is an envelope (for the request's log line). */
   code?: AnswerCode;
 }
 
@@ -43,7 +44,11 @@ export function answerBody(reply: FastifyReply, data: unknown): unknown {
       recordAnswerCode(reply.request, raw.code);
       return raw.body;
     }
-    if (VALIDATED in data) return validEnvelope(currentRequestId(reply.request));
+    if (VALIDATED in data) {
+      recordAnswerCode(reply.request, VALID_DETAIL);
+      return validEnvelope(currentRequestId(reply.request));
+    }
   }
+  recordAnswerCode(reply.request, SUCCESS_DETAIL);
   return successEnvelope(currentRequestId(reply.request), (data ?? {}) as object);
 }

@@ -25,3 +25,16 @@ export function errorEnvelope(requestId: string, details: ResponseDetail[], publ
   const linked = details.map((detail) => ({ ...detail, docUrl: errorDocUrl(publicUrl, detail.code, detail.subCode) }));
   return { requestId, responseDetails: linked, ...(payload ?? {}) };
 }
+
+/**
+ * The code and subCode an envelope's text leads with, read from its first characters: the envelopes
+ * above serialise as `{"requestId":"…","responseDetails":[{"code":N,"subCode":M` (a requestId has no
+ * quote), so a stored answer replayed as text names its code for the log line without being parsed.
+ * Undefined for any other text.
+ */
+export function leadingCode(text: string): { code: number; subCode: number } | undefined {
+  const lead = LEADING_CODE.exec(text);
+  return lead ? { code: Number(lead[1]), subCode: Number(lead[2]) } : undefined;
+}
+
+const LEADING_CODE = /^\{"requestId":"[^"]*","responseDetails":\[\{"code":(\d+),"subCode":(\d+)[,}]/;

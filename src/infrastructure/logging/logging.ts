@@ -150,8 +150,8 @@ interface AuthenticatedRequest {
  * One line per answered request, from an onResponse hook, through the root logger (so with
  * `requestId`, and `trace_id`/`span_id` while a trace is active, from the mixins): the request's
  * id, method, path without the query string and route pattern; its status, and the code and
- * subCode of an error or decline answer (kept on the request by whoever rendered it, never parsed
- * back from the body); its time in ms; the calling partner and the path's program code. Never a
+ * subCode its envelope leads with (CONTRACT section 16; kept on the request by whoever rendered it,
+ * never parsed back from the body); its time in ms; the calling partner and the path's program code. Never a
  * header, a body or a query string. Level error (`request errored`) for 5xx, info
  * (`request completed`) otherwise. The line's shape is the same on every request (absent facts are
  * undefined, which pino leaves out).

@@ -29,14 +29,21 @@ describe('call answers at the HTTP edge', () => {
   });
 
   describe(sentAnswer.name, () => {
-    it('sends the text as it is, as JSON, marked replayed only when it was', () => {
+    it('sends the text as it is, as JSON, marked replayed only when it was, with the code it leads with for the log line', () => {
       const fresh = sentAnswer({ replayed: false, outcome: Outcome.completed({}), body: '{"a":1}' });
-      const replayed = sentAnswer({ replayed: true, body: '{"a":1}' });
-      expect(fresh).toEqual({ [RAW_RESPONSE]: true, body: '{"a":1}', headers: { 'content-type': 'application/json; charset=utf-8' } });
-      expect(replayed).toEqual({
+      const stored = '{"requestId":"r-1","responseDetails":[{"code":2,"subCode":60,"description":"Declined"}]}';
+      const replayed = sentAnswer({ replayed: true, body: stored });
+      expect(fresh).toEqual({
         [RAW_RESPONSE]: true,
         body: '{"a":1}',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        code: expect.objectContaining({ code: 0, subCode: 0 }),
+      });
+      expect(replayed).toEqual({
+        [RAW_RESPONSE]: true,
+        body: stored,
         headers: { 'content-type': 'application/json; charset=utf-8', [REPLAYED_HEADER]: 'true' },
+        code: { code: 2, subCode: 60 },
       });
     });
   });

@@ -1,5 +1,6 @@
 import { rawResponse, RawResponse } from '../../common/http/answer';
 import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
+import { SUCCESS_DETAIL } from '../../common/errors/error-catalogue';
 import { replayedAnswer } from '../idempotency/replayed-answer';
 import { CallOutcome } from './call-outcome';
 
@@ -29,12 +30,12 @@ export function outcomeText(requestId: string, outcome: CallOutcome<object>, pub
 
 /**
  * The reply of a call's answer (controllers return it): its text as it is, marked
- * `Idempotent-Replayed: true` when replayed; a decline's code and subCode (its catalogue row) beside
- * it for the log line. A replay's are in its stored text only.
+ * `Idempotent-Replayed: true` when replayed; the code and subCode it leads with (a decline's
+ * catalogue row, else Success) beside it for the log line.
  */
 export function sentAnswer(answer: CallAnswer): RawResponse {
   if (answer.replayed) return replayedAnswer(answer.body);
   const outcome = answer.outcome;
-  const code = outcome.kind === 'declined' || outcome.kind === 'held' ? outcome.decline.entry : undefined;
+  const code = outcome.kind === 'declined' || outcome.kind === 'held' ? outcome.decline.entry : SUCCESS_DETAIL;
   return rawResponse(answer.body, { 'content-type': 'application/json; charset=utf-8' }, code);
 }
