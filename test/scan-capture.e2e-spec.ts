@@ -49,7 +49,8 @@ describe('Scan capture and Matricula enrollment (e2e)', () => {
     it('takes photographs: a body of several MiB is accepted, up to 10 MiB (CONTRACT section 6)', async () => {
       // Two photographs of about 2.2 MiB each once in base64: far over the other routes' 64 KiB.
       const photo = Buffer.alloc(1700 * 1024, 7).toString('base64');
-      await scan({ frontImage: photo, backImage: photo });
+      const { onboardingID } = await scan({ frontImage: photo, backImage: photo });
+      expect(onboardingID).toMatch(/^[0-9a-f-]{36}$/);
     });
 
     it('refuses a body over 10 MiB with 413/100/3, and keeps 64 KiB on every other route', async () => {
