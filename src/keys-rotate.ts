@@ -13,7 +13,13 @@ async function main(): Promise<void> {
   const revoke = process.argv.indexOf('--revoke');
   if (revoke >= 0 && !process.argv[revoke + 1]) throw new Error('--revoke needs the kid of a previous key');
   const next =
-    revoke >= 0 ? revokeKey(material, process.argv[revoke + 1]) : await rotateKeyMaterial(material, { blindIndex: process.argv.includes('--blind-index') });
+    revoke >= 0
+      ? revokeKey(material, process.argv[revoke + 1])
+      : await rotateKeyMaterial(material, {
+          blindIndex: process.argv.includes('--blind-index'),
+          // The service's token lifetime, which bounds how long a previous signing key still verifies.
+          tokenTtlSeconds: process.env.TOKEN_TTL_SECONDS ? Number(process.env.TOKEN_TTL_SECONDS) : undefined,
+        });
   process.stdout.write(`${JSON.stringify(next)}\n`);
 }
 

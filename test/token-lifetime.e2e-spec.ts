@@ -57,12 +57,23 @@ describe('Token lifetimes and key retirement (e2e)', () => {
     await app.close();
   });
 
-  it('keys:rotate records when the previous signing key retired', async () => {
+  it('keys:rotate records when the previous signing key retired, and keeps its shape (the private d)', async () => {
     const rotated = await rotateKeyMaterial(before);
     const retiredAt = rotated.previousSigning?.[0].retiredAt as number;
-    expect(rotated.previousSigning?.[0].kid).toBe(before.signing.kid);
+    expect(rotated.previousSigning?.[0]).toMatchObject({ kid: before.signing.kid, kty: 'EC', crv: 'P-256', d: before.signing.d });
     expect(retiredAt).toBeGreaterThanOrEqual(now() - 5);
     expect(retiredAt).toBeLessThanOrEqual(now());
+  });
+
+  it('a second keys:rotate keeps every previous signing key whose tokens may still verify, and drops the others', async () => {
+    const once = await rotateKeyMaterial(before);
+    const t = now();
+    const withOld: KeyMaterial = {
+      ...once,
+      previousSigning: [...(once.previousSigning ?? []), { ...stale.signing, retiredAt: t - HOUR - 61 }, { ...unrecorded.signing, retiredAt: undefined }],
+    };
+    const twice = await rotateKeyMaterial(withOld, { tokenTtlSeconds: HOUR });
+    expect(twice.previousSigning?.map((jwk) => jwk.kid)).toEqual([once.signing.kid, before.signing.kid]);
   });
 
   it('a token whose iat is older than TOKEN_TTL_SECONDS + 60 s is refused whatever its exp; a younger one is admitted', async () => {

@@ -216,20 +216,26 @@ export async function generateKeyMaterial(): Promise<KeyMaterial> {
 
 /**
  * The next key document of a rotation (`npm run --silent keys:rotate`): fresh signing and `enc`
- * keys with the current ones kept as previous, the signing key with its retirement time (older
- * previous keys dropped: their tokens and JWEs have long expired), a fresh data key made current beside every old one (old values stay
- * readable), and, when asked, a fresh blind-index key with the current one kept as previous
- * (the data must then be re-indexed: `npm run keys:reindex`).
+ * keys with the current ones kept as previous, whole (`SERVICE_KEYS` keeps its shape, the private
+ * `d` included: CONTRACT section 3), the signing key with its retirement time. Older previous
+ * signing keys stay while their tokens may still verify (retired less than `tokenTtlSeconds` ago,
+ * default 3600: two rotations within a token's lifetime lose none of them); older ones, and those
+ * without a recorded retirement, are dropped, as is an older `enc` key. A fresh data key is made
+ * current beside every old one (old values stay readable), and, when asked, a fresh blind-index key
+ * with the current one kept as previous (the data must then be re-indexed: `npm run keys:reindex`).
  */
-export async function rotateKeyMaterial(current: KeyMaterial, options: { blindIndex?: boolean } = {}): Promise<KeyMaterial> {
+export async function rotateKeyMaterial(current: KeyMaterial, options: { blindIndex?: boolean; tokenTtlSeconds?: number } = {}): Promise<KeyMaterial> {
   const fresh = await generateKeyMaterial();
+  const now = Math.floor(Date.now() / 1000);
+  const ttl = options.tokenTtlSeconds ?? 3600;
+  const stillVerifying = (current.previousSigning ?? []).filter((jwk) => jwk.retiredAt !== undefined && now < jwk.retiredAt + ttl);
   return {
     signing: fresh.signing,
     encryption: fresh.encryption,
     dataKeys: { ...current.dataKeys, ...fresh.dataKeys },
     currentDataKeyId: fresh.currentDataKeyId,
     blindIndexKey: options.blindIndex ? fresh.blindIndexKey : current.blindIndexKey,
-    previousSigning: [{ ...publicHalf(current.signing), retiredAt: Math.floor(Date.now() / 1000) }],
+    previousSigning: [{ ...current.signing, retiredAt: now }, ...stillVerifying],
     previousEncryption: [current.encryption],
     previousBlindIndexKeys: options.blindIndex ? [current.blindIndexKey] : (current.previousBlindIndexKeys ?? []),
   };
