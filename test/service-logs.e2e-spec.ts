@@ -29,7 +29,7 @@ interface RequestLine {
   requestId?: string;
   partnerId?: string;
   programCode?: string;
-  req: { id: string; method: string; url: string; route?: string };
+  req: { method: string; url: string; route?: string };
   res: { statusCode: number; code?: number; subCode?: number };
   responseTime: number;
 }
@@ -58,8 +58,11 @@ describe('Service log lines (e2e)', () => {
     it("carries the partner, the program, the route pattern, the status, the answer's code and subCode and the time; no personal data", async () => {
       const ssn = uniqueSsn();
       const first = EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn, dateOfBirth: '1985-06-15' } } });
-      const completed = await app.client().post(ENROLL, first);
+      // A header id beside the body's requestId: the body's is the request's one id (CONTRACT section 1).
+      const completed = await app.client().post(ENROLL, first, { headers: { 'x-request-id': 'header-id-not-the-one' } });
       expect(completed.status).toBe(200);
+      expect(completed.body.requestId).toBe(first.requestId);
+      expect(JSON.stringify(requestLine(String(completed.body.requestId)))).not.toContain('header-id-not-the-one');
       expect(requestLine(String(completed.body.requestId))).toMatchObject({
         level: 30,
         msg: 'request completed',

@@ -60,7 +60,7 @@ describe(installRequestLogging.name, () => {
     return { sut, parsed };
   }
 
-  it('writes one line per request with its id, method, path without the query, status and time, and the requestId', async () => {
+  it('writes one line per request with its method, path without the query, status and time, and the requestId', async () => {
     const { sut, parsed } = await serving();
     const cls = ClsServiceManager.getClsService();
     await cls.run(async () => {
@@ -74,7 +74,7 @@ describe(installRequestLogging.name, () => {
         pid: process.pid,
         hostname: expect.any(String),
         requestId: 'req-1',
-        req: { id: expect.any(String), method: 'GET', url: '/v1/things/1', route: '/v1/things/:id' },
+        req: { method: 'GET', url: '/v1/things/1', route: '/v1/things/:id' },
         res: { statusCode: 200 },
         responseTime: expect.any(Number),
         msg: 'request completed',
@@ -90,7 +90,7 @@ describe(installRequestLogging.name, () => {
       expect.objectContaining({
         partnerId: 'acme',
         programCode: 'sandbox',
-        req: { id: expect.any(String), method: 'GET', url: '/v1/programs/sandbox/things', route: '/v1/programs/:programCode/things' },
+        req: { method: 'GET', url: '/v1/programs/sandbox/things', route: '/v1/programs/:programCode/things' },
         res: { statusCode: 400, code: 400, subCode: 7 },
       }),
     ]);

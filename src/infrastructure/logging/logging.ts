@@ -148,8 +148,8 @@ interface AuthenticatedRequest {
 
 /**
  * One line per answered request, from an onResponse hook, through the root logger (so with
- * `requestId`, and `trace_id`/`span_id` while a trace is active, from the mixins): the request's
- * id, method, path without the query string and route pattern; its status, and the code and
+ * `requestId`, the request's one id, and `trace_id`/`span_id` while a trace is active, from the
+ * mixins): the request's method, path without the query string and route pattern; its status, and the code and
  * subCode its envelope leads with (CONTRACT section 16; kept on the request by whoever rendered it,
  * never parsed back from the body); its time in ms; the calling partner and the path's program code. Never a
  * header, a body or a query string. Level error (`request errored`) for 5xx, info
@@ -164,7 +164,9 @@ export function installRequestLogging(fastify: FastifyInstance, root: PinoRoot):
     const answerCode = request.answerCode;
     const { user, params } = request as AuthenticatedRequest;
     const line = {
-      req: { id: String(request.id), method: request.method, url: request.url.split('?', 1)[0], route: request.routeOptions.url },
+      // No `req.id`: the line's `requestId` (the mixin's) is the request's one id (CONTRACT section 1),
+      // where Fastify's id is the header's even when the body's requestId took its place.
+      req: { method: request.method, url: request.url.split('?', 1)[0], route: request.routeOptions.url },
       res: { statusCode, code: answerCode?.code, subCode: answerCode?.subCode },
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
       partnerId: user?.partner?.partnerId,
