@@ -225,14 +225,14 @@ describe('Business profile (e2e)', () => {
       expect(detail(own.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Business profile not found' }));
     });
 
-    it('account without a business profile: 404/10/0 Business profile not found on GET and PUT', async () => {
+    it("account without a business profile: GET 404/10/0 Business profile not found; PUT 404/10/0 Account Not Found (SERVICE.md's PUT row)", async () => {
       const consumer = (await enroll('acme', EnrollmentRequestFactory.build())).accountId;
       const get = await acme.get(path(consumer));
       expect(get.status).toBe(404);
       expect(detail(get.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Business profile not found' }));
       const put = await acme.put(path(consumer), { businessData: { ...FULL_BUSINESS_DATA } });
       expect(put.status).toBe(404);
-      expect(detail(put.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Business profile not found' }));
+      expect(detail(put.body)).toEqual(linked({ code: 10, subCode: 0, description: 'Account Not Found' }));
     });
 
     it('needs scope business_profiles and a program of the partner', async () => {

@@ -1953,7 +1953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 404/10/0 "Account Not Found" for an unknown account or one of another partner or program; 404/10/0 "Business profile not found" for an account without a business profile (consumer accounts included).. 404/10/0 Account Not Found; 404/10/0 Business profile not found */
+            /** @description 404/10/0 "Account Not Found" for an unknown account, one of another partner or program, or one without a business profile (consumer accounts included: SERVICE.md, "Invalid account information").. 404/10/0 Account Not Found */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

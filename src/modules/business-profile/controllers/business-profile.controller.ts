@@ -29,6 +29,9 @@ const BUSINESS_DATA_EXAMPLE = {
 const NOT_FOUND =
   '404/10/0 "Account Not Found" for an unknown account or one of another partner or program; ' +
   '404/10/0 "Business profile not found" for an account without a business profile (consumer accounts included).';
+const PUT_NOT_FOUND =
+  '404/10/0 "Account Not Found" for an unknown account, one of another partner or program, or one without a business profile ' +
+  '(consumer accounts included: SERVICE.md, "Invalid account information").';
 
 @ApiTags('business profile')
 @Controller('v1/programs/:programCode/accounts/:accountIdentifier/businessProfile')
@@ -96,9 +99,9 @@ export class BusinessProfileController {
         'INVALID_BUSINESS_COUNTRY',
         'INVALID_PROCESSING_VOLUME',
       ],
-      404: ['ACCOUNT_NOT_FOUND', 'BUSINESS_PROFILE_NOT_FOUND'],
+      404: ['ACCOUNT_NOT_FOUND'],
     },
-    { 400: 'Enrollment KYB rules; businessType outside the list: 400/600/0 "Invalid businessType"', 404: NOT_FOUND },
+    { 400: 'Enrollment KYB rules; businessType outside the list: 400/600/0 "Invalid businessType"', 404: PUT_NOT_FOUND },
   )
   async update(
     @CurrentPrincipal() principal: Principal,

@@ -102,8 +102,9 @@ export class BusinessProfileService {
         )
       : [];
     const row = rows[0];
-    if (!row) throw new DomainError('ACCOUNT_NOT_FOUND');
-    if (row.accountId === null) throw new DomainError('BUSINESS_PROFILE_NOT_FOUND');
+    // SERVICE.md's PUT has one 404, "Invalid account information": an account without a business
+    // profile (a consumer account) is such an account for an update (GET names the profile instead).
+    if (!row || row.accountId === null) throw new DomainError('ACCOUNT_NOT_FOUND');
     const { foundId: _found, ...columns } = row;
     return Object.assign(new BusinessProfileEntity(), columns);
   }
