@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
 import type { AppConfig } from '../../../config/app-config';
 import { parseServiceConfig } from '../../../config/service-config';
 import type { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
@@ -206,5 +208,20 @@ describe(EnrollmentRulesService.name, () => {
     expect(() => sut.checkTermsWindow(at(720))).not.toThrow();
     expect(refusal(() => sut.checkTermsWindow(at(-720.001)))).toMatchObject({ key: 'TERMS_OUTSIDE_WINDOW' });
     expect(refusal(() => sut.checkTermsWindow(at(720.001)))).toMatchObject({ key: 'TERMS_OUTSIDE_WINDOW' });
+  });
+
+  it('terms acceptance without an offset is UTC, whatever the server time zone (SERVICE.md: UTC across the service)', () => {
+    // In a process east of UTC: read as local time, 14:00 would be 05:00Z, 727 hours before NOW and outside the window.
+    const script = [
+      "const { EnrollmentRulesService } = require('./src/modules/enrollment/services/enrollment-rules.service');",
+      `const sut = new EnrollmentRulesService({ now: () => new Date('${NOW.toISOString()}') }, {});`,
+      "const verdict = (t) => { try { sut.checkTermsWindow({ request: { termsAcceptanceDateTime: t } }); return 'inside'; } catch { return 'outside'; } };",
+      "process.stdout.write(JSON.stringify(['2026-05-16T14:00:00', '2026-05-16T11:59:00', '2026-05-16T23:00:00+09:00'].map(verdict)));",
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
+      cwd: path.resolve(__dirname, '../../../..'),
+      env: { ...process.env, TZ: 'Asia/Tokyo', TS_NODE_PROJECT: 'tsconfig.spec.json' },
+    });
+    expect(JSON.parse(out.toString())).toEqual(['inside', 'outside', 'inside']);
   });
 });

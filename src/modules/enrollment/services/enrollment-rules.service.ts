@@ -9,6 +9,7 @@ import type { PhoneDto } from '../../user/dtos/phone.dto';
 import type { AddressPlain, IdentityPlain, PhonePlain, UserDataPlain } from '../../user/user.types';
 import type { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { Clock } from '../../../infrastructure/time/clock';
+import { utcMillis } from '../../../infrastructure/time/utc';
 import { AppConfig } from '../../../config/app-config';
 import type { CrossFieldRules } from '../../../common/validation/valid-body';
 
@@ -68,7 +69,7 @@ export class EnrollmentRulesService implements CrossFieldRules<CreateEnrollmentD
       throw new DomainError('SSN_REQUIRED', { field: `${ID}.ssn` });
     }
     const currency = this.currency(program, dto.currency);
-    if (Number.isNaN(Date.parse(dto.termsAcceptanceDateTime))) {
+    if (Number.isNaN(utcMillis(dto.termsAcceptanceDateTime))) {
       throw new DomainError('INVALID_FIELD', { field: 'termsAcceptanceDateTime', property: 'termsAcceptanceDateTime' });
     }
     const user: UserDataPlain = {
@@ -180,7 +181,7 @@ export class EnrollmentRulesService implements CrossFieldRules<CreateEnrollmentD
 
   /** Inclusive window of 720 hours on either side of the time of submission (of the first attempt). */
   checkTermsWindow(plan: EnrollmentPlan): void {
-    const accepted = Date.parse(plan.request.termsAcceptanceDateTime);
+    const accepted = utcMillis(plan.request.termsAcceptanceDateTime);
     if (Math.abs(this.clock.now().getTime() - accepted) > TERMS_WINDOW_MS) {
       throw new DomainError('TERMS_OUTSIDE_WINDOW', { field: 'termsAcceptanceDateTime' });
     }
