@@ -84,6 +84,9 @@ describe('Enrollment validation (e2e)', () => {
 
     it('home address missing: 400/1042', async () => {
       await expectRejected(user({ addresses: [home({ type: 'mailing' })] }), 400, 1042, 0, 'Home address is missing');
+      // Whatever else is wrong with the one address sent, a missing home address is what it lacks first.
+      await expectRejected(user({ addresses: [home({ type: 'mailing', isDefault: true })] }), 400, 1042, 0, 'Home address is missing');
+      await expectRejected(user({ addresses: [home({ type: 'business', isDefault: true })] }), 400, 1042, 0, 'Home address is missing');
       await expectRejected(user({ addresses: [] }), 400, 1042, 0);
       await expectRejected(user({ addresses: undefined }), 400, 1042, 0);
     });

@@ -134,18 +134,22 @@ export class EnrollmentRulesService implements CrossFieldRules<CreateEnrollmentD
     if (businessData == null) throw new DomainError('REQUIRED_FIELD_MISSING', { field: `${USER}.businessData`, property: 'businessData' });
   }
 
-  /** Types unique, at most one default (home or business), home required; home is the default when none is marked. */
+  /**
+   * Types unique, home required, at most one default (home or business); home is the default when
+   * none is marked. A missing home address is judged before the defaults: a lone address, default or
+   * not, lacks home first (1042).
+   */
   private addresses(addresses: AddressDto[]): AddressPlain[] {
     const seen = new Set<string>();
     addresses.forEach((address, index) => {
       if (seen.has(address.type)) throw new DomainError('DUPLICATE_TYPE', { field: `${USER}.addresses[${index}].type` });
       seen.add(address.type);
     });
+    if (!seen.has('home')) throw new DomainError('HOME_ADDRESS_MISSING', { field: `${USER}.addresses` });
     const defaults = addresses.filter((address) => address.isDefault === true);
     if (defaults.length > 1 || defaults.some((address) => address.type === 'mailing')) {
       throw new DomainError('MULTIPLE_DEFAULT_ADDRESSES', { field: `${USER}.addresses` });
     }
-    if (!seen.has('home')) throw new DomainError('HOME_ADDRESS_MISSING', { field: `${USER}.addresses` });
     const defaultType = defaults[0]?.type ?? 'home';
     return addresses.map((address) => ({
       type: address.type,
