@@ -1,5 +1,5 @@
 import { CompactEncrypt, decodeProtectedHeader, importJWK, JWK, CryptoKey } from 'jose';
-import { generateKeyMaterial, KeyMaterial, rotateKeyMaterial } from '../src/infrastructure/crypto/key-store';
+import { generateKeyMaterial, KeyMaterial, revokeKey, rotateKeyMaterial } from '../src/infrastructure/crypto/key-store';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -89,7 +89,11 @@ describe('Key rotation (e2e)', () => {
   // Last: the instance it starts retires this file's current key, and passport's bearer strategy is
   // registered process-wide, so requests to `app` would be verified by that instance afterwards.
   it('a token signed by a key that is not listed any more is refused (401)', async () => {
-    const later = await startTestApp('key_rotation', { schema: app.schema, env: { SERVICE_KEYS: JSON.stringify(await rotateKeyMaterial(after)) } });
+    // A second rotation keeps the first key while its tokens may verify (keys:rotate); revoking it lists it no more.
+    const rotatedAgain = await rotateKeyMaterial(after);
+    expect(rotatedAgain.previousSigning?.map((jwk) => jwk.kid)).toContain(before.signing.kid);
+    const unlisted = revokeKey(rotatedAgain, before.signing.kid);
+    const later = await startTestApp('key_rotation', { schema: app.schema, env: { SERVICE_KEYS: JSON.stringify(unlisted) } });
     try {
       const got = await fetch(`${later.baseUrl}${ENROLL}/accounts/${accountId}`, { headers: { authorization: `Bearer ${oldToken}` } });
       expect(got.status).toBe(401);

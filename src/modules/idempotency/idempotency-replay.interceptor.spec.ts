@@ -97,6 +97,8 @@ describe(IdempotencyReplayInterceptor.name, () => {
       [RAW_RESPONSE]: true,
       body: STORED,
       headers: { 'content-type': 'application/json; charset=utf-8', 'idempotent-replayed': 'true' },
+      // The code its stored text leads with, for the request's log line.
+      code: { code: 0, subCode: 0 },
     });
     expect(find).toHaveBeenCalledTimes(1);
     expect(find).toHaveBeenCalledWith({ partnerId: 'acme', programCode: 'sandbox', requestId: 'r-1' });
