@@ -1,21 +1,7 @@
-import { Linter } from 'eslint';
-import * as tseslint from 'typescript-eslint';
-
-// The repository's own lint configuration, so the spec checks the rules `npm run lint` runs.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const config = require('../eslint.config.js') as Linter.Config[];
+import { lintBlock } from './common/testing/lint-config';
 
 describe('the lint rules on specs (a test that asserts nothing, or that cannot fail, is a defect)', () => {
-  const rules = config.find((entry) => entry.name === 'enrollment/specs-can-fail');
-  const sut = new Linter({ configType: 'flat' });
-
-  function messagesOf(code: string): string[] {
-    const flat: Linter.Config[] = [
-      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } },
-      { ...rules, files: ['**/*.ts'] },
-    ];
-    return sut.verify(code, flat, { filename: 'test/planted.e2e-spec.ts' }).map((message) => `${message.ruleId}: ${message.line}`);
-  }
+  const { block: rules, messagesOf } = lintBlock('enrollment/specs-can-fail', 'test/planted.e2e-spec.ts');
 
   it('cover every spec folder', () => {
     expect(rules?.files).toEqual(['test/**/*.ts', 'src/**/*.spec.ts', 'bench/**/*.spec.ts', 'client/**/*.spec.ts']);

@@ -92,7 +92,7 @@ describe('Key rotation (e2e)', () => {
     // A second rotation keeps the first key while its tokens may verify (keys:rotate); revoking it lists it no more.
     const rotatedAgain = await rotateKeyMaterial(after);
     expect(rotatedAgain.previousSigning?.map((jwk) => jwk.kid)).toContain(before.signing.kid);
-    const unlisted = revokeKey(rotatedAgain, before.signing.kid);
+    const unlisted = revokeKey(rotatedAgain, String(before.signing.kid));
     const later = await startTestApp('key_rotation', { schema: app.schema, env: { SERVICE_KEYS: JSON.stringify(unlisted) } });
     try {
       const got = await fetch(`${later.baseUrl}${ENROLL}/accounts/${accountId}`, { headers: { authorization: `Bearer ${oldToken}` } });

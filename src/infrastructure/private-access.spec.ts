@@ -1,21 +1,7 @@
-import { Linter } from 'eslint';
-import * as tseslint from 'typescript-eslint';
-
-// The repository's own lint configuration, so the spec checks the rule `npm run lint` runs.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const config = require('../../eslint.config.js') as Linter.Config[];
+import { lintBlock } from '../common/testing/lint-config';
 
 describe('the private-access lint rule (STYLE rule 12)', () => {
-  const rule = config.find((entry) => entry.name === 'enrollment/private-access');
-  const sut = new Linter({ configType: 'flat' });
-
-  function messagesOf(code: string): string[] {
-    const flat: Linter.Config[] = [
-      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } },
-      { ...rule, files: ['**/*.ts'] },
-    ];
-    return sut.verify(code, flat, { filename: 'src/planted.ts' }).map((message) => `${message.ruleId}: ${message.line}`);
-  }
+  const { block: rule, messagesOf } = lintBlock('enrollment/private-access', 'src/planted.ts');
 
   it('is in the configuration, for src', () => {
     expect(rule?.files).toEqual(['src/**/*.ts']);
