@@ -73,6 +73,11 @@ describe('Token endpoint request checks (e2e)', () => {
     expectInvalidRequest(await post(type, `grant_type=client_credentials&client_id=%E0%A4%A&client_secret=x`));
   });
 
+  it('a form over 64 KiB is invalid_request too (the RFC 6749 form, like every error of this endpoint but 429 and 503)', async () => {
+    const padding = 'x'.repeat(70 * 1024);
+    expectInvalidRequest(await post('application/x-www-form-urlencoded', form({ grant_type: 'client_credentials', client_id: clientId, pad: padding })));
+  });
+
   it('a client_id over 128 characters is invalid_request, in the form or in Basic; 128 is an unknown client', async () => {
     const type = 'application/x-www-form-urlencoded';
     const long = 'a'.repeat(129);

@@ -90,15 +90,23 @@ function refuse(reply: FastifyReply, requestId: string, description: string): Fa
 
 /**
  * The token route's own hooks, installed before its rate limiter (CONTRACT section 3): a body of
- * another media type is refused before Fastify parses it (so malformed JSON is not the envelope's
- * 400), the form is then parsed strictly and its TokenRequest replaces the body the limiter and the handler see,
+ * another media type, or declared larger than the server's body limit, is refused before Fastify
+ * parses it (so malformed JSON is not the envelope's 400, nor a large form its 413), the form is then parsed strictly and its TokenRequest replaces the body the limiter and the handler see,
  * and every answer of the route, errors included, carries `Cache-Control: no-store`.
  */
 export function installTokenFormChecks(fastify: FastifyInstance): void {
   // Callback-style hooks: an async hook costs a promise per request; a hook that answers does not call done.
+  // A declared length over the server's body limit is refused here, in the RFC 6749 form, before
+  // Fastify's parser would answer 413 with the envelope (CONTRACT section 3).
+  const bodyLimit = fastify.initialConfig.bodyLimit ?? Number.POSITIVE_INFINITY;
   const checkMediaType = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    if (isFormMediaType(request.headers['content-type'])) return done();
-    refuse(reply, resolveRequestId(request), `The body must be ${FORM_MEDIA_TYPE}`);
+    const refusal = !isFormMediaType(request.headers['content-type'])
+      ? `The body must be ${FORM_MEDIA_TYPE}`
+      : Number(request.headers['content-length'] ?? 0) > bodyLimit
+        ? `The body is larger than ${bodyLimit} bytes`
+        : undefined;
+    if (refusal === undefined) return done();
+    refuse(reply, resolveRequestId(request), refusal);
   };
   const parseForm = (request: FastifyRequest & { rawBody?: Buffer }, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     let parsed: TokenRequest;
