@@ -4,6 +4,7 @@
 // (CONTRACT sections 3 and 12). With --blind-index the blind-index key is rotated too; run
 // `npm run keys:reindex` before serving with it. `-- --revoke <kid>` prints the document without
 // that previous key instead (nothing rotated).
+import { loadEnv } from './config/env';
 import { parseKeyMaterial, revokeKey, rotateKeyMaterial } from './infrastructure/crypto/key-store';
 
 async function main(): Promise<void> {
@@ -17,8 +18,8 @@ async function main(): Promise<void> {
       ? revokeKey(material, process.argv[revoke + 1])
       : await rotateKeyMaterial(material, {
           blindIndex: process.argv.includes('--blind-index'),
-          // The service's token lifetime, which bounds how long a previous signing key still verifies.
-          tokenTtlSeconds: process.env.TOKEN_TTL_SECONDS ? Number(process.env.TOKEN_TTL_SECONDS) : undefined,
+          // The service's token lifetime (as the service reads it), which bounds how long a previous signing key still verifies.
+          tokenTtlSeconds: loadEnv().tokenTtlSeconds,
         });
   process.stdout.write(`${JSON.stringify(next)}\n`);
 }
