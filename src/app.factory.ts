@@ -67,10 +67,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   metrics.install(fastify);
   installTraceRoute(fastify);
   const errors = new NestLogger('Errors');
-  installRequestTimeout(fastify, config.env.requestTimeoutMs, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
+  const send = (error: unknown, request: FastifyRequest, reply: FastifyReply) => sendError(error, request, reply, errors, config.env.publicUrl);
+  installRequestTimeout(fastify, config.env.requestTimeoutMs, send);
   // The token route's strict form checks run before its rate limiter (both are that route's own hooks, in this order).
-  installTokenFormChecks(fastify);
-  installTokenRateLimit(fastify, config.env.tokenRateLimit, (error, request, reply) => sendError(error, request, reply, errors, config.env.publicUrl));
+  installTokenFormChecks(fastify, send);
+  installTokenRateLimit(fastify, config.env.tokenRateLimit, send);
   // @fastify/rate-limit's counter (`createRateLimit`) for the webhook test and redeliver limit; not global.
   // Registered here, with the app's other Fastify set-up, not from a Nest lifecycle hook: registered
   // during Nest's init it boots ahead of Nest's own error handling of body parsing.

@@ -78,6 +78,23 @@ describe('Token endpoint request checks (e2e)', () => {
     expectInvalidRequest(await post('application/x-www-form-urlencoded', form({ grant_type: 'client_credentials', client_id: clientId, pad: padding })));
   });
 
+  it('a chunked form (no Content-Length) that grows past 64 KiB is invalid_request too, not the envelope 413', async () => {
+    const chunk = new TextEncoder().encode(`grant_type=client_credentials&pad=${'x'.repeat(20 * 1024)}`);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 4; i++) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    const response = await fetch(`${app.baseUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expectInvalidRequest({ status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers });
+  });
+
   it('a client_id over 128 characters is invalid_request, in the form or in Basic; 128 is an unknown client', async () => {
     const type = 'application/x-www-form-urlencoded';
     const long = 'a'.repeat(129);

@@ -94,16 +94,17 @@ function refuse(reply: FastifyReply, requestId: string, description: string): Fa
  * parses it (so malformed JSON is not the envelope's 400, nor a large form its 413), the form is then parsed strictly and its TokenRequest replaces the body the limiter and the handler see,
  * and every answer of the route, errors included, carries `Cache-Control: no-store`.
  */
-export function installTokenFormChecks(fastify: FastifyInstance): void {
+export function installTokenFormChecks(fastify: FastifyInstance, send: (error: unknown, request: FastifyRequest, reply: FastifyReply) => void): void {
   // Callback-style hooks: an async hook costs a promise per request; a hook that answers does not call done.
   // A declared length over the server's body limit is refused here, in the RFC 6749 form, before
   // Fastify's parser would answer 413 with the envelope (CONTRACT section 3).
   const bodyLimit = fastify.initialConfig.bodyLimit ?? Number.POSITIVE_INFINITY;
+  const tooLarge = `The body is larger than ${bodyLimit} bytes`;
   const checkMediaType = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const refusal = !isFormMediaType(request.headers['content-type'])
       ? `The body must be ${FORM_MEDIA_TYPE}`
       : Number(request.headers['content-length'] ?? 0) > bodyLimit
-        ? `The body is larger than ${bodyLimit} bytes`
+        ? tooLarge
         : undefined;
     if (refusal === undefined) return done();
     refuse(reply, resolveRequestId(request), refusal);
@@ -129,4 +130,16 @@ export function installTokenFormChecks(fastify: FastifyInstance): void {
     { name: 'preHandler', hook: parseForm },
     { name: 'onSend', hook: noStore },
   ]);
+  // A chunked form (no Content-Length) passes the check above and fails only as it grows past the
+  // limit while Fastify reads it. Fastify hands that to the route's error handler (its documented
+  // `errorHandler` route option), which answers it in the RFC 6749 form; any other failure goes on
+  // to the app's (`send`), as on every route.
+  fastify.addHook('onRoute', (route) => {
+    if (!isRoute(route, 'POST', TOKEN_ROUTE)) return;
+    route.errorHandler = (error, request, reply) => {
+      const code = (error as { code?: string }).code;
+      if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(reply, currentRequestId(request), tooLarge);
+      send(error, request, reply);
+    };
+  });
 }

@@ -45,7 +45,7 @@ export class TokenController {
     status: 400,
     type: OAuthErrorDto,
     description:
-      'RFC 6749 §5.2: invalid_request (a body that is not application/x-www-form-urlencoded, cannot be parsed or declares more than 64 KiB, ' +
+      'RFC 6749 §5.2: invalid_request (a body that is not application/x-www-form-urlencoded, cannot be parsed or is over 64 KiB, ' +
       'a parameter given twice, a client_id over 128 characters), unsupported_grant_type, invalid_scope',
     examples: {
       unsupportedGrant: {
