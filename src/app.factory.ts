@@ -23,7 +23,7 @@ import { Metrics } from './infrastructure/metrics/metrics';
 import { installTraceRoute } from './infrastructure/telemetry/trace-context';
 import { installTokenFormChecks, TOKEN_ROUTE } from './modules/auth/token-form';
 import { installTokenRateLimit } from './modules/auth/token-rate-limit';
-import { LIMITED_WEBHOOK_ROUTES } from './modules/webhooks/webhook-call-limit';
+import { installWebhookCallLimitHeaders, LIMITED_WEBHOOK_ROUTES, WebhookCallLimiter } from './modules/webhooks/webhook-call-limit';
 import rateLimit from '@fastify/rate-limit';
 import { setupOpenApi } from './openapi';
 import { installConsoleHttp } from './modules/care-console/console-http';
@@ -76,6 +76,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // Registered here, with the app's other Fastify set-up, not from a Nest lifecycle hook: registered
   // during Nest's init it boots ahead of Nest's own error handling of body parsing.
   await fastify.register(rateLimit, { global: false });
+  installWebhookCallLimitHeaders(fastify, app.get(WebhookCallLimiter));
   // JSON only, and a form where a route declares one (@AcceptsForm): any other body is refused with 415.
   fastify.removeContentTypeParser('text/plain');
   app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT_BYTES }, jsonBodyParser(fastify));

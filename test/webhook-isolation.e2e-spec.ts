@@ -98,6 +98,28 @@ describe('Webhook isolation (e2e)', () => {
       const globex = await app.client('globex').post('/v1/webhooks/test', { eventType: 'accountUpdated', programCode: 'other' });
       expect(globex.status).toBe(200);
     });
+
+    it('every answer of the limited routes carries RateLimit-Policy and RateLimit, the 401 and the 403 too (CONTRACT section 12)', async () => {
+      const hashed = app.client('hashed');
+      const withoutScope = await hashed.post('/v1/webhooks/test', { eventType: 'accountUpdated' }, { noRetry: true });
+      expect(withoutScope.status).toBe(403);
+      expect(withoutScope.headers.get('ratelimit-policy')).toBe('"partner";q=3;w=60');
+      // The partner is known: its own window, counted like any of its calls.
+      expect(withoutScope.headers.get('ratelimit')).toMatch(/^"partner";r=2;t=([1-9]|[1-5][0-9]|60)$/);
+      for (const url of ['/v1/webhooks/test', '/v1/webhooks/events/00000000-0000-4000-8000-000000000000/redeliver']) {
+        for (const headers of [{}, { authorization: 'Bearer not-a-token' }]) {
+          const unauthenticated = await fetch(`${app.baseUrl}${url}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...headers },
+            body: '{}',
+          });
+          expect(unauthenticated.status).toBe(401);
+          expect(unauthenticated.headers.get('ratelimit-policy')).toBe('"partner";q=3;w=60');
+          // No partner, nothing counted: the whole quota.
+          expect(unauthenticated.headers.get('ratelimit')).toBe('"partner";r=3;t=60');
+        }
+      }
+    });
   });
 
   describe('delivery capacity is shared fairly between partners', () => {

@@ -1,6 +1,7 @@
 import { applyDecorators, CanActivate, ExecutionContext, Injectable, OnApplicationBootstrap, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { addRouteHooks, isRoute } from '../../common/http/route-hooks';
 import { ApiErrors } from '../../common/openapi/api-answers';
 import type { Principal } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
@@ -47,10 +48,37 @@ export class WebhookCallLimiter implements OnApplicationBootstrap {
     if (!this.check) throw new Error('WebhookCallLimiter used before the application bootstrapped');
     const verdict = await this.check(request);
     if (verdict.isAllowed) return;
-    void reply.header('ratelimit-policy', `"partner";q=${verdict.max};w=${WINDOW_SECONDS}`);
-    void reply.header('ratelimit', `"partner";r=${verdict.remaining};t=${verdict.ttlInSeconds}`);
+    this.setHeaders(reply, verdict.remaining, verdict.ttlInSeconds);
     if (verdict.isExceeded) throw new DomainError('TOO_MANY_WEBHOOK_CALLS', { headers: { 'retry-after': String(Math.max(1, verdict.ttlInSeconds)) } });
   }
+
+  /**
+   * The headers of an answer given before the route's guard counted the call (CONTRACT section 12:
+   * every answer of a rate-limited route carries them). A verified partner refused for its scope or
+   * program is counted like any of its calls; a caller with no valid token is no partner, counts
+   * against none, and is shown the whole quota.
+   */
+  async headersBeforeCounting(request: FastifyRequest & { user?: Principal }, reply: FastifyReply): Promise<void> {
+    if (!request.user) return this.setHeaders(reply, this.config.env.webhookTestRateLimit, WINDOW_SECONDS);
+    await this.take(request, reply).catch(() => undefined);
+  }
+
+  private setHeaders(reply: FastifyReply, remaining: number, resetSeconds: number): void {
+    void reply.header('ratelimit-policy', `"partner";q=${this.config.env.webhookTestRateLimit};w=${WINDOW_SECONDS}`);
+    void reply.header('ratelimit', `"partner";r=${remaining};t=${resetSeconds}`);
+  }
+}
+
+/**
+ * The limited routes' own onSend hook (installed by app.factory before Nest registers the routes):
+ * an answer the route guard never reached, the bearer guard's 401 or 403, gets the headers too.
+ */
+export function installWebhookCallLimitHeaders(fastify: FastifyInstance, limiter: WebhookCallLimiter): void {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    if (!reply.hasHeader('ratelimit')) await limiter.headersBeforeCounting(request, reply);
+    return payload;
+  };
+  addRouteHooks(fastify, (route) => LIMITED_WEBHOOK_ROUTES.some((url) => isRoute(route, 'POST', url)), [{ name: 'onSend', hook: onSend }]);
 }
 
 @Injectable()
