@@ -28,6 +28,9 @@ describe('Token endpoint request checks (e2e)', () => {
     expect(answer.body.responseDetails).toBeUndefined();
     expect(answer.headers.get('cache-control')).toBe('no-store');
     expect(answer.headers.get('x-request-id')).toBeTruthy();
+    // CONTRACT section 12: every answer of a rate-limited route, a refusal before the limiter included.
+    expect(answer.headers.get('ratelimit-policy')).toMatch(/^"client";q=3;w=60, /);
+    expect(answer.headers.get('ratelimit')).toMatch(/^"[a-z-]+";r=\d+;t=\d+$/);
   }
 
   const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
