@@ -120,6 +120,7 @@ describe('Tracing (e2e, CONTRACT section 16)', () => {
     const delivery = await otlp.waitFor(() => otlp.jsonSpans().find((s) => s.name === 'webhook delivery' && s.links?.some((l) => l.traceId === trace.traceId)));
     expect(delivery.traceId).not.toBe(trace.traceId);
     expect(attribute(delivery, 'webhook.outcome')).toBe('delivered');
+    expect(attribute(delivery, 'webhook.delivery_outcome')).toBe('delivered');
     // The partner's request carries no trace header (CONTRACT section 16).
     const eventId = String(attribute(delivery, 'webhook.event_id'));
     const [sent] = await webhooks.waitFor(() => webhooks.forEvent(eventId).length > 0).then(() => webhooks.forEvent(eventId));
@@ -135,6 +136,14 @@ describe('Tracing (e2e, CONTRACT section 16)', () => {
     for (const secret of [...secrets, querySecret]) expect(raw).not.toContain(secret);
     // No client address or user agent either.
     expect(exported).not.toMatch(/client\.address|user_agent|network\.peer/);
+
+    // One span per HTTP request: the operators' probes and scrapes too.
+    for (const probe of ['/health/live', '/metrics']) {
+      const probeTrace = traceparent();
+      expect((await fetch(`${child.baseUrl}${probe}`, { headers: { traceparent: probeTrace.header } })).status).toBe(200);
+      const span = await otlp.waitFor(() => otlp.jsonSpans().find((s) => s.traceId === probeTrace.traceId && s.kind === SERVER));
+      expect(attribute(span, 'url.path')).toBe(probe);
+    }
   }, 120_000);
 
   it('exports http/protobuf by default, the continued trace id inside', async () => {

@@ -30,6 +30,7 @@ const ALLOWED = new Set([
   'webhook.event_type',
   'webhook.attempt',
   'webhook.outcome',
+  'webhook.delivery_outcome',
 ]);
 /** A server span's `server.address` is the Host header a client sent; a database span's is the database host. */
 const ALLOWED_OUTSIDE_SERVER = new Set(['server.address']);

@@ -4,12 +4,8 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import type { IncomingMessage } from 'node:http';
 import { PrivateSpanExporter } from './private-span-exporter';
 import { onTelemetryStop, tracingRequested } from './telemetry-switch';
-
-/** Scrapes and probes: frequent, and nothing to follow. */
-const UNTRACED_PATHS = ['/metrics', '/health'];
 
 /**
  * Starts OpenTelemetry tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (CONTRACT section 16), and
@@ -32,8 +28,8 @@ export function startTelemetry(env: NodeJS.ProcessEnv): void {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
+      // Every incoming request, probes and scrapes included (CONTRACT section 16: one span per HTTP request).
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request: IncomingMessage) => UNTRACED_PATHS.some((path) => request.url?.startsWith(path)),
         // Outgoing calls go to partners and identity providers: no trace headers leave the service.
         disableOutgoingRequestInstrumentation: true,
       }),
