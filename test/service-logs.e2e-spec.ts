@@ -118,6 +118,21 @@ describe('Service log lines (e2e)', () => {
         expect(all).not.toContain(secret);
     });
 
+    it("names the program a body names (webhook test, scan capture) when it is one of the partner's, never an unchecked value", async () => {
+      const acme = app.client();
+      const named = await acme.post(
+        '/v1/webhooks/test',
+        { eventType: 'accountUpdated', programCode: 'sandbox' },
+        { headers: { 'x-request-id': 'log-probe-body-program' } },
+      );
+      expect(named.status).toBe(200);
+      expect(requestLine(String(named.body.requestId))).toMatchObject({ partnerId: 'acme', programCode: 'sandbox', req: { route: '/v1/webhooks/test' } });
+      const foreign = await acme.post('/v1/webhooks/test', { eventType: 'accountUpdated', programCode: 'not-a-program-Zq9' }, { noRetry: true });
+      expect(foreign.status).toBe(403);
+      expect(requestLine(String(foreign.body.requestId))).not.toHaveProperty('programCode');
+      expect(logLines.join('\n')).not.toContain('not-a-program-Zq9');
+    });
+
     it('names the partner of a token request once its client authenticated, and none for a refused one', async () => {
       const tokenRequest = (secret: string, requestId: string) =>
         fetch(`${app.baseUrl}/oauth2/token`, {

@@ -142,8 +142,20 @@ export function nestLogger(root: PinoRoot): Logger {
 
 /** What the auth guard leaves on a request it let through (passport's `request.user`), or the token endpoint once the client authenticated: the partner's principal. */
 interface AuthenticatedRequest {
-  user?: { partner?: { partnerId?: string } };
+  user?: { partner?: { partnerId?: string; programs?: readonly string[] } };
   params: unknown;
+  body: unknown;
+}
+
+/**
+ * The program the call names: its path's, else its body's `programCode` (webhook test, scan
+ * capture) when it is one of the partner's programs. An unchecked body value never reaches the log.
+ */
+function programCodeOf({ user, params, body }: AuthenticatedRequest): string | undefined {
+  const inPath = (params as { programCode?: string } | undefined)?.programCode;
+  if (inPath !== undefined) return inPath;
+  const inBody = body !== null && typeof body === 'object' ? (body as { programCode?: unknown }).programCode : undefined;
+  return typeof inBody === 'string' && user?.partner?.programs?.includes(inBody) ? inBody : undefined;
 }
 
 /**
@@ -151,7 +163,7 @@ interface AuthenticatedRequest {
  * `requestId`, the request's one id, and `trace_id`/`span_id` while a trace is active, from the
  * mixins): the request's method, path without the query string and route pattern; its status, and the code and
  * subCode its envelope leads with (CONTRACT section 16; kept on the request by whoever rendered it,
- * never parsed back from the body); its time in ms; the calling partner and the path's program code. Never a
+ * never parsed back from the body); its time in ms; the calling partner and the program (programCodeOf). Never a
  * header, a body or a query string. Level error (`request errored`) for 5xx, info
  * (`request completed`) otherwise. The line's shape is the same on every request (absent facts are
  * undefined, which pino leaves out).
@@ -162,15 +174,15 @@ export function installRequestLogging(fastify: FastifyInstance, root: PinoRoot):
     const statusCode = reply.statusCode;
     if (!root.isLevelEnabled(statusCode >= 500 ? 'error' : 'info')) return done();
     const answerCode = request.answerCode;
-    const { user, params } = request as AuthenticatedRequest;
+    const authenticated = request as AuthenticatedRequest;
     const line = {
       // No `req.id`: the line's `requestId` (the mixin's) is the request's one id (CONTRACT section 1),
       // where Fastify's id is the header's even when the body's requestId took its place.
       req: { method: request.method, url: request.url.split('?', 1)[0], route: request.routeOptions.url },
       res: { statusCode, code: answerCode?.code, subCode: answerCode?.subCode },
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
-      partnerId: user?.partner?.partnerId,
-      programCode: (params as { programCode?: string } | undefined)?.programCode,
+      partnerId: authenticated.user?.partner?.partnerId,
+      programCode: programCodeOf(authenticated),
     };
     if (statusCode >= 500) root.error(line, 'request errored');
     else root.info(line, 'request completed');
