@@ -65,6 +65,8 @@ describe('Enrollment validation (e2e)', () => {
     it('ssn with ssnSuffix or last4SSN: 400/630', async () => {
       await expectRejected(user({ identifyingData: { ssnSuffix: '1234' } }), 400, 630, 0, 'Cannot pass both last4SSN and SSN');
       await expectRejected(user({ identifyingData: { last4SSN: '1234' } }), 400, 630, 0, 'Cannot pass both last4SSN and SSN');
+      // A row of the table applies, so it answers, not the 100/5 of a suffix that disagrees with last4SSN (CONTRACT section 9).
+      await expectRejected(user({ identifyingData: { ssnSuffix: '1234', last4SSN: '5678' } }), 400, 630, 0, 'Cannot pass both last4SSN and SSN');
     });
 
     it('duplicate address types: 400/1020', async () => {
@@ -101,6 +103,13 @@ describe('Enrollment validation (e2e)', () => {
       await expectRejected(user({ identifyingData: { matriculaId: 'MX123456' } }), 400, 630, 0, 'Cannot pass both matriculaId and ssn or last4ssn');
       await expectRejected(
         { onboardingID: '00000000-0000-4000-8000-000000000000', ...user({ identifyingData: { ssn: undefined, ssnSuffix: '1234' } }) },
+        400,
+        630,
+        0,
+        'Cannot pass both matriculaId and ssn or last4ssn',
+      );
+      await expectRejected(
+        user({ identifyingData: { ssn: undefined, matriculaId: 'MX123456', ssnSuffix: '1234', last4SSN: '5678' } }),
         400,
         630,
         0,

@@ -102,16 +102,17 @@ export class EnrollmentRulesService implements CrossFieldRules<CreateEnrollmentD
 
   private identity(program: ProgramConfig, dto: CreateEnrollmentDto): { kind: IdentityKind; plain: IdentityPlain; key: LimitKeyValue | null } {
     const id = dto.encryptedUserData.identifyingData;
-    if (id.ssnSuffix != null && id.last4SSN != null && id.ssnSuffix !== id.last4SSN) {
-      throw new DomainError('INVALID_FIELD', { field: `${ID}.last4SSN`, property: 'last4SSN' });
-    }
     const suffix = id.ssnSuffix ?? id.last4SSN;
     const matricula = id.matriculaId != null || dto.onboardingID != null;
+    // The table's 630 rows first; a suffix that disagrees with last4SSN is the 100/5 of CONTRACT section 9 only where no row applies.
     if (id.ssn != null && suffix != null) {
       throw new DomainError('SSN_AND_SUFFIX', { field: `${ID}.${id.ssnSuffix != null ? 'ssnSuffix' : 'last4SSN'}` });
     }
     if (matricula && (id.ssn != null || suffix != null)) {
       throw new DomainError('MATRICULA_AND_SSN', { field: id.matriculaId != null ? `${ID}.matriculaId` : 'onboardingID' });
+    }
+    if (id.ssnSuffix != null && id.last4SSN != null && id.ssnSuffix !== id.last4SSN) {
+      throw new DomainError('INVALID_FIELD', { field: `${ID}.last4SSN`, property: 'last4SSN' });
     }
     if (matricula) {
       if (dto.onboardingID == null) throw new DomainError('REQUIRED_FIELD_MISSING', { field: 'onboardingID', property: 'onboardingID' });
