@@ -92,6 +92,7 @@ describe('Business profile (e2e)', () => {
       ['zipCode length', { zipCode: '1234' }, 400, 400, 0, 'zipCode min or max length'],
       ['businessZipCode length', { businessZipCode: '787011' }, 400, 400, 0, 'businessZipCode min or max length'],
       ['businessZipCode format', { businessZipCode: 'ABCDE' }, 400, 350, 0, 'Invalid Business Zip Code'],
+      ['zipCode format', { zipCode: 'ABCDE' }, 400, 350, 0, 'Invalid Business Zip Code'],
       ['businessZipCode ZIP+4 format', { businessZipCode: '78701 1234' }, 400, 350, 0, 'Invalid Business Zip Code'],
       ['businessState length', { businessState: 'TEX' }, 400, 400, 0, 'businessState min or max length'],
       ['businessState unknown', { businessState: 'ZZ' }, 400, 780, 0, 'Invalid State'],

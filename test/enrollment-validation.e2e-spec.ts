@@ -244,6 +244,8 @@ describe('Enrollment validation (e2e)', () => {
 
     it('format rows: zip 350, URL 740, email 750, country 600, type 600, volume 300', async () => {
       await rejectBusiness({ businessZipCode: '7870A' }, 350, 0, 'Invalid Business Zip Code');
+      // The business's address zip is a business zip code too: the KYB table's one zip row.
+      await rejectBusiness({ zipCode: '7870A' }, 350, 0, 'Invalid Business Zip Code');
       await rejectBusiness({ url: 'not a url' }, 740, 0, 'Invalid URL Format');
       await rejectBusiness({ email: 'owner@' }, 750, 0, 'Invalid Email Format');
       await rejectBusiness({ businessCountryCode: 'XX' }, 600, 0, 'Invalid Business Country Code');

@@ -43,8 +43,8 @@ export class BusinessDataUpdateDto {
   @Clearable() @AddressLine2Rules() addressLine2?: string | null;
   @WhenSent() @CityRules() city?: string;
   @WhenSent() @BusinessStateRules() businessState?: string;
-  @WhenSent() @ZipRules('INVALID_BUSINESS_ZIP', false) businessZipCode?: string;
-  @Clearable() @ZipRules('INVALID_ZIP', false) zipCode?: string | null;
+  @WhenSent() @ZipRules(false) businessZipCode?: string;
+  @Clearable() @ZipRules(false) zipCode?: string | null;
   @WhenSent() @BusinessCountryRules() businessCountryCode?: string;
   @Clearable() @UrlRules() url?: string | null;
   @Clearable() @BusinessEmailRules() email?: string | null;

@@ -30,8 +30,8 @@ export class BusinessDataDto {
   @IsOptional() @AddressLine2Rules() addressLine2?: string | null;
   @CityRules() city: string;
   @BusinessStateRules() businessState: string;
-  @ZipRules('INVALID_BUSINESS_ZIP', true) businessZipCode: string;
-  @IsOptional() @ZipRules('INVALID_ZIP', false) zipCode?: string | null;
+  @ZipRules(true) businessZipCode: string;
+  @IsOptional() @ZipRules(false) zipCode?: string | null;
   @BusinessCountryRules() businessCountryCode: string;
   @IsOptional() @UrlRules() url?: string | null;
   @IsOptional() @BusinessEmailRules() email?: string | null;

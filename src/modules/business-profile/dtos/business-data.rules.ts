@@ -87,11 +87,12 @@ export const BusinessStateRules = () =>
     predicate('isUspsState', isUspsState, fails('INVALID_STATE')),
   );
 
-export const ZipRules = (invalid: 'INVALID_BUSINESS_ZIP' | 'INVALID_ZIP', required: boolean) =>
+/** businessZipCode and the business address's zipCode: SERVICE.md's KYB table has one zip row for both (350, "Invalid Business Zip Code"). */
+export const ZipRules = (required: boolean) =>
   rules(
     { type: String, example: '78701', description: '12345 or 12345-6789', required },
     lengthIn([5, 10], fails('BUSINESS_FIELD_LENGTH')),
-    Matches(ZIP_CODE_PATTERN, fails(invalid)),
+    Matches(ZIP_CODE_PATTERN, fails('INVALID_BUSINESS_ZIP')),
   );
 
 export const BusinessCountryRules = () =>
