@@ -85,6 +85,21 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
     for (const o of ['completed', 'declined', 'held', 'referred', 'incomplete']) expect({ o, moved: (await outcome(o)) - before[o] }).toEqual({ o, moved: 1 });
   });
 
+  it('counts a phased enrollment once, on the retry that resumed and decided it (the interrupted call decided nothing)', async () => {
+    const completed = await value(app, 'enrollment_outcomes_total', 'outcome="completed"');
+    const client = app.client('acme');
+    const request = EnrollmentRequestFactory.build();
+    const interrupted = await client.post(ENROLL, request, { headers: { 'x-sandbox-fault': 'after:accountWritten' }, noRetry: true });
+    expect(interrupted.status).toBe(503);
+    expect(await value(app, 'enrollment_outcomes_total', 'outcome="completed"')).toBe(completed);
+    const resumed = await client.post(ENROLL, request);
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    // Its replay is not counted again.
+    expect((await client.post(ENROLL, request)).headers.get('idempotent-replayed')).toBe('true');
+    expect(await value(app, 'enrollment_outcomes_total', 'outcome="completed"')).toBe(completed + 1);
+  });
+
   it('counts webhook attempts by outcome, and shows the backlog and its age while a partner fails', async () => {
     const attempts = (o: string) => value(app, 'webhook_delivery_attempts_total', `outcome="${o}"`);
     // The earlier tests' events first: delivered, the backlog empty.

@@ -62,8 +62,8 @@ export class EnrollmentService {
     const { key, operation, payload } = enrollmentCall(partner.partnerId, programCode, plan.request);
     const limitKeys = this.rules.limitKeys(plan);
     const ssn = plan.request.encryptedUserData.identifyingData.ssn;
-    // Counted once the call has committed, and only by the call that decided: a replay runs no
-    // work, and a retry that resumes from a recovery point completes what its first call counted.
+    // Counted once the call has committed, and only by the call that decided: a replay runs no work,
+    // and an interrupted call decided nothing, so the retry that resumes and decides counts it.
     let decided: EnrollmentOutcome | undefined;
     const answer = await this.calls.idempotent({
       key,
@@ -85,8 +85,9 @@ export class EnrollmentService {
       },
       work: async ({ resumed, call, batch }) => {
         const started = resumed ? await this.progress.findByRequest(call.manager, key) : null;
-        if (started) return this.continue(call, partner, plan, started.accountId, started.point);
-        const outcome = await this.firstAttempt(call, batch, partner, plan, limitKeys);
+        const outcome = started
+          ? await this.continue(call, partner, plan, started.accountId, started.point)
+          : await this.firstAttempt(call, batch, partner, plan, limitKeys);
         decided = outcomeLabel(outcome);
         return outcome;
       },
