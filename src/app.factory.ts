@@ -37,6 +37,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   await runMigrations(config.env.databaseUrl, config.env.dbSchema);
   const adapter = new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    // Identifiers in paths are opaque strings (CONTRACT section 1): one of any length a URL can carry
+    // reaches its route (an unknown account is Account Not Found), not the 100 characters after
+    // which Fastify would answer as for an unknown route. No route has a regular-expression parameter.
+    maxParamLength: 16 * 1024,
     genReqId: incomingRequestId,
     logger: false,
     // Off unless TRUST_PROXY says the service sits behind a proxy: a forwarded address is then the source (rate limits).

@@ -1,4 +1,5 @@
 import { SignJWT, generateKeyPair, decodeJwt, UnsecuredJWT } from 'jose';
+import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { PARTNERS, startTestApp, TestApp, linked } from './support/test-app';
 
 interface TokenBody {
@@ -241,6 +242,56 @@ describe('Service foundation (e2e)', () => {
         expect(res.status).toBe(400);
         expect(res.body.responseDetails).toEqual([linked({ code: 100, subCode: 5, description: 'body has an invalid value or type', field: 'body' })]);
       }
+    });
+
+    it('JSON null is not an object either; bytes that are not UTF-8 are malformed JSON (CONTRACT section 1: JSON bodies, UTF-8)', async () => {
+      const none = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: 'null' });
+      expect(none.status).toBe(400);
+      expect(none.body.responseDetails).toEqual([linked({ code: 100, subCode: 5, description: 'body has an invalid value or type', field: 'body' })]);
+      const latin1 = await fetch(`${app.baseUrl}/v1/programs/sandbox/enrollments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await app.client().accessToken()}`, 'content-type': 'application/json' },
+        body: Buffer.concat([Buffer.from('{"requestId":"bad'), Buffer.from([0xff]), Buffer.from('"}')]),
+      });
+      expect(latin1.status).toBe(400);
+      expect(((await latin1.json()) as { responseDetails: unknown[] }).responseDetails[0]).toMatchObject({ code: 100, subCode: 1 });
+    });
+
+    it('an array sent as an object, or an object as an array, is one type error at its own path, the governing detail', async () => {
+      const request = EnrollmentRequestFactory.build();
+      for (const [field, value] of [
+        ['addresses', {}],
+        ['phoneNumbers', { type: 'mobile' }],
+      ] as const) {
+        const res = await app
+          .client()
+          .post('/v1/programs/sandbox/enrollments', { ...request, encryptedUserData: { ...request.encryptedUserData, [field]: value } });
+        expect(res.status).toBe(400);
+        const details = res.body.responseDetails as Array<{ code: number; subCode: number; field?: string }>;
+        expect(details[0]).toMatchObject({ code: 100, subCode: 5, field: `encryptedUserData.${field}` });
+        expect(details.filter((d) => d.field?.startsWith(`encryptedUserData.${field}.`))).toEqual([]);
+      }
+    });
+
+    it('a path identifier of any length is an identifier: an unknown account of 128 characters is Account Not Found', async () => {
+      const res = await app.client().get(`/v1/programs/sandbox/enrollments/accounts/${'x'.repeat(128)}`);
+      expect(res.status).toBe(404);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 10, subCode: 0, description: 'Account Not Found' });
+    });
+
+    it('a call that takes no body refuses properties it does not know (100/2) and a body that is not an object (100/5)', async () => {
+      const redeliver = `/v1/webhooks/events/00000000-0000-4000-8000-000000000000/redeliver`;
+      const unknown = await app.client().post(redeliver, { foo: 1 });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 2, field: 'foo' });
+      const array = await app.client().post(redeliver, undefined, { rawBody: '[1]' });
+      expect(array.status).toBe(400);
+      expect(array.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 5, field: 'body' });
+      // Still answered as before without a body, or with an empty object.
+      expect((await app.client().post(redeliver, {})).status).toBe(404);
+      const reset = await app.client().delete('/v1/sandbox/programs/sandbox/data', { foo: 1 });
+      expect(reset.status).toBe(400);
+      expect(reset.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 2, field: 'foo' });
     });
 
     it('never leaks a stack trace or SQL', async () => {

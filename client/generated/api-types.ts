@@ -697,6 +697,7 @@ export interface components {
             /** @example jose@example.com */
             emailAddress: string;
         };
+        EmptyBody: Record<string, never>;
         EnrollmentRequestStatusResponse: {
             /**
              * @description The stored answer body the identical retry replays (the enrollment answer), or null while none is stored
@@ -1370,6 +1371,7 @@ export type SchemaBusinessDataUpdateDto = components['schemas']['BusinessDataUpd
 export type SchemaBusinessProfileResponse = components['schemas']['BusinessProfileResponse'];
 export type SchemaCreateEnrollmentDto = components['schemas']['CreateEnrollmentDto'];
 export type SchemaEmailDto = components['schemas']['EmailDto'];
+export type SchemaEmptyBody = components['schemas']['EmptyBody'];
 export type SchemaEnrollmentRequestStatusResponse = components['schemas']['EnrollmentRequestStatusResponse'];
 export type SchemaEnrollmentRequestView = components['schemas']['EnrollmentRequestView'];
 export type SchemaEnrollmentUserDataDto = components['schemas']['EnrollmentUserDataDto'];
@@ -2380,7 +2382,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description None, or `{}`: the call takes no parameters in its body */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description What was removed of the calling partner's data in the program */
             200: {
@@ -2577,7 +2584,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description None, or `{}`: the call takes no parameters in its body */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The envelope with the event, pending and due now */
             200: {

@@ -121,12 +121,25 @@ export function jsonBodyHook(request: FastifyRequest, _reply: unknown, done: (er
 /**
  * The application's JSON parser (registered with Nest's `useBodyParser`, which keeps the bytes as
  * `rawBody`): Fastify's own (`getDefaultJsonParser`, prototype and constructor poisoning refused as
- * the server is configured), except that no content at all is no body. A body-less call (a care
+ * the server is configured), except that no content at all is no body and bytes that are not UTF-8
+ * are malformed JSON. A body-less call (a care
  * operation, a redelivery) that names the JSON media type anyway is not malformed JSON; content that
  * is not JSON, whitespace included, still is (400/100/1).
  */
 export function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
   const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig;
   const parse = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
-  return (request, body, done) => (body.length === 0 ? done(null, undefined) : parse(request, body.toString('utf8'), done));
+  return (request, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    let text: string;
+    try {
+      // CONTRACT section 1: JSON bodies are UTF-8. Buffer#toString would turn a stray byte into U+FFFD.
+      text = UTF8.decode(body);
+    } catch {
+      return done(new DomainError('MALFORMED_JSON'), undefined);
+    }
+    parse(request, text, done);
+  };
 }
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });

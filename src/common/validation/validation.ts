@@ -26,6 +26,9 @@ interface Failure {
   rank: number;
 }
 
+/** Constraints that judge a value's JSON type: when one fails, what is inside the value is not what its DTO describes. */
+const TYPE_CONSTRAINTS = ['isArray', 'isObject'];
+
 function collect(errors: ValidationError[], parentPath: string, out: Failure[]): void {
   for (const error of errors) {
     const path = /^\d+$/.test(error.property) ? `${parentPath}[${error.property}]` : parentPath ? `${parentPath}.${error.property}` : error.property;
@@ -33,6 +36,9 @@ function collect(errors: ValidationError[], parentPath: string, out: Failure[]):
     if (constraints.length > 0) {
       out.push(toFailure(error, constraints, path));
     }
+    // An object sent where an array belongs (or the reverse) is one type error at its own path: its
+    // members' failures would name paths that do not exist (`addresses.city` of an array).
+    if (constraints.some((name) => TYPE_CONSTRAINTS.includes(name))) continue;
     collect(error.children ?? [], path, out);
   }
 }
@@ -82,7 +88,7 @@ const NOT_DTOS: readonly unknown[] = [String, Boolean, Number, Array, Object, Bu
 
 /**
  * A JSON body checked against its DTO's field rules: refused as a whole unless it is an object
- * (none counts as empty), else built into the DTO class (class-transformer) and validated
+ * (no body counts as empty), else built into the DTO class (class-transformer) and validated
  * (class-validator), the failures mapped to the error catalogue. Returns the DTO instance.
  *
  * What Nest's ValidationPipe does for a body, without its three extra walks of the value: closing
@@ -91,7 +97,8 @@ const NOT_DTOS: readonly unknown[] = [String, Boolean, Number, Array, Object, Bu
  * before anything reads the body.
  */
 export async function validBodyInstance(dto: new () => object, body: unknown): Promise<object> {
-  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+  // No body at all counts as `{}`; JSON `null` is a body, and not an object.
+  if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
     throw new DomainError('INVALID_FIELD', { property: 'body', field: 'body' });
   }
   const instance = plainToInstance(dto, body ?? {}, TRANSFORM_OPTIONS);

@@ -1,4 +1,5 @@
-import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param } from '@nestjs/common';
+import { ApiEmptyBody, EmptyBody } from '../../common/validation/empty-body';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, ApiErrors, successExample } from '../../common/openapi/api-answers';
 import { RequiresScopes } from '../../common/auth/decorators';
@@ -16,6 +17,7 @@ export class SandboxController {
 
   @Delete('data')
   @HttpCode(200)
+  @ApiEmptyBody()
   @ApiOperation({
     operationId: 'resetSandboxData',
     summary: 'Sandbox only: remove everything the calling partner created in this program',
@@ -32,7 +34,11 @@ export class SandboxController {
     { 503: ['LOCK_TIMEOUT', 'DEPENDENCY_UNAVAILABLE'] },
     { 503: "The partner's enrollments in flight did not finish within the lock wait; retry after Retry-After seconds" },
   )
-  async reset(@CurrentPrincipal() principal: Principal, @Param('programCode') programCode: string): Promise<{ removed: ResetCounts }> {
+  async reset(
+    @CurrentPrincipal() principal: Principal,
+    @Param('programCode') programCode: string,
+    @Body() _body: EmptyBody,
+  ): Promise<{ removed: ResetCounts }> {
     return { removed: await this.resets.reset(principal, programCode) };
   }
 }

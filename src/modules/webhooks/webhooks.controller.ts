@@ -7,6 +7,7 @@ import { RequiresScopes } from '../../common/auth/decorators';
 import { CurrentPrincipal } from '../../common/auth/principal.decorator';
 import type { Principal } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
+import { ApiEmptyBody, EmptyBody } from '../../common/validation/empty-body';
 import { EVENT_TYPES } from '../events/event-types';
 import { EventListItem, EventLogService, EventPage, EventView } from '../events/event-log.service';
 import { SendTestWebhookDto } from './dtos/send-test-webhook.dto';
@@ -128,11 +129,12 @@ export class WebhooksController {
       'nothing is sent and the event is answered as it is.',
   })
   @ApiParam({ name: 'eventId', format: 'uuid' })
+  @ApiEmptyBody()
   @ApiAnswer(RedeliveredWebhookEventResponseDto, 'The envelope with the event, pending and due now', {
     success: { summary: 'The event made due again', value: successExample({ event: { ...LIST_ITEM_EXAMPLE, deliveryStatus: 'pending' } }) },
   })
   @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event or another partner's event" })
-  async redeliver(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventListItem }> {
+  async redeliver(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string, @Body() _body: EmptyBody): Promise<{ event: EventListItem }> {
     const event = await this.events.redeliver(principal.partner.partnerId, eventId);
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
     return { event };
