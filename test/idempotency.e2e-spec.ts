@@ -230,6 +230,23 @@ describe('Idempotency (e2e)', () => {
     expect(later.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  it('X-Sandbox-Fault: unavailable answers 503/503/2 whatever else is wrong with the call (a body that is not JSON, too large, of another type)', async () => {
+    const client = app.client();
+    for (const [rawBody, contentType] of [
+      ['{"requestId": "x",', 'application/json'],
+      [`{"pad":"${'x'.repeat(70 * 1024)}"}`, 'application/json'],
+      ['hello', 'text/plain'],
+    ]) {
+      const res = await client.post(ENROLL, undefined, { rawBody, headers: { 'x-sandbox-fault': 'unavailable', 'content-type': contentType }, noRetry: true });
+      expect({ contentType, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({
+        contentType,
+        status: 503,
+        detail: { code: 503, subCode: 2 },
+      });
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
+  });
+
   it('purges keys past retention', async () => {
     const request = EnrollmentRequestFactory.build();
     expect((await app.client().post(ENROLL, request)).status).toBe(200);

@@ -56,11 +56,12 @@ describe('Scan capture and Matricula enrollment (e2e)', () => {
     it('refuses a body over 10 MiB with 413/100/3, and keeps 64 KiB on every other route', async () => {
       const tooLarge = await app.client().post(SCAN, scanBody({ frontImage: Buffer.alloc(8 * 1024 * 1024).toString('base64') }));
       expect(tooLarge.status).toBe(413);
-      expect(tooLarge.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 3 });
+      // The route's own limit, not the 64 KiB of the others.
+      expect(tooLarge.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 3, description: 'Request body exceeds 10 MiB' });
       const enrollment = EnrollmentRequestFactory.build({ encryptedUserData: { middleName: 'A'.repeat(70 * 1024) } });
       const elsewhere = await app.client().post(ENROLL, enrollment);
       expect(elsewhere.status).toBe(413);
-      expect(elsewhere.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 3 });
+      expect(elsewhere.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 3, description: 'Request body exceeds 64 KiB' });
     });
 
     it('yields an onboardingID and keeps the number encrypted', async () => {
@@ -92,6 +93,9 @@ describe('Scan capture and Matricula enrollment (e2e)', () => {
         [{ idType: 'passport' }, 100, 5],
         [{ issuingCountry: 'ZZ' }, 100, 5],
         [{ frontImage: 'not base64!' }, 100, 5],
+        // An image of no bytes is no image.
+        [{ frontImage: '' }, 100, 5],
+        [{ backImage: '' }, 100, 5],
         [{ programCode: 'lite' }, 100, 5],
         [{ selfie: IMAGE }, 100, 2],
       ];

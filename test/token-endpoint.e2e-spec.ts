@@ -109,6 +109,24 @@ describe('Token endpoint request checks (e2e)', () => {
     expect(unknown.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('a malformed Basic header or no authentication at all: invalid_client challenged with Basic, never Bearer', async () => {
+    const type = 'application/x-www-form-urlencoded';
+    for (const headers of [{ authorization: 'Basic !!!' }, {}] as Array<Record<string, string>>) {
+      const answer = await post(type, form({ grant_type: 'client_credentials' }), headers);
+      expect(answer.status).toBe(401);
+      expect(answer.body.error).toBe('invalid_client');
+      expect(answer.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+    }
+  });
+
+  it('another method on the token path is answered 404 with no-store too (CONTRACT section 1: every token answer)', async () => {
+    for (const method of ['GET', 'PUT']) {
+      const response = await fetch(`${app.baseUrl}/oauth2/token`, { method });
+      expect(response.status).toBe(404);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
   it('every answer carries Cache-Control: no-store, the 429 included', async () => {
     const { clientId: id, clientSecret: secret } = PARTNERS.globex;
     for (let i = 0; i < 3; i++) expect((await tokenRequest(app.baseUrl, id, secret)).headers.get('cache-control')).toBe('no-store');

@@ -47,7 +47,8 @@ describe('Client secret verification cache (e2e)', () => {
     expect(first.status).toBe(200);
     expect(first.body.scope).toBe('enrollments');
     expectInvalidClient(await tokenRequest(app, clientId, `${clientSecret}x`), /^Basic realm=/);
-    expectInvalidClient(await tokenRequest(app, clientId, 'wrong', 'post'), /^Bearer realm=/);
+    // The endpoint's one header scheme is Basic (RFC 6749 section 2.3.1): its challenge whatever the client tried; never Bearer.
+    expectInvalidClient(await tokenRequest(app, clientId, 'wrong', 'post'), /^Basic realm=/);
     const again = await tokenRequest(app, clientId, clientSecret);
     expect(again.status).toBe(200);
     expect(typeof again.body.access_token).toBe('string');

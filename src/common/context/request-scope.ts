@@ -5,15 +5,17 @@ import type { RequestContextStore } from './request-context';
 import { parseSandboxFaults, SANDBOX_FAULT_HEADER, SANDBOX_FAULTS } from './sandbox-faults';
 
 const NO_FAULTS: readonly string[] = Object.freeze([]);
+/** The token endpoint's path (CONTRACT section 3); its route lives in the auth module. */
+const TOKEN_PATH = '/oauth2/token';
 
 /**
- * The headers every answer carries (CONTRACT section 1): its `X-Request-Id`, and under /v1
- * `Cache-Control: no-store`. Set by the onSend hook below, and by the error path of Fastify's own
- * URL errors, which answer before any hook runs.
+ * The headers every answer carries (CONTRACT section 1): its `X-Request-Id`, and under /v1 and on the
+ * token path (whatever the method) `Cache-Control: no-store`. Set by the onSend hook below, and by
+ * the error path of Fastify's own URL errors, which answer before any hook runs.
  */
 export function contextHeaders(request: FastifyRequest): Record<string, string> {
   const url = request.url;
-  const api = url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+  const api = url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?') || url === TOKEN_PATH || url.startsWith(`${TOKEN_PATH}?`);
   return api ? { [REQUEST_ID_HEADER]: currentRequestId(request), 'cache-control': 'no-store' } : { [REQUEST_ID_HEADER]: currentRequestId(request) };
 }
 

@@ -55,7 +55,17 @@ function requestFaults(cls: ClsService): readonly string[] {
   return (cls.isActive() ? cls.get<readonly string[] | undefined>(SANDBOX_FAULTS) : undefined) ?? [];
 }
 
-/** `X-Sandbox-Fault: unavailable` answers 503/503/2 before anything else happens (a preHandler hook, sandbox only). */
+/** Whether the request asked for `X-Sandbox-Fault: unavailable` (never outside the sandbox: the faults are read there only). */
+export function unavailableRequested(): boolean {
+  return requestFaults(ClsServiceManager.getClsService()).includes('unavailable');
+}
+
+/**
+ * `X-Sandbox-Fault: unavailable` answers 503/503/2 before anything else happens (CONTRACT section
+ * 10): a preHandler hook (sandbox only), where the body's requestId is known for the answer; a
+ * failure before it (a body that is not JSON, too large, of another type; an unknown route) is
+ * answered 503 too, by the error path (exception.filter.ts).
+ */
 export function unavailableFaultHook(_request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  done(requestFaults(ClsServiceManager.getClsService()).includes('unavailable') ? new DomainError('DEPENDENCY_UNAVAILABLE') : undefined);
+  done(unavailableRequested() ? new DomainError('DEPENDENCY_UNAVAILABLE') : undefined);
 }

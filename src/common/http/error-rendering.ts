@@ -99,6 +99,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+const KIB = 1024;
+const MIB = 1024 * KIB;
+
+/**
+ * A body over its route's limit, described with that limit: the catalogue's "Request body exceeds
+ * 64 KiB" is every route's but the scan capture's, whose limit is 10 MiB (CONTRACT section 6).
+ */
+export function withRouteBodyLimit(error: unknown, request: { routeOptions?: { bodyLimit?: number } }): unknown {
+  const limit = request.routeOptions?.bodyLimit;
+  // Fastify's FST_ERR_CTP_BODY_TOO_LARGE, or the 413 HttpException Nest wraps it in.
+  if (limit === undefined || error instanceof DomainError || toDomainError(error).domain.key !== 'BODY_TOO_LARGE') return error;
+  const size = limit % MIB === 0 ? `${limit / MIB} MiB` : `${Math.round(limit / KIB)} KiB`;
+  return new DomainError('BODY_TOO_LARGE', { description: `Request body exceeds ${size}` });
+}
+
 export function renderError(error: unknown, requestId: string, publicUrl: string): RenderedError {
   const { domain, unexpected } = toDomainError(error);
   const entry = ERROR_CATALOGUE[domain.key];

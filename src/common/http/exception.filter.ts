@@ -4,7 +4,9 @@ import { AppConfig } from '../../config/app-config';
 import { contextHeaders } from '../context/request-scope';
 import { recordAnswerCode } from './answer-code';
 import { currentRequestId } from './request-id';
-import { renderError } from './error-rendering';
+import { renderError, withRouteBodyLimit } from './error-rendering';
+import { DomainError } from '../errors/domain-error';
+import { unavailableRequested } from '../context/sandbox-faults';
 
 /** The single place that turns a failure into the envelope; unexpected ones are logged, never echoed. */
 @Catch()
@@ -23,7 +25,9 @@ export class GlobalExceptionFilter implements ExceptionFilter {
 
 export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Pick<Logger, 'error'>, publicUrl: string): void {
   const requestId = currentRequestId(request);
-  const rendered = renderError(exception, requestId, publicUrl);
+  let rendered = renderError(withRouteBodyLimit(exception, request), requestId, publicUrl);
+  // A sandbox call asking to find the service unavailable does, whatever else is wrong with it.
+  if (rendered.status < 500 && unavailableRequested()) rendered = renderError(new DomainError('DEPENDENCY_UNAVAILABLE'), requestId, publicUrl);
   if (rendered.unexpected) {
     const error = exception as { name?: string; code?: string; stack?: string };
     // Name, code and stack only: a message may quote SQL parameters or payload values.

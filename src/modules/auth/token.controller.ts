@@ -136,7 +136,8 @@ export class TokenController {
       if (!(error instanceof TokenRequestError)) throw error;
       const status = error.error === 'invalid_client' ? 401 : 400;
       void reply.status(status);
-      if (status === 401) void reply.header('www-authenticate', basic ? 'Basic realm="enrollment-service"' : 'Bearer realm="enrollment-service"');
+      // Basic is the endpoint's one header scheme (RFC 6749 section 2.3.1): its challenge, however the client tried.
+      if (status === 401) void reply.header('www-authenticate', 'Basic realm="enrollment-service"');
       return rawResponse({ error: error.error, error_description: error.description });
     }
   }

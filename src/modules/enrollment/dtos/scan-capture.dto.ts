@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBase64, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBase64, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
 import { IsIsoCountry } from '../../../common/validation/codes';
 
@@ -31,13 +31,15 @@ export class ScanCaptureDto {
   @IsIsoCountry()
   issuingCountry: string;
 
-  @ApiProperty({ description: 'Base64 image of the front of the document' })
+  @ApiProperty({ description: 'Base64 image of the front of the document', minLength: 1 })
+  @IsNotEmpty()
   @IsBase64()
   @IsString()
   frontImage: string;
 
-  @ApiPropertyOptional({ description: 'Base64 image of the back of the document' })
+  @ApiPropertyOptional({ description: 'Base64 image of the back of the document', minLength: 1 })
   @IsOptional()
+  @IsNotEmpty()
   @IsBase64()
   @IsString()
   backImage?: string;
