@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors/domain-error';
 
@@ -131,15 +132,8 @@ export function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buff
   const parse = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
   return (request, body, done) => {
     if (body.length === 0) return done(null, undefined);
-    let text: string;
-    try {
-      // CONTRACT section 1: JSON bodies are UTF-8. Buffer#toString would turn a stray byte into U+FFFD.
-      text = UTF8.decode(body);
-    } catch {
-      return done(new DomainError('MALFORMED_JSON'), undefined);
-    }
-    parse(request, text, done);
+    // CONTRACT section 1: JSON bodies are UTF-8. Buffer#toString alone would turn a stray byte into U+FFFD.
+    if (!isUtf8(body)) return done(new DomainError('MALFORMED_JSON'), undefined);
+    parse(request, body.toString('utf8'), done);
   };
 }
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });

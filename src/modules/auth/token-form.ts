@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { addRouteHooks, isRoute } from '../../common/http/route-hooks';
 import { FORM_MEDIA_TYPE } from '../../common/http/form-body';
@@ -7,8 +8,6 @@ import { basicCredentials, ClientCredentials } from './client-credentials';
 export const TOKEN_ROUTE = '/oauth2/token';
 /** CONTRACT section 3: a longer client_id is refused before it reaches a limiter, a cache or scrypt. */
 export const MAX_CLIENT_ID_LENGTH = 128;
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The token request's parameters, each exactly one string (RFC 6749 §3.2: none given twice). */
 export type TokenForm = Readonly<Partial<Record<'grant_type' | 'client_id' | 'client_secret' | 'scope', string>>>;
@@ -44,13 +43,8 @@ export function isFormMediaType(contentType: string | undefined): boolean {
 export function parseTokenForm(raw: Buffer | undefined): Record<string, string> {
   const form: Record<string, string> = Object.create(null) as Record<string, string>;
   if (!raw || raw.length === 0) return form;
-  let text: string;
-  try {
-    text = UTF8.decode(raw);
-  } catch {
-    throw new InvalidTokenRequest('The form is not UTF-8');
-  }
-  for (const pair of text.split('&')) {
+  if (!isUtf8(raw)) throw new InvalidTokenRequest('The form is not UTF-8');
+  for (const pair of raw.toString('utf8').split('&')) {
     if (pair === '') continue;
     const equals = pair.indexOf('=');
     const decodedName = formDecode(equals < 0 ? pair : pair.slice(0, equals));
