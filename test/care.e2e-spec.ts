@@ -340,6 +340,61 @@ describe('Care operations (e2e)', () => {
     expect(retry.body.paymentInstruments.map((c) => c.status)).toEqual(['active']);
   });
 
+  it("a partner's retry of an unfinished enrollment leaves a care lock, fraud block or closure as care left it; once care lifts a block, the retry completes it", async () => {
+    const acme = app.client('acme');
+    const ENROLL = '/v1/programs/sandbox/enrollments';
+    for (const [op, expected] of [
+      ['lock', { status: 'locked', statusReason: 'careLock' }],
+      ['fraudBlock', { status: 'locked', statusReason: 'fraudBlock' }],
+      ['close', { status: 'closed' }],
+    ] as const) {
+      const request = EnrollmentRequestFactory.build();
+      const first = await acme.post<View>(ENROLL, request, { headers: { 'x-sandbox-fault': 'billCycle' } });
+      expect(first.body.account).toMatchObject({ status: 'pending', accountCycleDay: null });
+      const id = first.body.account.accountIdentifier;
+      await act(id, op);
+      const retry = await acme.post<View>(ENROLL, request);
+      expect({ op, status: retry.status, account: retry.body.account }).toMatchObject({
+        op,
+        status: 200,
+        account: { accountIdentifier: id, ...expected, accountCycleDay: null },
+      });
+      expect(retry.body.paymentInstruments).toEqual([]);
+      const now = await acme.get<View>(`${ENROLL}/accounts/${id}`);
+      expect({ op, account: now.body.account, cards: now.body.paymentInstruments }).toMatchObject({
+        op,
+        account: { ...expected, accountCycleDay: null },
+        cards: [],
+      });
+    }
+    // Unlocked by care, pending again: the identical retry completes the enrollment as originally intended.
+    const request = EnrollmentRequestFactory.build();
+    const first = await acme.post<View>(ENROLL, request, { headers: { 'x-sandbox-fault': 'billCycle' } });
+    const id = first.body.account.accountIdentifier;
+    await act(id, 'lock');
+    expect((await acme.post<View>(ENROLL, request)).body.account).toMatchObject({ status: 'locked' });
+    await act(id, 'unlock');
+    const completed = await acme.post<View>(ENROLL, request);
+    expect(completed.body.account).toMatchObject({ accountIdentifier: id, status: 'normal', statusReason: null });
+    expect(completed.body.paymentInstruments.map((c) => c.status)).toEqual(['active']);
+  });
+
+  it('an OFAC-held enrollment that care closed stays closed: its retry does not get past the hold', async () => {
+    const acme = app.client('acme');
+    const request = EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } });
+    const held = await acme.post<View>('/v1/programs/sandbox/enrollments', request);
+    expect(held.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+    const id = held.body.account.accountIdentifier;
+    await act(id, 'close');
+    const retry = await acme.post<View>('/v1/programs/sandbox/enrollments', request);
+    expect(retry.status).toBe(200);
+    expect(retry.body.account).toMatchObject({ accountIdentifier: id, status: 'closed', accountCycleDay: null });
+    expect(retry.body.paymentInstruments).toEqual([]);
+    // The same SSN enrolls again: the closed account is not active.
+    const again = EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn: request.encryptedUserData.identifyingData.ssn } } });
+    expect((await acme.post<View>('/v1/programs/sandbox/enrollments', again)).body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+  });
+
   it('SERVICE.md: unblock retried automatically up to 3 times — 2 failures: the third retry unblocks the card; 3 failures: manual gate, underReview, card still blocked, no fourth retry', async () => {
     const outcome = async (failures: number) => {
       const enrolled = await enroll();

@@ -100,6 +100,17 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
     expect(await value(app, 'enrollment_outcomes_total', 'outcome="completed"')).toBe(completed + 1);
   });
 
+  it('an incomplete enrollment is counted once as incomplete, then once as completed by the retry that completes it; retries that leave it incomplete count nothing', async () => {
+    const count = (o: string) => value(app, 'enrollment_outcomes_total', `outcome="${o}"`);
+    const [incomplete, completed] = [await count('incomplete'), await count('completed')];
+    const client = app.client('acme');
+    const request = EnrollmentRequestFactory.build();
+    for (let i = 0; i < 2; i++) expect((await client.post(ENROLL, request, { headers: { 'x-sandbox-fault': 'billCycle' } })).status).toBe(200);
+    expect(await count('incomplete')).toBe(incomplete + 1);
+    expect((await client.post(ENROLL, request)).body.account).toMatchObject({ status: 'normal' });
+    expect([await count('incomplete'), await count('completed')]).toEqual([incomplete + 1, completed + 1]);
+  });
+
   it('counts webhook attempts by outcome, and shows the backlog and its age while a partner fails', async () => {
     const attempts = (o: string) => value(app, 'webhook_delivery_attempts_total', `outcome="${o}"`);
     // The earlier tests' events first: delivered, the backlog empty.

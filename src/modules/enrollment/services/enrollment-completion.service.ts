@@ -26,6 +26,9 @@ import { ofacHoldAudit } from './enrollment-state';
  */
 export type CompletionOutcome = 'completed' | 'held' | 'incomplete' | { declined: LimitBreach };
 
+/** A phase's work on its locked account (what it returns is not used). */
+type PhaseWork = (manager: EntityManager, account: Account) => Promise<unknown>;
+
 /**
  * The phases after the account is written, for what cannot finish in one transaction: KYC/OFAC
  * decision (a vendor call, outside any transaction), bill cycle, card, finish. Each phase locks the
@@ -49,30 +52,31 @@ export class EnrollmentCompletionService {
     @Inject(KYC_PROVIDER) private readonly kyc: KycProvider,
   ) {}
 
-  /** Runs every phase after `point` (the last recovery point reached), on the call's connection when there is one. */
+  /**
+   * Runs every phase after `point` (the last recovery point reached), on the call's connection when
+   * there is one. An unfinished enrollment continues only while its account is pending: one that
+   * care locked, fraud-blocked or closed meanwhile stays as care left it ('incomplete', the account
+   * as it is), and continues on a later retry once care has returned it to pending.
+   */
   async continueFrom(call: CallConnection | undefined, accountId: string, point: EnrollmentPoint): Promise<CompletionOutcome> {
-    if (isAhead('kycDecided', point)) await this.decideKyc(call, accountId);
+    if (isAhead('kycDecided', point) && !(await this.decideKyc(call, accountId))) return 'incomplete';
     const account = await this.tx.read(call, (manager) => this.accounts.findById(manager, accountId));
     if (!account) throw new DomainError('ACCOUNT_NOT_FOUND');
     if (account.statusReason === lifecycle.STATUS_REASON.ofacReview) return 'held';
+    if (isAhead('finished', point) && !continues(account)) return 'incomplete';
     if (isAhead('billCycleAssigned', point) && this.faults.has('billCycle')) return 'incomplete';
     if (account.activatedAt === null) {
       // Not counted while pending: counted now, under the keys' locks, before it activates.
       const breach = await this.tx.run(call, (manager) => this.limits.recheckAccount(manager, account));
       if (breach) return this.decline(call, accountId, breach);
     }
-    if (isAhead('billCycleAssigned', point)) {
-      await this.phase(call, accountId, 'billCycleAssigned', async (manager, current) => {
-        await this.apply(manager, current, lifecycle.assignCycleDay(current, this.clock.now()));
-      });
-    }
-    if (isAhead('instrumentIssued', point)) {
-      await this.phase(call, accountId, 'instrumentIssued', (manager, current) => this.issueCard(manager, current));
-    }
-    if (isAhead('finished', point)) {
-      await this.phase(call, accountId, 'finished', async (manager, current) => {
-        await this.apply(manager, current, lifecycle.activate(current, this.clock.now()));
-      });
+    const phases: Array<[EnrollmentPoint, PhaseWork]> = [
+      ['billCycleAssigned', (manager, current) => this.apply(manager, current, lifecycle.assignCycleDay(current, this.clock.now()))],
+      ['instrumentIssued', (manager, current) => this.issueCard(manager, current)],
+      ['finished', (manager, current) => this.apply(manager, current, lifecycle.activate(current, this.clock.now()))],
+    ];
+    for (const [next, work] of phases) {
+      if (isAhead(next, point) && !(await this.phase(call, accountId, next, work))) return 'incomplete';
     }
     return 'completed';
   }
@@ -104,16 +108,21 @@ export class EnrollmentCompletionService {
     return { declined: breach };
   }
 
-  /** KYC/OFAC screening happens outside any transaction (a vendor call); its outcome is written with the point. */
-  private async decideKyc(call: CallConnection | undefined, accountId: string): Promise<void> {
+  /**
+   * KYC/OFAC screening happens outside any transaction (a vendor call); its outcome is written with
+   * the point. False, screening nothing, when the account no longer continues (continues()).
+   */
+  private async decideKyc(call: CallConnection | undefined, accountId: string): Promise<boolean> {
     const subject = await this.tx.read(call, async (manager) => {
       const account = await this.accounts.findById(manager, accountId);
       const user = await this.users.primaryOf(manager, accountId);
       if (!account || !user) throw new Error(`account ${accountId} has no primary user`);
+      if (!continues(account)) return null;
       return { programCode: account.programCode, accountType: account.accountType, user: await this.users.decrypt(manager, user) };
     });
+    if (!subject) return false;
     const { outcome, ofacHit } = await this.kyc.screen(subject);
-    await this.phase(call, accountId, 'kycDecided', async (manager, current) => {
+    return this.phase(call, accountId, 'kycDecided', async (manager, current) => {
       const after = await this.apply(manager, current, lifecycle.decideKyc(current, outcome));
       if (ofacHit) await this.audit.record(manager, ofacHoldAudit(after, current, ofacHit));
     });
@@ -129,22 +138,30 @@ export class EnrollmentCompletionService {
     await this.writer.apply(manager, account, lifecycle.issueCard(account, cards, holder, businessName, randomUUID()));
   }
 
-  /** One phase: lock the account, do the work, record the recovery point, then honour a sandbox interruption. */
-  private async phase(
-    call: CallConnection | undefined,
-    accountId: string,
-    point: EnrollmentPoint,
-    work: (manager: EntityManager, account: Account) => Promise<void>,
-  ): Promise<void> {
-    await this.tx.run(call, async (manager) => {
-      await work(manager, await this.accounts.lockForUpdate(manager, accountId));
+  /**
+   * One phase: lock the account, do the work, record the recovery point, then honour a sandbox
+   * interruption. False, doing nothing, when the locked account no longer continues (care acted
+   * between the phases).
+   */
+  private async phase(call: CallConnection | undefined, accountId: string, point: EnrollmentPoint, work: PhaseWork): Promise<boolean> {
+    const done = await this.tx.run(call, async (manager) => {
+      const current = await this.accounts.lockForUpdate(manager, accountId);
+      if (!continues(current)) return false;
+      await work(manager, current);
       await this.progress.advance(manager, accountId, point);
+      return true;
     });
-    this.faults.interruptAfter(point);
+    if (done) this.faults.interruptAfter(point);
+    return done;
   }
 
   /** Applies a lifecycle transition (its events in the same transaction); returns the account as written. */
   private async apply(manager: EntityManager, account: Account, change: lifecycle.Transition): Promise<Account> {
     return (await this.writer.apply(manager, account, change)).account;
   }
+}
+
+/** An unfinished enrollment's account continues while it is pending: not once care has locked, fraud-blocked or closed it. */
+function continues(account: Pick<Account, 'status'>): boolean {
+  return account.status === 'pending';
 }

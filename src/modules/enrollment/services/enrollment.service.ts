@@ -12,7 +12,7 @@ import { AccountsService } from '../../accounts/services/accounts.service';
 import { AccountView, AccountViewService } from '../../account-views/services/account-view.service';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import type { CallAnswer } from '../../locking/call-answer';
-import { CallOutcome, Outcome } from '../../locking/call-outcome';
+import { CallOutcome, isFinal, Outcome } from '../../locking/call-outcome';
 import { CallRunner } from '../../locking/call-runner';
 import type { StoredLookup } from '../../idempotency/stored-lookup';
 import { LockNames } from '../../../infrastructure/database/lock.service';
@@ -62,8 +62,9 @@ export class EnrollmentService {
     const { key, operation, payload } = enrollmentCall(partner.partnerId, programCode, plan.request);
     const limitKeys = this.rules.limitKeys(plan);
     const ssn = plan.request.encryptedUserData.identifyingData.ssn;
-    // Counted once the call has committed, and only by the call that decided: a replay runs no work,
-    // and an interrupted call decided nothing, so the retry that resumes and decides counts it.
+    // Counted once the call has committed, and only by the call that decided: a replay runs no work.
+    // A first attempt counts its outcome; a retry that resumes counts only the decision it reaches
+    // (completed, referred, declined), not an incomplete or held enrollment its first call counted.
     let decided: EnrollmentOutcome | undefined;
     const answer = await this.calls.idempotent({
       key,
@@ -85,10 +86,13 @@ export class EnrollmentService {
       },
       work: async ({ resumed, call, batch }) => {
         const started = resumed ? await this.progress.findByRequest(call.manager, key) : null;
-        const outcome = started
-          ? await this.continue(call, partner, plan, started.accountId, started.point)
-          : await this.firstAttempt(call, batch, partner, plan, limitKeys);
-        decided = outcomeLabel(outcome);
+        if (!started) {
+          const outcome = await this.firstAttempt(call, batch, partner, plan, limitKeys);
+          decided = outcomeLabel(outcome);
+          return outcome;
+        }
+        const outcome = await this.continue(call, partner, plan, started.accountId, started.point);
+        if (isFinal(outcome)) decided = outcomeLabel(outcome);
         return outcome;
       },
     });
