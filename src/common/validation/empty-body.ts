@@ -8,4 +8,10 @@ import { ApiBody } from '@nestjs/swagger';
 export class EmptyBody {}
 
 /** OpenAPI for such a body: optional, an empty object. */
-export const ApiEmptyBody = () => ApiBody({ type: EmptyBody, required: false, description: 'None, or `{}`: the call takes no parameters in its body' });
+export const ApiEmptyBody = () =>
+  ApiBody({
+    type: EmptyBody,
+    required: false,
+    description: 'None, or `{}`: the call takes no parameters in its body',
+    examples: { empty: { summary: 'No body (or {})', value: {} } },
+  });
