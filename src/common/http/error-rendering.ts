@@ -102,20 +102,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 const KIB = 1024;
 const MIB = 1024 * KIB;
 
-/**
- * A body over its route's limit, described with that limit: the catalogue's "Request body exceeds
- * 64 KiB" is every route's but the scan capture's, whose limit is 10 MiB (CONTRACT section 6).
- */
-export function withRouteBodyLimit(error: unknown, request: { routeOptions?: { bodyLimit?: number } }): unknown {
-  const limit = request.routeOptions?.bodyLimit;
-  // Fastify's FST_ERR_CTP_BODY_TOO_LARGE, or the 413 HttpException Nest wraps it in.
-  if (limit === undefined || error instanceof DomainError || toDomainError(error).domain.key !== 'BODY_TOO_LARGE') return error;
-  const size = limit % MIB === 0 ? `${limit / MIB} MiB` : `${Math.round(limit / KIB)} KiB`;
+/** "Request body exceeds 10 MiB": the catalogue's row names the 64 KiB of every route but the scan capture's. */
+function bodyTooLarge(limitBytes: number): DomainError {
+  const size = limitBytes % MIB === 0 ? `${limitBytes / MIB} MiB` : `${Math.round(limitBytes / KIB)} KiB`;
   return new DomainError('BODY_TOO_LARGE', { description: `Request body exceeds ${size}` });
 }
 
-export function renderError(error: unknown, requestId: string, publicUrl: string): RenderedError {
-  const { domain, unexpected } = toDomainError(error);
+/** `bodyLimit`: the route's own, which a body over it is described with (CONTRACT section 6: 10 MiB for the scan capture). */
+export function renderError(error: unknown, requestId: string, publicUrl: string, bodyLimit?: number): RenderedError {
+  const mapped = toDomainError(error);
+  const { unexpected } = mapped;
+  const domain = mapped.domain.key === 'BODY_TOO_LARGE' && bodyLimit !== undefined ? bodyTooLarge(bodyLimit) : mapped.domain;
   const entry = ERROR_CATALOGUE[domain.key];
   const headers: Record<string, string> = { ...(domain.options.headers ?? {}) };
   if (entry.http === 503 && !headers['retry-after']) headers['retry-after'] = '1';

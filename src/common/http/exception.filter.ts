@@ -4,7 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { contextHeaders } from '../context/request-scope';
 import { recordAnswerCode } from './answer-code';
 import { currentRequestId } from './request-id';
-import { renderError, withRouteBodyLimit } from './error-rendering';
+import { renderError } from './error-rendering';
 import { DomainError } from '../errors/domain-error';
 import { unavailableRequested } from '../context/sandbox-faults';
 
@@ -25,7 +25,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
 
 export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Pick<Logger, 'error'>, publicUrl: string): void {
   const requestId = currentRequestId(request);
-  let rendered = renderError(withRouteBodyLimit(exception, request), requestId, publicUrl);
+  let rendered = renderError(exception, requestId, publicUrl, request.routeOptions?.bodyLimit);
   // A sandbox call asking to find the service unavailable does, whatever else is wrong with it.
   if (rendered.status < 500 && unavailableRequested()) rendered = renderError(new DomainError('DEPENDENCY_UNAVAILABLE'), requestId, publicUrl);
   if (rendered.unexpected) {

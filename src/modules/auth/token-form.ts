@@ -86,7 +86,8 @@ function refuse(reply: FastifyReply, requestId: string, description: string): Fa
  * The token route's own hooks, installed before its rate limiter (CONTRACT section 3): a body of
  * another media type, or declared larger than the server's body limit, is refused before Fastify
  * parses it (so malformed JSON is not the envelope's 400, nor a large form its 413), the form is then parsed strictly and its TokenRequest replaces the body the limiter and the handler see,
- * and every answer of the route, errors included, carries `Cache-Control: no-store`.
+ * and every answer of the route, errors included, carries RFC 6749's `Pragma: no-cache` (its
+ * `Cache-Control: no-store` is every token-path answer's, request-scope.ts's contextHeaders).
  */
 export function installTokenFormChecks(fastify: FastifyInstance, send: (error: unknown, request: FastifyRequest, reply: FastifyReply) => void): void {
   // Callback-style hooks: an async hook costs a promise per request; a hook that answers does not call done.
@@ -115,14 +116,14 @@ export function installTokenFormChecks(fastify: FastifyInstance, send: (error: u
     request.body = parsed;
     done();
   };
-  const noStore = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-    void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  const noCache = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    void reply.header('pragma', 'no-cache');
     done(null, payload);
   };
   addRouteHooks(fastify, (route) => isRoute(route, 'POST', TOKEN_ROUTE), [
     { name: 'onRequest', hook: checkMediaType },
     { name: 'preHandler', hook: parseForm },
-    { name: 'onSend', hook: noStore },
+    { name: 'onSend', hook: noCache },
   ]);
   // A chunked form (no Content-Length) passes the check above and fails only as it grows past the
   // limit while Fastify reads it. Fastify hands that to the route's error handler (its documented
