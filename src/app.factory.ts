@@ -40,7 +40,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     // Identifiers in paths are opaque strings (CONTRACT section 1): one of any length a URL can carry
     // reaches its route (an unknown account is Account Not Found), not the 100 characters after
     // which Fastify would answer as for an unknown route. No route has a regular-expression parameter.
-    maxParamLength: 16 * 1024,
+    routerOptions: { maxParamLength: 16 * 1024 },
     genReqId: incomingRequestId,
     logger: false,
     // Off unless TRUST_PROXY says the service sits behind a proxy: a forwarded address is then the source (rate limits).
