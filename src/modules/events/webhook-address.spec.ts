@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { checkedLookup, isPublicAddress, RefusedAddressError, refusedLiteral } from './webhook-address';
+import { checkedLookup, isPublicAddress, MAX_LOOKUPS_IN_FLIGHT, RefusedAddressError, refusedLiteral, Resolve, sharedResolver } from './webhook-address';
 
 describe(isPublicAddress.name, () => {
   it.each([
@@ -62,5 +62,53 @@ describe(checkedLookup.name, () => {
     expect(['127.0.0.1', '::1']).toContain(one.address);
     const all = await lookup(false, true);
     expect(Array.isArray(all.address) && all.address.length > 0).toBe(true);
+  });
+});
+
+describe(sharedResolver.name, () => {
+  /** A resolver that answers only when told: each call's host and its callback. */
+  function heldResolver() {
+    const calls: Array<{ hostname: string; answer: (addresses: LookupAddress[]) => void }> = [];
+    const resolve: Resolve = (hostname, _options, callback) => calls.push({ hostname, answer: (addresses) => callback(null, addresses) });
+    return { calls, resolve };
+  }
+  const ask = (resolver: ReturnType<typeof sharedResolver>, hostname: string) =>
+    new Promise<LookupAddress[]>((resolve, reject) => resolver(hostname, {}, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+
+  it("runs at most MAX_LOOKUPS_IN_FLIGHT look-ups at once: a name that never answers cannot fill libuv's pool", async () => {
+    const held = heldResolver();
+    const resolver = sharedResolver(held.resolve);
+    const answers = ['a.test', 'b.test', 'c.test', 'd.test'].map((host) => ask(resolver, host));
+    expect(MAX_LOOKUPS_IN_FLIGHT).toBe(2);
+    expect(held.calls.map((c) => c.hostname)).toEqual(['a.test', 'b.test']);
+    held.calls[1]?.answer([{ address: '203.0.113.2', family: 4 }]);
+    expect(held.calls.map((c) => c.hostname)).toEqual(['a.test', 'b.test', 'c.test']);
+    held.calls[2]?.answer([{ address: '203.0.113.3', family: 4 }]);
+    held.calls[3]?.answer([{ address: '203.0.113.4', family: 4 }]);
+    expect(await answers[1]).toEqual([{ address: '203.0.113.2', family: 4 }]);
+    expect(await answers[3]).toEqual([{ address: '203.0.113.4', family: 4 }]);
+    // a.test is still held: the others went through the one slot left.
+    held.calls[0]?.answer([{ address: '203.0.113.1', family: 4 }]);
+    expect(await answers[0]).toEqual([{ address: '203.0.113.1', family: 4 }]);
+  });
+
+  it('resolves a name once for the connections that ask for it together', async () => {
+    const held = heldResolver();
+    const resolver = sharedResolver(held.resolve);
+    const answers = Array.from({ length: 10 }, () => ask(resolver, 'partner.test'));
+    expect(held.calls).toHaveLength(1);
+    held.calls[0]?.answer([{ address: '203.0.113.9', family: 4 }]);
+    expect(await Promise.all(answers)).toEqual(Array.from({ length: 10 }, () => [{ address: '203.0.113.9', family: 4 }]));
+    // Answered: the next connection resolves again (no cache beyond the look-up in flight).
+    void ask(resolver, 'partner.test');
+    expect(held.calls).toHaveLength(2);
+  });
+
+  it('frees the slot of a look-up that throws, and answers its error', async () => {
+    const resolver = sharedResolver(() => {
+      throw Object.assign(new TypeError('bad hostname'), { code: 'ERR_INVALID_ARG_VALUE' });
+    }, 1);
+    await expect(ask(resolver, 'x')).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_VALUE' });
+    await expect(ask(resolver, 'y')).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_VALUE' });
   });
 });
