@@ -122,25 +122,39 @@ describe('Idempotency (e2e)', () => {
     expect(again.body.account.accountIdentifier).toBe(first.body.account.accountIdentifier);
   });
 
-  it('drops keys named like prototype properties before validation, on the first call and on its identical retry, which replays', async () => {
+  it('refuses a key named like a prototype property (constructor, prototype) at any depth as an unknown property, 400/100/2 naming it, storing nothing', async () => {
     const client = app.client();
-    const request = EnrollmentRequestFactory.build() as { encryptedUserData: { addresses: Array<Record<string, unknown>> } };
-    request.encryptedUserData.addresses[0] = { ...request.encryptedUserData.addresses[0], prototype: { x: 1 } };
-    const text = JSON.stringify({ ...request, constructor: 1 });
-    const post = async () =>
-      fetch(`${app.baseUrl}${ENROLL}`, {
+    const send = async (body: unknown) => {
+      const res = await fetch(`${app.baseUrl}${ENROLL}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${await client.accessToken()}`, 'content-type': 'application/json' },
-        body: text,
+        body: JSON.stringify(body),
       });
-    const first = await post();
-    const firstText = await first.text();
-    expect({ status: first.status, detail: (JSON.parse(firstText) as EnrollmentBody).responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0 } });
-    // The byte-identical retry is answered by the replay interceptor from the answer the first call stored.
-    const again = await post();
-    expect(again.status).toBe(200);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(await again.text()).toBe(firstText);
+      return { status: res.status, body: (await res.json()) as EnrollmentBody };
+    };
+    const top = EnrollmentRequestFactory.build();
+    const refusedTop = await send({ ...top, constructor: 1 });
+    expect({ status: refusedTop.status, details: refusedTop.body.responseDetails }).toMatchObject({
+      status: 400,
+      details: [{ code: 100, subCode: 2, description: 'property constructor should not exist' }],
+    });
+    const nested = EnrollmentRequestFactory.build() as { requestId: string; encryptedUserData: { addresses: Array<Record<string, unknown>> } };
+    nested.encryptedUserData.addresses[0] = { ...nested.encryptedUserData.addresses[0], prototype: { x: 1 } };
+    const refusedNested = await send(nested);
+    expect({ status: refusedNested.status, details: refusedNested.body.responseDetails }).toMatchObject({
+      status: 400,
+      details: [{ code: 100, subCode: 2, description: 'property encryptedUserData.addresses[0].prototype should not exist' }],
+    });
+    // Nothing was stored under either requestId: the same requestId without the key is a first attempt.
+    const db = await app.db();
+    try {
+      const { rowCount } = await db.query(`select 1 from idempotency_keys where request_id = any($1)`, [[top.requestId, nested.requestId]]);
+      expect(rowCount).toBe(0);
+    } finally {
+      await db.end();
+    }
+    const clean = await send(top);
+    expect({ status: clean.status, detail: clean.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0 } });
   });
 
   it('treats a re-encrypted JWE of the same data as the same payload', async () => {

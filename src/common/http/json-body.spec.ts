@@ -1,8 +1,8 @@
 import Fastify, { type FastifyRequest } from 'fastify';
-import { API_BODY, jsonBodyParser, MAX_BODY_DEPTH, nfcString, prepareJson, WITHOUT_PROTOTYPE_KEYS } from './json-body';
+import { API_BODY, jsonBodyParser, MAX_BODY_DEPTH, nfcString, prepareJson, prototypeKeyPath } from './json-body';
 
-const depthOnly = (maxDepth: number) => ({ maxDepth, nfc: false, dropPrototypeKeys: false });
-const nfcTo = (maxDepth: number) => ({ maxDepth, nfc: true, dropPrototypeKeys: false });
+const depthOnly = (maxDepth: number) => ({ maxDepth, nfc: false });
+const nfcTo = (maxDepth: number) => ({ maxDepth, nfc: true });
 
 const DECOMPOSED = 'Jose\u0301 Nu\u0301n\u0303ez';
 const PRECOMPOSED = 'José Núñez';
@@ -61,13 +61,10 @@ describe(prepareJson.name, () => {
     expect(prepareJson(deep, API_BODY)).toBe(false);
   });
 
-  it('drops keys named like prototype properties at any depth when asked, and walks past nothing else', () => {
-    const input = JSON.parse('{"a":[{"constructor":{"prototype":1},"b":"Jose\\u0301"}],"c":{"__proto__":{"x":1},"d":3},"prototype":2}') as unknown;
-    expect(prepareJson(input, WITHOUT_PROTOTYPE_KEYS)).toBe(true);
-    expect(input).toStrictEqual({ a: [{ b: 'Jose\u0301' }], c: { d: 3 } });
-    const kept = JSON.parse('{"constructor":1}') as unknown;
-    prepareJson(kept, API_BODY);
-    expect(kept).toStrictEqual({ constructor: 1 });
+  it('leaves keys named like prototype properties where they are (prototypeKeyPath finds them)', () => {
+    const kept = JSON.parse('{"constructor":1,"a":{"prototype":2}}') as unknown;
+    expect(prepareJson(kept, API_BODY)).toBe(true);
+    expect(kept).toStrictEqual({ constructor: 1, a: { prototype: 2 } });
   });
 
   it('replaces a lone surrogate by U+FFFD and keeps pairs', () => {
@@ -95,5 +92,19 @@ describe(jsonBodyParser.name, () => {
     for (const text of [' ', '{"a":', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"admin":true}}}']) {
       expect((await parsed(text)).error).toBeInstanceOf(Error);
     }
+  });
+});
+
+describe(prototypeKeyPath.name, () => {
+  it("names the key named like a prototype property nearest the top, in the validation's path form, or null", () => {
+    const parse = (text: string) => JSON.parse(text) as unknown;
+    expect(prototypeKeyPath(parse('{"a":[{"b":2}],"c":{"d":3}}'))).toBeNull();
+    expect(prototypeKeyPath(parse('{"a":[{"constructor":{"prototype":1},"b":"x"}],"c":{"d":3}}'))).toBe('a[0].constructor');
+    expect(prototypeKeyPath(parse('{"a":{"b":{"prototype":1}},"constructor":1}'))).toBe('constructor');
+    expect(prototypeKeyPath(parse('{"c":{"__proto__":{"x":1}}}'))).toBe('c.__proto__');
+    expect(prototypeKeyPath(parse('[{"a":1},{"prototype":1}]'))).toBe('[1].prototype');
+    expect(prototypeKeyPath(parse('{"a":"constructor"}'))).toBeNull();
+    expect(prototypeKeyPath(null)).toBeNull();
+    expect(prototypeKeyPath('constructor')).toBeNull();
   });
 });

@@ -31,22 +31,40 @@ export interface JsonPreparation {
   maxDepth: number;
   /** Every string value in Unicode NFC and well formed (keys as sent). */
   nfc: boolean;
-  /**
-   * Keys named like prototype properties (`__proto__`, `prototype`, `constructor`) dropped at any
-   * depth, as Nest's ValidationPipe drops them before validating, so that the payload fingerprint,
-   * the field rules and the handler all see the same data. Fastify already refuses a JSON
-   * body that would poison a prototype; a decrypted JWE payload comes from JSON.parse, where such a
-   * key is only an own property, ignored as every DTO ignores it.
-   */
-  dropPrototypeKeys: boolean;
 }
 
 const PROTOTYPE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 
 /**
+ * The path of a key named like a prototype property (`__proto__`, `prototype`, `constructor`) at any
+ * depth, in the validation's form (`encryptedUserData.addresses[0].prototype`), or null. No DTO
+ * declares such a property, so it is an unknown property (CONTRACT section 1: 400/100/2 naming it);
+ * the body pipes refuse it before class-transformer, for which an own `constructor` would replace the
+ * instance's and hide the DTO's rules. Fastify refuses a JSON body that would poison a prototype
+ * (100/1); a decrypted JWE payload comes from JSON.parse, where such a key is only an own property.
+ */
+export function prototypeKeyPath(root: unknown): string | null {
+  // Breadth first: of several, the one nearest the top, in the order sent.
+  const pending: Array<{ value: unknown; path: string }> = [{ value: root, path: '' }];
+  for (let next = 0; next < pending.length; next++) {
+    const { value, path } = pending[next] as { value: unknown; path: string };
+    if (Array.isArray(value)) {
+      value.forEach((item: unknown, i) => isContainer(item) && pending.push({ value: item, path: `${path}[${i}]` }));
+    } else if (isContainer(value)) {
+      for (const [key, item] of Object.entries(value)) {
+        const at = path ? `${path}.${key}` : key;
+        if (PROTOTYPE_KEYS.has(key)) return at;
+        if (isContainer(item)) pending.push({ value: item, path: at });
+      }
+    }
+  }
+  return null;
+}
+
+/**
  * Makes a freshly parsed JSON value (a request's body, a decrypted JWE's payload) ready for
  * validation, in ONE walk and in place: false when objects and arrays nest deeper than `maxDepth`
- * (the root is level 1); otherwise NFC and prototype-named keys as `options` say. CONTRACT section
+ * (the root is level 1); otherwise NFC as `options` say. CONTRACT section
  * 6: a decomposed `José` (e + U+0301) is the same name as the precomposed one, so validation, the
  * idempotency fingerprint and storage must all see one form.
  *
@@ -58,7 +76,7 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
  */
 export function prepareJson(root: unknown, options: JsonPreparation): boolean {
   if (!isContainer(root)) return true;
-  const { maxDepth, nfc, dropPrototypeKeys } = options;
+  const { maxDepth, nfc } = options;
   const containers: Container[] = [root];
   const depths: number[] = [1];
   let depth = 1;
@@ -87,10 +105,6 @@ export function prepareJson(root: unknown, options: JsonPreparation): boolean {
     }
     for (const key in container) {
       if (!Object.prototype.hasOwnProperty.call(container, key)) continue;
-      if (dropPrototypeKeys && PROTOTYPE_KEYS.has(key)) {
-        delete container[key];
-        continue;
-      }
       const normal = visit(container[key]);
       // defineProperty: a key named __proto__ (own, from JSON.parse) stays an own property, never a prototype.
       if (normal !== undefined) Object.defineProperty(container, key, { value: normal, enumerable: true, writable: true, configurable: true });
@@ -100,11 +114,9 @@ export function prepareJson(root: unknown, options: JsonPreparation): boolean {
 }
 
 /** A /v1 body in the body hook: the depth limit and NFC strings. */
-export const API_BODY: JsonPreparation = { maxDepth: MAX_BODY_DEPTH, nfc: true, dropPrototypeKeys: false };
+export const API_BODY: JsonPreparation = { maxDepth: MAX_BODY_DEPTH, nfc: true };
 /** Any other body (the care console's forms): the depth limit only. */
-const OTHER_BODY: JsonPreparation = { maxDepth: MAX_BODY_DEPTH, nfc: false, dropPrototypeKeys: false };
-/** The body pipe's own pass (valid-body.ts): prototype-named keys dropped, at any depth. */
-export const WITHOUT_PROTOTYPE_KEYS: JsonPreparation = { maxDepth: Number.POSITIVE_INFINITY, nfc: false, dropPrototypeKeys: true };
+const OTHER_BODY: JsonPreparation = { maxDepth: MAX_BODY_DEPTH, nfc: false };
 
 /**
  * Fastify preValidation, every route: refuses over-deep JSON before validation (class-transformer

@@ -4,8 +4,8 @@ import { ApiBody } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../context/request-context';
 import { DomainError } from '../errors/domain-error';
-import { API_BODY, prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
-import { validBodyInstance } from './validation';
+import { API_BODY, prepareJson } from '../http/json-body';
+import { refusePrototypeKeys, validBodyInstance } from './validation';
 
 /** Opens a partner's JWE compact string (implemented by the crypto module; common/ holds only the port). */
 export interface BodyDecrypter {
@@ -72,9 +72,7 @@ export class ValidBodyPipe implements PipeTransform<BodyParts> {
   async transform(parts: BodyParts, metadata: ArgumentMetadata): Promise<unknown> {
     const { dto, rules } = metadata.data as unknown as ValidBodyOptions;
     const body = await this.opened(parts);
-    // Keys named like prototype properties dropped first, as Nest's ValidationPipe drops them before
-    // validating: the field rules, the fingerprint and the handler all see the same data.
-    prepareJson(body, WITHOUT_PROTOTYPE_KEYS);
+    refusePrototypeKeys(body);
     const ruleSet = rules ? this.moduleRef.get(rules, { strict: false }) : undefined;
     ruleSet?.admit?.(body);
     // Throws the body's validation errors; the instance it returns holds the body's own data.

@@ -2,7 +2,7 @@ import { applyDecorators, ArgumentMetadata, ValidationPipe, ValidationError } fr
 import { ClassTransformOptions, plainToInstance, Type } from 'class-transformer';
 import { IsObject, validate, ValidateNested, ValidatorOptions } from 'class-validator';
 import { DomainError } from '../errors/domain-error';
-import { prepareJson, WITHOUT_PROTOTYPE_KEYS } from '../http/json-body';
+import { prototypeKeyPath } from '../http/json-body';
 import { ErrorKey } from '../errors/error-catalogue';
 
 /**
@@ -86,6 +86,12 @@ const VALIDATOR_OPTIONS: ValidatorOptions = {
 };
 const NOT_DTOS: readonly unknown[] = [String, Boolean, Number, Array, Object, Buffer, Date];
 
+/** A key named like a prototype property anywhere in the body is an unknown property (400/100/2 naming it; prototypeKeyPath). */
+export function refusePrototypeKeys(body: unknown): void {
+  const path = prototypeKeyPath(body);
+  if (path !== null) throw new DomainError('UNKNOWN_PROPERTY', { field: path, property: path });
+}
+
 /**
  * A JSON body checked against its DTO's field rules: refused as a whole unless it is an object
  * (no body counts as empty), else built into the DTO class (class-transformer) and validated
@@ -93,8 +99,8 @@ const NOT_DTOS: readonly unknown[] = [String, Boolean, Number, Array, Object, Bu
  *
  * What Nest's ValidationPipe does for a body, without its three extra walks of the value: closing
  * sparse arrays' gaps and looking for binary values (parsed JSON has neither), and stripping keys
- * named like prototype properties, which the caller has done (prepareJson, WITHOUT_PROTOTYPE_KEYS)
- * before anything reads the body.
+ * named like prototype properties, which the caller has refused (refusePrototypeKeys) before anything
+ * reads the body.
  */
 export async function validBodyInstance(dto: new () => object, body: unknown): Promise<object> {
   // No body at all counts as `{}`; JSON `null` is a body, and not an object.
@@ -117,7 +123,7 @@ class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype } = metadata;
     if (metadata.type === 'body' && typeof metatype === 'function' && !NOT_DTOS.includes(metatype)) {
-      prepareJson(value, WITHOUT_PROTOTYPE_KEYS);
+      refusePrototypeKeys(value);
       return validBodyInstance(metatype as new () => object, value);
     }
     return super.transform(value, metadata);
