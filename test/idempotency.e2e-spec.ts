@@ -261,18 +261,28 @@ describe('Idempotency (e2e)', () => {
     }
   });
 
-  it('purges keys past retention', async () => {
-    const request = EnrollmentRequestFactory.build();
-    expect((await app.client().post(ENROLL, request)).status).toBe(200);
+  it('keeps past retention the requestId of an enrollment that opened an account (its identical retry still replays), and purges one that opened none', async () => {
+    const opened = EnrollmentRequestFactory.build();
+    const first = await app.client().post<EnrollmentBody>(ENROLL, opened);
+    expect(first.status).toBe(200);
+    const ssn = (opened.encryptedUserData as { identifyingData: { ssn: string } }).identifyingData.ssn;
+    const declined = EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn, dateOfBirth: '1970-01-01' } } });
+    const decline = await app.client().post<EnrollmentBody>(ENROLL, declined);
+    expect(decline.body.responseDetails[0]).toMatchObject({ code: 2, subCode: 60 });
+    expect(decline.body).not.toHaveProperty('account');
     const db = await app.db();
     try {
-      await db.query(`update idempotency_keys set expires_at = now() - interval '1 minute' where request_id = $1`, [request.requestId]);
-      const purged = await app.app.get(IdempotencyStore).purgeExpired();
-      expect(purged).toBeGreaterThanOrEqual(1);
-      const { rowCount } = await db.query(`select 1 from idempotency_keys where request_id = $1`, [request.requestId]);
-      expect(rowCount).toBe(0);
+      const ids = [opened.requestId, declined.requestId];
+      await db.query(`update idempotency_keys set expires_at = now() - interval '1 minute' where request_id = any($1)`, [ids]);
+      expect(await app.app.get(IdempotencyStore).purgeExpired()).toBeGreaterThanOrEqual(1);
+      const { rows } = await db.query<{ request_id: string }>(`select request_id from idempotency_keys where request_id = any($1)`, [ids]);
+      expect(rows.map((r) => r.request_id)).toEqual([opened.requestId]);
     } finally {
       await db.end();
     }
+    // Days later: the account's requestId still answers as it did, not a second first attempt.
+    const again = await app.client().post<EnrollmentBody>(ENROLL, opened);
+    expect({ status: again.status, account: again.body.account?.accountIdentifier }).toEqual({ status: 200, account: first.body.account.accountIdentifier });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 });

@@ -109,9 +109,21 @@ export class IdempotencyStore {
     return { ...record, responseBody: this.cipher.decrypt(stored, answerContext(key)) };
   }
 
-  /** Deletes keys past retention; returns how many. */
+  /**
+   * Deletes keys past retention, but never the requestId of an enrollment that opened an account;
+   * returns how many. An account carries its requestId for life (unique per partner and program), so
+   * the identical retry of a forgotten one would run as a first attempt and meet it: a decline by the
+   * limit it now fills, or a conflict on that unique index (500). Kept, it replays or completes
+   * (SERVICE.md: "the same result each time"). What retention forgets is the requestIds that opened
+   * none (limit declines). The accounts' index on (partner, program, requestId) answers each test.
+   */
   async purgeExpired(): Promise<number> {
-    const result = (await this.dataSource.query(`delete from idempotency_keys where expires_at < now()`)) as [unknown, number];
+    const result = (await this.dataSource.query(
+      `delete from idempotency_keys k
+        where k.expires_at < now()
+          and not exists (select 1 from accounts a
+                           where a.partner_id = k.partner_id and a.program_code = k.program_code and a.request_id = k.request_id)`,
+    )) as [unknown, number];
     return result[1] ?? 0;
   }
 }
