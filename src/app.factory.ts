@@ -47,7 +47,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     trustProxy: config.env.trustProxy,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    // Off: its 503 has no envelope and no X-Request-Id; installGracefulClose answers while closing.
+    return503OnClosing: false,
     // Fastify's own URL errors (undecodable %, over-long parameter) answer the envelope too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
       sendError(error, request, reply, new NestLogger('Errors'), config.env.publicUrl),
@@ -92,9 +93,13 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useGlobalPipes(createValidationPipe());
   // Closing: the calls still running (a client may have gone away) finish on their connections before the pool closes.
   const pool = app.get(DatabasePools).pool();
-  installGracefulClose(fastify, async () => {
-    if (!(await drainPool(pool, config.env.requestTimeoutMs))) errors.warn('closing with database calls still running past REQUEST_TIMEOUT_MS');
-  });
+  installGracefulClose(
+    fastify,
+    async () => {
+      if (!(await drainPool(pool, config.env.requestTimeoutMs))) errors.warn('closing with database calls still running past REQUEST_TIMEOUT_MS');
+    },
+    send,
+  );
   await installConsoleHttp(app, config);
   setupOpenApi(app, config);
   await app.init();

@@ -1,4 +1,5 @@
 import { Agent, ClientRequest, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { Client } from 'pg';
 import { lockKey } from '../src/infrastructure/database/lock.service';
 import { spawnAppProcess, AppProcess } from './support/app-process-runner';
@@ -317,6 +318,57 @@ describe('API locking (e2e)', () => {
     expect(status).toBe(200);
     expect(exitMs).toBeLessThan(5000);
     expect(await accountsForRequest(app, request.requestId)).toBe(1);
+  });
+
+  it("a request that reaches a closing process (on a connection kept busy by a waiting call) gets the envelope's 503/503/2 with X-Request-Id and Retry-After", async () => {
+    const request = EnrollmentRequestFactory.build();
+    const dying = await spawnAppProcess(app, { LOCK_WAIT_MS: '10000' });
+    const holder = new Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    const socket = connect(Number(new URL(dying.baseUrl).port), '127.0.0.1');
+    try {
+      const signedKey = lockKey(`requestId:acme:sandbox:${request.requestId}`);
+      await holder.query('select pg_advisory_lock($1::bigint)', [signedKey]);
+      const key = BigInt.asUintN(64, BigInt(signedKey));
+      const token = await dying.client().accessToken();
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      const body = JSON.stringify(request);
+      const host = new URL(dying.baseUrl).host;
+      socket.write(
+        `POST ${ENROLL} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      const waitingForKey = `select 1 from pg_locks where locktype = 'advisory' and not granted and classid = $1::bigint::oid and objid = $2::bigint::oid`;
+      await waitUntil(async () => (await holder.query(waitingForKey, [(key >> 32n).toString(), (key & 0xffffffffn).toString()])).rows.length > 0, 10_000, 20);
+      const stopped = dying.stop();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The same connection, pipelined behind the waiting call: it reaches the server while it closes.
+      socket.write(`GET ${ENROLL}/accounts/x HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nX-Request-Id: closing-probe-1\r\n\r\n`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await holder.query('select pg_advisory_unlock_all()');
+      await waitUntil(async () => (received.match(/HTTP\/1\.1 /g) ?? []).length >= 2, 10_000, 20);
+      await stopped;
+      const second = received.slice(received.lastIndexOf('HTTP/1.1 '));
+      const [head = '', text = ''] = second.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 503 /);
+      expect(head).toMatch(/\r\nx-request-id: closing-probe-1\r\n/i);
+      expect(head).toMatch(/\r\nretry-after: \d+\r\n/i);
+      expect(head).toMatch(/\r\ncache-control: no-store\r\n/i);
+      const answer = JSON.parse(text.includes('{') ? text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1) : '{}') as {
+        requestId?: string;
+        responseDetails?: unknown;
+      };
+      expect(answer).toEqual({
+        requestId: 'closing-probe-1',
+        responseDetails: [expect.objectContaining({ code: 503, subCode: 2, description: 'Service temporarily unavailable; retry later' })],
+      });
+      // The waiting call itself finished and was answered first.
+      expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      socket.destroy();
+      await holder.end();
+      await dying.stop();
+    }
   });
 
   describe('across two app processes sharing one database', () => {
