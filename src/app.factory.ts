@@ -74,9 +74,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const errors = new NestLogger('Errors');
   const send = (error: unknown, request: FastifyRequest, reply: FastifyReply) => sendError(error, request, reply, errors, config.env.publicUrl);
   installRequestTimeout(fastify, config.env.requestTimeoutMs, send);
-  // The token route's strict form checks run before its rate limiter (both are that route's own hooks, in this order).
-  installTokenFormChecks(fastify, send);
+  // The token route's own hooks: its address limit first (every request counts), then its strict form
+  // checks (onRequest, preValidation), then the client's limits (preHandler), in this order.
   installTokenRateLimit(fastify, config.env.tokenRateLimit, send);
+  installTokenFormChecks(fastify, send);
   // @fastify/rate-limit's counter (`createRateLimit`) for the webhook test and redeliver limit; not global.
   // Registered here, with the app's other Fastify set-up, not from a Nest lifecycle hook: registered
   // during Nest's init it boots ahead of Nest's own error handling of body parsing.

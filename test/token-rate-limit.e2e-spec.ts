@@ -54,6 +54,18 @@ describe('Token rate limits (e2e, sandbox)', () => {
     expect(jwks.headers.get('ratelimit')).toBeNull();
   });
 
+  it('requests refused as malformed count toward their address too, and beyond its limit even they are 429', async () => {
+    const json = { contentType: 'application/json', body: '{"grant_type":"client_credentials"}' };
+    const { clientId, clientSecret } = PARTNERS.acme;
+    for (let i = 0; i < 30; i++) {
+      const answer = await tokenRequestFrom(app.baseUrl, '127.0.0.4', clientId, clientSecret, undefined, json);
+      expect({ status: answer.status, error: answer.body.error }).toEqual({ status: 400, error: 'invalid_request' });
+      expect(answer.headers.get('ratelimit')).toMatch(new RegExp(`^"address";r=${29 - i};t=\\d+$`));
+    }
+    expectTooManyTokenRequests(await tokenRequestFrom(app.baseUrl, '127.0.0.4', clientId, clientSecret, undefined, json));
+    expectTooManyTokenRequests(await tokenRequestFrom(app.baseUrl, '127.0.0.4', PARTNERS.globex.clientId, PARTNERS.globex.clientSecret));
+  });
+
   it('/openapi.json documents the limit: a 429 answer on POST /oauth2/token with its headers', async () => {
     const document = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as {
       paths: Record<string, { post?: { description?: string; responses: Record<string, { description: string; headers?: Record<string, unknown> }> } }>;

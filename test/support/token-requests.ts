@@ -34,9 +34,16 @@ export function expectTooManyTokenRequests(answer: Answer): void {
  * A client_secret_basic token request sent from `localAddress` (any of 127.0.0.0/8 reaches the
  * loopback listener), optionally with X-Forwarded-For, through node:http (fetch cannot bind a source).
  */
-export function tokenRequestFrom(baseUrl: string, localAddress: string, clientId: string, secret: string, forwardedFor?: string): Promise<Answer> {
+export function tokenRequestFrom(
+  baseUrl: string,
+  localAddress: string,
+  clientId: string,
+  secret: string,
+  forwardedFor?: string,
+  form: { contentType: string; body: string } = { contentType: 'application/x-www-form-urlencoded', body: 'grant_type=client_credentials' },
+): Promise<Answer> {
   const url = new URL(`${baseUrl}/oauth2/token`);
-  const body = 'grant_type=client_credentials';
+  const body = form.body;
   return new Promise((resolve, reject) => {
     const call = httpRequest(
       {
@@ -46,7 +53,7 @@ export function tokenRequestFrom(baseUrl: string, localAddress: string, clientId
         method: 'POST',
         localAddress,
         headers: {
-          'content-type': 'application/x-www-form-urlencoded',
+          'content-type': form.contentType,
           'content-length': Buffer.byteLength(body),
           authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
           ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),

@@ -2,7 +2,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler, RouteOptions } from '
 
 /** A hook of a route's own (its route options carry one or a list per kind). */
 export interface RouteHook {
-  name: 'onRequest' | 'preHandler' | 'onSend';
+  name: 'onRequest' | 'preValidation' | 'preHandler' | 'onSend';
   hook: unknown;
 }
 

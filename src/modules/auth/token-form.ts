@@ -122,7 +122,7 @@ export function installTokenFormChecks(fastify: FastifyInstance, send: (error: u
   };
   addRouteHooks(fastify, (route) => isRoute(route, 'POST', TOKEN_ROUTE), [
     { name: 'onRequest', hook: checkMediaType },
-    { name: 'preHandler', hook: parseForm },
+    { name: 'preValidation', hook: parseForm },
     { name: 'onSend', hook: noCache },
   ]);
   // A chunked form (no Content-Length) passes the check above and fails only as it grows past the

@@ -69,9 +69,11 @@ interface Verdict {
  * that nobody else can exhaust a client's limit by guessing its secret. Every answer carries
  * `RateLimit-Policy` and `RateLimit` (IETF httpapi ratelimit headers, structured fields).
  *
- * A preHandler of the token route (after its form checks, so the client id is one string of at most
- * 128 characters) counts the address and checks the other two before any scrypt; an onSend hook
- * counts the outcome: 200 a success, 401 (invalid_client) a failure.
+ * The route's first onRequest hook counts and checks the address, before the form checks, so that
+ * every request counts, a malformed one included, and beyond the limit even a malformed one is 429;
+ * its preHandler (after the form checks' preValidation, so the client id is one string of at most
+ * 128 characters) checks the client's two before any scrypt; an onSend hook counts the outcome:
+ * 200 a success, 401 (invalid_client) a failure. app.factory installs it before the form checks.
  */
 export function installTokenRateLimit(
   fastify: FastifyInstance,
@@ -91,16 +93,16 @@ export function installTokenRateLimit(
     clientId: string | undefined;
     clientAddress: string | undefined;
   }
-  /** The request's keys, worked out once by the preHandler and read again by the onSend hook. */
+  /** The request's keys: the address from the onRequest hook, the client's once its form is parsed. */
   const KEYS = Symbol('token-rate-limit-keys');
   type Keyed = FastifyRequest & { [KEYS]?: Keys };
-  const keysOf = (request: Keyed): Keys => {
-    const known = request[KEYS];
-    if (known) return known;
-    const address = sourceAddressKey(request.ip);
-    // The form hooks ran first: the body is the parsed TokenRequest (absent only if they answered).
+  const keysOf = (request: Keyed): Keys => (request[KEYS] ??= { address: sourceAddressKey(request.ip), clientId: undefined, clientAddress: undefined });
+  const withClient = (request: Keyed): Keys => {
+    const keys = keysOf(request);
+    // The form checks ran first: the body is the parsed TokenRequest.
     const clientId = (request.body as TokenRequest | undefined)?.clientId;
-    return (request[KEYS] = { address, clientId, clientAddress: clientId === undefined ? undefined : `${clientId}\0${address}` });
+    if (clientId !== undefined && keys.clientId === undefined) Object.assign(keys, { clientId, clientAddress: `${clientId}\0${keys.address}` });
+    return keys;
   };
   const verdict = (policy: string, counter: FixedWindowCounter, window: { count: number; resetAtMs: number }, nowMs: number): Verdict => ({
     policy,
@@ -121,16 +123,25 @@ export function installTokenRateLimit(
     void reply.header('ratelimit-policy', policyHeader);
     void reply.header('ratelimit', `"${nearest.policy}";r=${nearest.remaining};t=${nearest.resetSeconds}`);
   };
+  const refuse = (request: FastifyRequest, reply: FastifyReply, exceeded: Verdict[], current: Verdict[]) => {
+    writeHeaders(reply, current);
+    const retryAfter = Math.max(1, ...exceeded.map((v) => v.resetSeconds));
+    send(new DomainError('TOO_MANY_TOKEN_REQUESTS', { headers: { 'retry-after': String(retryAfter) }, payload: TOO_MANY_OAUTH_ERROR }), request, reply);
+  };
 
-  // Callback-style hooks (an async hook costs a promise per request); the keys are derived once per hook.
-  const limitTokenRequest = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  // Callback-style hooks (an async hook costs a promise per request).
+  const limitAddress = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const keys = keysOf(request);
     const exceeded = verdicts(keys).filter((v) => v.exceeded);
     addresses.hit(keys.address);
     if (exceeded.length === 0) return done();
-    writeHeaders(reply, verdicts(keys));
-    const retryAfter = Math.max(1, ...exceeded.map((v) => v.resetSeconds));
-    send(new DomainError('TOO_MANY_TOKEN_REQUESTS', { headers: { 'retry-after': String(retryAfter) }, payload: TOO_MANY_OAUTH_ERROR }), request, reply);
+    refuse(request, reply, exceeded, verdicts(keys));
+  };
+  const limitClient = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const keys = withClient(request);
+    const exceeded = verdicts(keys).filter((v) => v.exceeded && v.policy !== 'address');
+    if (exceeded.length === 0) return done();
+    refuse(request, reply, exceeded, verdicts(keys));
   };
   const countOutcome = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     const keys = keysOf(request);
@@ -140,7 +151,8 @@ export function installTokenRateLimit(
     done(null, payload);
   };
   addRouteHooks(fastify, (route) => isRoute(route, 'POST', TOKEN_ROUTE), [
-    { name: 'preHandler', hook: limitTokenRequest },
+    { name: 'onRequest', hook: limitAddress },
+    { name: 'preHandler', hook: limitClient },
     { name: 'onSend', hook: countOutcome },
   ]);
 }
