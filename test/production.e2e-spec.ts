@@ -275,10 +275,13 @@ describe('Production mode (e2e)', () => {
       const server = await app.app.get(Metrics, { strict: false }).listenSeparately('127.0.0.1', 0);
       try {
         const { port } = server.address() as { port: number };
-        const scraped = await fetch(`http://127.0.0.1:${port}/metrics`);
+        const scraped = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { 'x-request-id': 'scrape-1' } });
         expect(scraped.status).toBe(200);
+        expect(scraped.headers.get('x-request-id')).toBe('scrape-1');
         expect(await scraped.text()).toContain('http_requests_total');
-        expect((await fetch(`http://127.0.0.1:${port}/v1/errors`)).status).toBe(404);
+        const elsewhere = await fetch(`http://127.0.0.1:${port}/v1/errors`);
+        expect(elsewhere.status).toBe(404);
+        expect(elsewhere.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
       } finally {
         server.close();
       }

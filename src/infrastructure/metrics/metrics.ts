@@ -1,5 +1,6 @@
 import { createServer, Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { incomingRequestId } from '../../common/http/request-id';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -129,6 +130,8 @@ export class Metrics {
    */
   async listenSeparately(host: string, port: number): Promise<Server> {
     const server = createServer((request, response) => {
+      // CONTRACT section 1: every response carries X-Request-Id, this listener's too.
+      response.setHeader('x-request-id', incomingRequestId(request));
       if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
         response.writeHead(404).end();
         return;
