@@ -7,7 +7,7 @@ import { KeyStore } from '../infrastructure/crypto/key-store';
 
 const program = { programCode: 'p1', currencies: ['USD'], kycRequired: true };
 const partner = { partnerId: 'a', clientId: 'a', clientSecret: 's', programs: ['p1'], scopes: ['enrollments'] };
-const PHC = '$scrypt$ln=10,r=8,p=1$c2FsdA==$aGFzaA==';
+const PHC = '$scrypt$ln=10,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA==$Q6qkC3sWERIrb5yyoOfOj7Ab5Ilz5bBt0GjjqV2qObw=';
 const rotating = (fields: Record<string, unknown>) => ({ ...partner, clientSecret: undefined, ...fields });
 
 describe(parseServiceConfig.name, () => {
@@ -37,6 +37,18 @@ describe(parseServiceConfig.name, () => {
       /partners\[0\] \(a\)\.clientSecretHashes\[1\] must be a scrypt PHC/,
     ],
     [{ programs: [program], partners: [rotating({ clientSecrets: ['x', 'y'], clientSecretHash: PHC })] }, /at most 2/],
+    // A hash scrypt would compute zero or a few bytes of: any secret, or one in a few hundred, would match.
+    [
+      { programs: [program], partners: [rotating({ clientSecretHash: PHC.replace(/\$[^$]*$/, '$') })] },
+      /clientSecretHash needs a salt of at least 16 bytes and a hash of at least 32/,
+    ],
+    [{ programs: [program], partners: [rotating({ clientSecretHash: PHC.replace(/\$[^$]*$/, '$AA==') })] }, /clientSecretHash needs a salt/],
+    [{ programs: [program], partners: [rotating({ clientSecretHash: PHC.replace('c2FsdHNhbHRzYWx0c2FsdA==', 'c2FsdA==') })] }, /clientSecretHash needs a salt/],
+    [
+      { programs: [program], partners: [rotating({ clientSecretHash: PHC.replace(/\$[^$]*$/, '$not*base64') })] },
+      /clientSecretHash must carry its salt and hash in base64/,
+    ],
+    [{ programs: [program], partners: [rotating({ clientSecretHash: PHC.replace('r=8', 'r=0') })] }, /clientSecretHash has scrypt parameters out of range/],
   ])('refuses an invalid file with a message naming the entry (%#)', (raw, message) => {
     expect(() => parseServiceConfig(raw)).toThrow(message);
   });

@@ -20,6 +20,7 @@ import {
   ValidationError,
 } from 'class-validator';
 import { code as currencyByCode } from 'currency-codes';
+import { parseScryptPhc, ScryptPhc } from './scrypt-phc';
 
 export const SCOPES = ['enrollments', 'users', 'business_profiles', 'identity', 'webhooks', 'care'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -126,11 +127,8 @@ export interface ServiceConfig {
 /** Node's scrypt defaults (N=2^14, r=8, p=1): the least a production client secret hash may cost (CONTRACT section 12). */
 export const DEFAULT_SCRYPT = { ln: 14, r: 8, p: 1 } as const;
 
-/** Whether a scrypt PHC's parameters are below the default (N·r·p or memory N·r), or unreadable. */
-function weakerThanDefaultScrypt(phc: string): boolean {
-  const params = Object.fromEntries((phc.split('$')[2] ?? '').split(',').map((kv) => kv.split('=') as [string, string]));
-  const [ln, r, p] = [Number(params.ln), Number(params.r ?? 8), Number(params.p ?? 1)];
-  if (![ln, r, p].every(Number.isInteger)) return true;
+/** Whether a scrypt PHC's parameters are below the default (N·r·p or memory N·r). */
+function weakerThanDefaultScrypt({ ln, r, p }: ScryptPhc): boolean {
   return 2 ** ln * r < 2 ** DEFAULT_SCRYPT.ln * DEFAULT_SCRYPT.r || 2 ** ln * r * p < 2 ** DEFAULT_SCRYPT.ln * DEFAULT_SCRYPT.r * DEFAULT_SCRYPT.p;
 }
 
@@ -245,10 +243,9 @@ export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
       throw new ServiceConfigError(`${where}: at most ${MAX_CLIENT_CREDENTIALS} secrets and hashes together (one old, one new while rotating)`);
     }
     for (const hash of hashes) {
-      if (!hash.value.startsWith('$scrypt$')) {
-        throw new ServiceConfigError(`${hash.where} must be a scrypt PHC string ($scrypt$ln=..,r=..,p=..$salt$hash)`);
-      }
-      if (options.production && weakerThanDefaultScrypt(hash.value)) {
+      const phc = parseScryptPhc(hash.value);
+      if ('refused' in phc) throw new ServiceConfigError(`${hash.where} ${phc.refused}`);
+      if (options.production && weakerThanDefaultScrypt(phc)) {
         throw new ServiceConfigError(
           `${hash.where}: APP_MODE=production refuses a scrypt cost below the default (ln=${DEFAULT_SCRYPT.ln},r=${DEFAULT_SCRYPT.r},p=${DEFAULT_SCRYPT.p})`,
         );

@@ -1,27 +1,14 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Injectable } from '@nestjs/common';
+import { parseScryptPhc, ScryptPhc } from '../../config/scrypt-phc';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 
-interface ScryptPhc {
-  ln: number;
-  r: number;
-  p: number;
-  salt: Buffer;
-  hash: Buffer;
-}
-
-/** Parses `$scrypt$ln=<log2 N>,r=<r>,p=<p>$<salt b64>$<hash b64>`; undefined when malformed. */
+/** The PHC, or undefined when the configuration's reader refuses it (config refuses it at start). */
 function parsePhc(phc: string): ScryptPhc | undefined {
-  const parts = phc.split('$');
-  if (parts.length !== 5 || parts[1] !== 'scrypt') return undefined;
-  const params = Object.fromEntries(parts[2].split(',').map((kv) => kv.split('=') as [string, string]));
-  const ln = Number(params.ln);
-  const r = Number(params.r ?? 8);
-  const p = Number(params.p ?? 1);
-  if (!Number.isInteger(ln) || ln < 1 || ln > 20) return undefined;
-  return { ln, r, p, salt: Buffer.from(parts[3], 'base64'), hash: Buffer.from(parts[4], 'base64') };
+  const parsed = parseScryptPhc(phc);
+  return 'refused' in parsed ? undefined : parsed;
 }
 
 /** scrypt PHC verification, behind a class so the secret verifier's tests can count and pace it. */
