@@ -1,3 +1,4 @@
+import { parse as parseConnectionString } from 'pg-connection-string';
 import { Env, loadEnv } from './env';
 import { loadServiceConfig, ServiceConfig, ServiceConfigError } from './service-config';
 
@@ -52,9 +53,16 @@ function productionGaps(env: Env, source: NodeJS.ProcessEnv): string[] {
   return missing;
 }
 
-/** Whether a PostgreSQL connection string asks for TLS: an sslmode other than disable (or ssl=true). */
-function usesTls(databaseUrl: string): boolean {
-  const sslmode = /(?:^|[?&\s])sslmode=([^&\s]+)/i.exec(databaseUrl)?.[1]?.toLowerCase();
-  if (sslmode !== undefined) return sslmode !== 'disable';
-  return /(?:^|[?&\s])ssl=(true|1)(?:$|[&\s])/i.test(databaseUrl);
+/**
+ * Whether a PostgreSQL connection string makes the driver use TLS, read by the driver's own parser
+ * (pg-connection-string, which pg runs on DATABASE_URL): a parameter given twice counts as pg counts
+ * it (the last), so the check and the connection cannot disagree. `sslmode=disable`, `ssl=0` and a
+ * URL naming neither are clear text.
+ */
+export function usesTls(databaseUrl: string): boolean {
+  try {
+    return Boolean(parseConnectionString(databaseUrl).ssl);
+  } catch {
+    return false;
+  }
 }
