@@ -45,6 +45,19 @@ describe('Enrollment interrupted at each recovery point (e2e)', () => {
       } = await db.query(`select response_body from idempotency_keys where request_id = $1`, [request.requestId]);
       expect(key).toEqual({ response_body: null });
 
+      // CONTRACT section 6: pending and never activated, the account shows no cycle day and no card
+      // (not the ones the interrupted call already wrote).
+      const meanwhile = await client.get<EnrollmentBody>(`${ENROLL}/accounts/${partial.rows[0].id}`);
+      expect(meanwhile.status).toBe(200);
+      if (point === 'finished') {
+        expect(meanwhile.body.account).toMatchObject({ status: 'normal', accountCycleDay: Math.min(new Date().getUTCDate(), 28) });
+      } else {
+        expect({ account: meanwhile.body.account, cards: meanwhile.body.paymentInstruments }).toMatchObject({
+          account: { status: 'pending', accountCycleDay: null },
+          cards: [],
+        });
+      }
+
       const retried = await client.post<EnrollmentBody>(ENROLL, request);
       expect(retried.status).toBe(200);
       expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });

@@ -56,6 +56,15 @@ export interface NewAccountView {
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
+/**
+ * CONTRACT section 6: while an account is pending and was never activated (OFAC hold, bill cycle
+ * missing, or an enrollment interrupted between its phases), it shows no cycle day and no card, even
+ * when the interrupted call already wrote them: they are the enrollment's, shown once it completes.
+ */
+function unfinished(account: Account): boolean {
+  return account.status === 'pending' && account.activatedAt === null;
+}
+
 function accountDataView(account: Account, purses: PurseRow[], sealed: Record<string, string>): AccountDataView {
   return {
     accountIdentifier: account.id,
@@ -64,7 +73,7 @@ function accountDataView(account: Account, purses: PurseRow[], sealed: Record<st
     status: account.status,
     statusReason: account.statusReason,
     kycPendingGate: account.kycPendingGate,
-    accountCycleDay: account.accountCycleDay,
+    accountCycleDay: unfinished(account) ? null : account.accountCycleDay,
     currency: account.currency.trim(),
     createdDateTime: account.createdAt.toISOString(),
     activatedDateTime: iso(account.activatedAt),
@@ -113,7 +122,7 @@ export class AccountViewService {
     return {
       account: accountDataView(account, purses, sealed),
       user: await this.users.viewOf(holder, contact, partner),
-      paymentInstruments: cards.map((card) => this.instruments.view(card)),
+      paymentInstruments: unfinished(account) ? [] : cards.map((card) => this.instruments.view(card)),
     };
   }
 
@@ -130,7 +139,7 @@ export class AccountViewService {
     return {
       account: accountDataView(rows.account, [rows.purse], sealedAccount),
       user: await this.users.viewOfNew(rows.user, rows.userData, partner),
-      paymentInstruments: rows.cards.map((card) => this.instruments.view(card)),
+      paymentInstruments: unfinished(rows.account) ? [] : rows.cards.map((card) => this.instruments.view(card)),
     };
   }
 }
