@@ -137,6 +137,25 @@ describe('Enrollment account limits (e2e)', () => {
         }
       });
 
+      it('an enrollment interrupted after its card was issued, retried after the key filled up: closed limitExceeded with its card closed too', async () => {
+        const ssn = uniqueSsn();
+        const request = EnrollmentRequestFactory.build(withSsn(ssn, { dateOfBirth: '1961-03-03' }));
+        const interrupted = await app.client().post(SANDBOX, request, { headers: { 'x-sandbox-fault': 'after:instrumentIssued' }, noRetry: true });
+        expect(interrupted.status).toBe(503);
+        await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)));
+        expectDecline(await app.client().post(SANDBOX, request), 60, 'Number of Active Accounts Exceeded');
+        const db = await app.db();
+        try {
+          const { rows } = await db.query(
+            `select a.status, a.status_reason, p.status as card from accounts a join payment_instruments p on p.account_id = a.id where a.request_id = $1`,
+            [request.requestId],
+          );
+          expect(rows).toEqual([{ status: 'closed', status_reason: 'limitExceeded', card: 'closed' }]);
+        } finally {
+          await db.end();
+        }
+      });
+
       it('a KYC-referred account (pending, gate manual) is active: the next enrollment is 2/60', async () => {
         const ssn = uniqueSsn();
         const referred = await app

@@ -181,8 +181,13 @@ describe('account lifecycle', () => {
       expect(() => sut.clearOfac(account({ status: 'locked', statusReason: 'ofacReview' }))).toThrow(expect.objectContaining(refused));
     });
 
-    it('a limit filled while pending: closed, limitExceeded', () => {
-      expect(sut.declineForLimit(pending, NOW).patch).toEqual({ status: 'closed', statusReason: 'limitExceeded', closedAt: NOW });
+    it('a limit filled while pending: closed, limitExceeded, with any usable card an interrupted enrollment issued', () => {
+      expect(sut.declineForLimit(pending, [], NOW).patch).toEqual({ status: 'closed', statusReason: 'limitExceeded', closedAt: NOW });
+      const t = sut.declineForLimit(pending, [card('a', 'active'), card('b', 'replaced'), card('c', 'inactive')], NOW);
+      expect(t.cardMoves.map((m) => [m.id, m.to])).toEqual([
+        ['a', 'closed'],
+        ['c', 'closed'],
+      ]);
     });
   });
 

@@ -236,9 +236,17 @@ export function activate(account: LifecycleAccount, now: Date): Transition {
   return transition(account, { activatedAt: now, ...(status === 'normal' ? { status } : {}) }, 'enrollmentCompleted');
 }
 
-/** A limit that filled up while the enrollment was pending: the never-activated account is closed. */
-export function declineForLimit(account: LifecycleAccount, now: Date): Transition {
-  return transition(account, { status: 'closed', statusReason: STATUS_REASON.limitExceeded, closedAt: now }, 'enrollmentDeclined');
+/**
+ * A limit that filled up while the enrollment was pending: the never-activated account is closed,
+ * with the card an interrupted enrollment may already have issued, as a care close closes them.
+ */
+export function declineForLimit(account: LifecycleAccount, cards: readonly LifecycleCard[], now: Date): Transition {
+  return transition(
+    account,
+    { status: 'closed', statusReason: STATUS_REASON.limitExceeded, closedAt: now },
+    'enrollmentDeclined',
+    moves(cards, ['active', 'inactive', 'blocked'], 'closed'),
+  );
 }
 
 /** The enrollment's card, once: embossed with the holder's names, not usable while a KYC gate is open. */

@@ -102,7 +102,8 @@ export class EnrollmentCompletionService {
   private async decline(call: CallConnection | undefined, accountId: string, breach: LimitBreach): Promise<CompletionOutcome> {
     await this.tx.run(call, async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, accountId);
-      await this.apply(manager, account, lifecycle.declineForLimit(account, this.clock.now()));
+      const cards = await this.instruments.listFor(manager, accountId);
+      await this.apply(manager, account, lifecycle.declineForLimit(account, cards, this.clock.now()));
       await this.progress.advance(manager, accountId, 'finished');
     });
     return { declined: breach };
