@@ -17,15 +17,21 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
   let acme: EnrollmentClient;
   let care: EnrollmentClient;
 
-  async function enroll(client: EnrollmentClient, request: Record<string, unknown>, programCode = 'sandbox'): Promise<Enrolled> {
-    const res = await client.post(`/v1/programs/${programCode}/enrollments`, request);
-    if (res.status !== 200 || detail(res.body).code !== 0) throw new Error(`enrollment failed: ${res.status} ${JSON.stringify(res.body.responseDetails)}`);
+  async function enroll(
+    client: EnrollmentClient,
+    request: Record<string, unknown>,
+    programCode = 'sandbox',
+    headers?: Record<string, string>,
+  ): Promise<Enrolled> {
+    const res = await client.post(`/v1/programs/${programCode}/enrollments`, request, headers ? { headers } : undefined);
+    if (res.status !== 200 || (detail(res.body).code !== 0 && !headers))
+      throw new Error(`enrollment failed: ${res.status} ${JSON.stringify(res.body.responseDetails)}`);
     const body = res.body as ApiBody & { account: { accountIdentifier: string }; user: { userIdentifier: string } };
     return { accountId: body.account.accountIdentifier, userId: body.user.userIdentifier };
   }
 
   /** The Matricula path: a completed scan capture, then the enrollment naming its onboardingID. */
-  async function enrollWithMatricula(client: EnrollmentClient = acme, programCode = 'sandbox'): Promise<Enrolled> {
+  async function enrollWithMatricula(client: EnrollmentClient = acme, programCode = 'sandbox', headers?: Record<string, string>): Promise<Enrolled> {
     const idNumber = `MX${randomBytes(5).toString('hex').toUpperCase()}`;
     const scan = await client.post('/v1/kycGates/scanCapture', {
       programCode,
@@ -39,7 +45,7 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
       onboardingID: scan.body.onboardingID,
       encryptedUserData: { identifyingData: { ssn: undefined, matriculaId: idNumber } },
     });
-    return enroll(client, request, programCode);
+    return enroll(client, request, programCode, headers);
   }
 
   async function close(accountId: string): Promise<void> {
@@ -191,6 +197,31 @@ describe('Identity: POST /v1/accounts/{accountIdentifier}/users/{userIdentifier}
       const res = await acme.post(identityPath(matricula), { itin });
       expect(res.status).toBe(200);
       expect(detail(res.body)).toEqual(linked({ code: 2, subCode: 61, description: 'Number of Activated Accounts over Lifetime exceeded' }));
+    });
+  });
+
+  describe('an ITIN added to an account that is not active', () => {
+    it('a closed account takes an ITIN another account holds actively: it counts toward the lifetime limit only (0/0)', async () => {
+      const itin = uniqueItin();
+      const holder = await enrollWithMatricula();
+      expect(detail((await acme.post(identityPath(holder), { itin })).body).code).toBe(0);
+      const closed = await enrollWithMatricula();
+      await close(closed.accountId);
+      const res = await acme.post(identityPath(closed), { itin });
+      expect(res.status).toBe(200);
+      expect(detail(res.body)).toMatchObject({ code: 0, subCode: 0 });
+    });
+
+    it('a closed account never activated counts toward neither limit: it takes an ITIN whose lifetime is full (0/0)', async () => {
+      // The lite program of this file allows 1 active and 1 lifetime account per ITIN.
+      const itin = uniqueItin();
+      const holder = await enrollWithMatricula(acme, 'lite');
+      expect(detail((await acme.post(identityPath(holder), { itin })).body).code).toBe(0);
+      const neverActivated = await enrollWithMatricula(acme, 'lite', { 'x-sandbox-fault': 'billCycle' });
+      await close(neverActivated.accountId);
+      const res = await acme.post(identityPath(neverActivated), { itin });
+      expect(res.status).toBe(200);
+      expect(detail(res.body)).toMatchObject({ code: 0, subCode: 0 });
     });
   });
 

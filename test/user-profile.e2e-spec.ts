@@ -303,6 +303,16 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       expect(detail(lifetime.body)).toEqual(linked({ code: 2, subCode: 66, description: 'Number of Activated Accounts over Lifetime exceeded' }));
     });
 
+    it('a closed account takes a default phone another account holds actively: judged by the lifetime limit only', async () => {
+      const shared = uniquePhone();
+      await enroll(acme, withPhones([{ phoneType: 'mobile', number: shared }]));
+      const closed = await enroll(acme, withPhones([{ phoneType: 'mobile', number: uniquePhone() }]));
+      await careCall(closed.accountId, 'close');
+      const res = await acme.put(userPath(closed), { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number: shared } } });
+      expect(res.status).toBe(200);
+      expect(detail(res.body)).toMatchObject({ code: 0, subCode: 0 });
+    });
+
     it('business accounts are declined with the business wording', async () => {
       const shared = uniquePhone();
       const business = (number: string) =>

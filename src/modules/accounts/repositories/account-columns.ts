@@ -12,9 +12,12 @@ export const ACCOUNT_PUBLIC_COLUMNS = `a.id, a.partner_id, a.program_code, a.acc
        a.account_cycle_day, a.currency, a.identity_kind, a.request_id, a.created_at, a.activated_at, a.closed_at, a.updated_at, a.version`;
 export const ACCOUNT_COLUMNS = `${ACCOUNT_PUBLIC_COLUMNS}, a.encrypted_account_data_enc`;
 
-/** What a change of a user decides on: the account's keys, type, status and identity kind (`accountKeyOf` maps them back). */
-export type AccountKey = Pick<Account, 'id' | 'partnerId' | 'programCode' | 'accountType' | 'status' | 'identityKind'>;
-export const ACCOUNT_KEY_COLUMNS = 'a.id, a.partner_id, a.program_code, a.account_type, a.status, a.identity_kind';
+/**
+ * What a change of a user decides on: the account's keys, type, status, identity kind, and what the
+ * limits count it as (KYC gate, activation) (`accountKeyOf` maps them back).
+ */
+export type AccountKey = Pick<Account, 'id' | 'partnerId' | 'programCode' | 'accountType' | 'status' | 'identityKind' | 'kycPendingGate' | 'activatedAt'>;
+export const ACCOUNT_KEY_COLUMNS = 'a.id, a.partner_id, a.program_code, a.account_type, a.status, a.identity_kind, a.kyc_pending_gate, a.activated_at';
 
 export function accountKeyOf(row: Record<string, unknown>): AccountKey {
   return {
@@ -24,6 +27,8 @@ export function accountKeyOf(row: Record<string, unknown>): AccountKey {
     accountType: row.account_type as Account['accountType'],
     status: row.status as Account['status'],
     identityKind: row.identity_kind as Account['identityKind'],
+    kycPendingGate: row.kyc_pending_gate as Account['kycPendingGate'],
+    activatedAt: (row.activated_at as Date | null) ?? null,
   };
 }
 

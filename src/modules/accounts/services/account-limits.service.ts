@@ -204,24 +204,25 @@ export class AccountLimitsService {
   }
 
   /**
-   * A key an existing account takes on (default phone changed, ITIN added): checked like an
-   * enrollment, the account itself excluded, then recorded; a breach is the limit's decline.
+   * A key an existing account takes on (default phone changed, ITIN added): checked against the limits
+   * the account counts toward (COUNTS), the account itself excluded, then recorded; a breach is the
+   * limit's decline. An active account is judged like an enrollment; one that counts toward the
+   * lifetime limits only (closed, locked) by those alone; one never activated by none, until its
+   * enrollment completes and `recheckAccount` counts its keys, this one included.
    */
   async claimForAccount(
     manager: EntityManager,
-    account: { id: string; programCode: string; accountType: AccountType },
+    account: Pick<Account, 'id' | 'programCode' | 'accountType' | 'activatedAt' | 'status' | 'kycPendingGate'>,
     key: LimitKeyValue,
     batch: WriteBatch,
   ): Promise<void> {
     const program = this.config.service.programs.get(account.programCode);
     if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
-    const breach = await this.lockAndCheck(manager, {
-      programCode: account.programCode,
-      accountType: account.accountType,
-      limits: program.limits[account.accountType],
-      keys: [key],
-      excludeAccountId: account.id,
-    });
+    await this.locks.lockInTransaction(manager, this.lockNames(account.programCode, [key]));
+    const limits = countedLimits(program.limits[account.accountType], account);
+    const breach = limits
+      ? await this.check(manager, { programCode: account.programCode, accountType: account.accountType, limits, keys: [key], excludeAccountId: account.id })
+      : null;
     if (breach) throw new DomainError(breach.error);
     // The record joins the caller's batch (its other writes), under the key's lock taken above.
     batch.write(
@@ -234,6 +235,14 @@ export class AccountLimitsService {
   private indexOf(key: LimitKeyValue): string {
     return this.blindIndex.of(key.kind, key.value);
   }
+}
+
+/** The limits an account is judged by when it takes on a key: those it counts toward (null: none). */
+function countedLimits(limits: LimitSet, account: Pick<Account, 'activatedAt' | 'status' | 'kycPendingGate'>): LimitSet | null {
+  if (COUNTS.active(account)) return limits;
+  if (!COUNTS.lifetime(account)) return null;
+  const unbounded = Number.POSITIVE_INFINITY;
+  return { ssn: [unbounded, limits.ssn[1]], itin: [unbounded, limits.itin[1]], phone: [unbounded, limits.phone[1]] };
 }
 
 function errorFor(kind: LimitKeyKind, scope: 'active' | 'lifetime', accountType: AccountType): ErrorKey {
