@@ -169,6 +169,16 @@ describe('Enrollment account limits (e2e)', () => {
         );
       });
 
+      it('a KYC-referred account that care closes ends its review (gate none) and is no longer active: the next enrollment passes', async () => {
+        const ssn = uniqueSsn();
+        const referred = await app
+          .client()
+          .post(SANDBOX, EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer', identifyingData: { ssn } } }));
+        const closed = await app.client('care').post(`/v1/care/accounts/${accountIdOf(referred.body)}/close`, {});
+        expect(closed.body.account).toMatchObject({ status: 'closed', kycPendingGate: 'none' });
+        await enrolled(EnrollmentRequestFactory.build(withSsn(ssn, { dateOfBirth: '1960-02-02' })));
+      });
+
       it('a care-locked account (gate none) is not active, yet still counts for the lifetime limit', async () => {
         const ssn = uniqueSsn();
         const first = await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)));

@@ -140,7 +140,10 @@ export class CareController {
 
   @Post('close')
   @CareOperation(
-    { operationId: 'careClose', summary: 'Close the account and its usable cards; a closed account no longer counts as active for limits' },
+    {
+      operationId: 'careClose',
+      summary: 'Close the account and its usable cards, ending any KYC review (kycPendingGate none); a closed account no longer counts as active for limits',
+    },
     'Already closed (409/5/390)',
   )
   close(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {

@@ -226,7 +226,11 @@ describe('account lifecycle', () => {
     it('closes the account and every card not already replaced or closed', () => {
       const cards = [card('a', 'active'), card('b', 'blocked'), card('c', 'replaced'), card('d', 'closed'), card('e', 'inactive')];
       const t = sut.close(account(), cards, NOW);
-      expect(t.patch).toEqual({ status: 'closed', statusReason: null, closedAt: NOW });
+      expect(t.patch).toEqual({ status: 'closed', statusReason: null, kycPendingGate: 'none', closedAt: NOW });
+      // A KYC review ends with the account: closed, it is no longer active for the limits.
+      expect(sut.close(account({ status: 'pending', statusReason: 'underReview', kycPendingGate: 'manual' }), [], NOW).patch).toMatchObject({
+        kycPendingGate: 'none',
+      });
       expect(t.cardMoves).toEqual([
         { id: 'a', from: 'active', to: 'closed' },
         { id: 'b', from: 'blocked', to: 'closed' },

@@ -337,10 +337,19 @@ export function unlock(account: LifecycleAccount): Transition {
   return transition(account, { ...restored, restoreStatus: null, restoreStatusReason: null }, 'care.unlock');
 }
 
-/** Closing ends the account and every card still usable. */
+/**
+ * Closing ends the account and every card still usable, and any KYC review with it (gate none): a
+ * closed account is no longer active (SERVICE.md: active is activated and normal or KYC-gated), and
+ * nothing could clear its gate (kycGate/clear refuses a closed account).
+ */
 export function close(account: LifecycleAccount, cards: readonly LifecycleCard[], now: Date): Transition {
   refuseFor(careRefusal('close', account));
-  return transition(account, { status: 'closed', statusReason: null, closedAt: now }, 'care.close', moves(cards, ['active', 'inactive', 'blocked'], 'closed'));
+  return transition(
+    account,
+    { status: 'closed', statusReason: null, kycPendingGate: 'none', closedAt: now },
+    'care.close',
+    moves(cards, ['active', 'inactive', 'blocked'], 'closed'),
+  );
 }
 
 /** Fraud block: account locked, usable cards blocked; a running unblock stops applying. */
