@@ -248,6 +248,23 @@ describe('Care operations (e2e)', () => {
     });
   });
 
+  it('a care lock while the unblock retries run pauses them: once unlocked, the retries go on and the card is unblocked', async () => {
+    const enrolled = await enroll();
+    const id = enrolled.account.accountIdentifier;
+    await act(id, 'fraudBlock');
+    expect((await care().delete<View>(path(id, 'fraudBlock'))).status).toBe(200);
+    await act(id, 'lock');
+    // Past the first attempt's time (150 ms, and the queue's 0.5 s poll): it finds the account locked.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect((await care().get<View>(path(id))).body.paymentInstruments).toEqual([expect.objectContaining({ status: 'blocked' })]);
+    await act(id, 'unlock');
+    const view = await waitForView(id, (v) => v.paymentInstruments[0].status !== 'blocked');
+    expect(view.paymentInstruments).toEqual([expect.objectContaining({ status: 'active' })]);
+    expect(view.account).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none' });
+    const attempts = (await auditOf(id)).filter((e) => e.action.startsWith('cardUnblock.'));
+    expect(attempts.map((e) => [e.action, e.detail.attempt])).toEqual([['cardUnblock.succeeded', 1]]);
+  });
+
   it('sandboxUnblockFailures above 3 is taken as 3: every attempt fails (CONTRACT section 10, N ≥ 3)', async () => {
     const enrolled = await enroll();
     const id = enrolled.account.accountIdentifier;

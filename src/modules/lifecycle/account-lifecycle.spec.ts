@@ -275,6 +275,16 @@ describe('account lifecycle', () => {
       expect(sut.unblockApplies({ ...live, status: 'closed' }, 'run-1', 2)).toBe(false);
     });
 
+    it("an attempt of the latest run that finds care's lock waits for the unlock; a fraud block or a closure ends the run", () => {
+      const live = account({ unblockRunId: 'run-1', unblockAttempt: 1 });
+      expect(sut.unblockWaitsForUnlock({ ...live, status: 'locked', statusReason: 'careLock' }, 'run-1', 2)).toBe(true);
+      expect(sut.unblockWaitsForUnlock({ ...live, status: 'locked', statusReason: 'careLock' }, 'run-1', 1)).toBe(false);
+      expect(sut.unblockWaitsForUnlock({ ...live, status: 'locked', statusReason: 'careLock' }, 'run-0', 2)).toBe(false);
+      expect(sut.unblockWaitsForUnlock({ ...live, status: 'locked', statusReason: 'fraudBlock' }, 'run-1', 2)).toBe(false);
+      expect(sut.unblockWaitsForUnlock({ ...live, status: 'closed' }, 'run-1', 2)).toBe(false);
+      expect(sut.unblockWaitsForUnlock(live, 'run-1', 2)).toBe(false);
+    });
+
     it('success: blocked cards active (inactive behind a gate); failure recorded; the last failure opens the manual gate', () => {
       const live = account({ unblockRunId: 'run-1' });
       expect(sut.unblockCards(live, [card('a', 'blocked')], 1).cardMoves).toEqual([{ id: 'a', from: 'blocked', to: 'active' }]);

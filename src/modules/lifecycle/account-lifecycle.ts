@@ -394,6 +394,15 @@ export function unblockApplies(account: LifecycleAccount, runId: string, attempt
   return account.status !== 'locked' && account.status !== 'closed' && account.unblockRunId === runId && account.unblockAttempt < attempt;
 }
 
+/**
+ * Whether attempt `attempt` of run `runId` waits for care's lock to end: the run is still the latest
+ * and not done, and the account is care-locked (a fraud block would have replaced the run). Care's
+ * unlock restores the account, and the run goes on from the attempt it paused at.
+ */
+export function unblockWaitsForUnlock(account: LifecycleAccount, runId: string, attempt: number): boolean {
+  return account.status === 'locked' && account.statusReason === STATUS_REASON.careLock && account.unblockRunId === runId && account.unblockAttempt < attempt;
+}
+
 /** A successful unblock: the blocked cards usable again (inactive under a KYC gate). */
 export function unblockCards(account: LifecycleAccount, cards: readonly LifecycleCard[], attempt: number): Transition {
   return transition(account, { unblockAttempt: attempt }, 'care.unblock', moves(cards, ['blocked'], account.kycPendingGate === 'none' ? 'active' : 'inactive'));

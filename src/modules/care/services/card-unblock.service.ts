@@ -73,10 +73,19 @@ export class CardUnblockService implements OnApplicationBootstrap {
     });
   }
 
-  /** One retry of a run. Idempotent: an attempt already handled, or a run superseded by a new block, does nothing. */
+  /**
+   * One retry of a run. Idempotent: an attempt already handled, or a run superseded by a new block,
+   * does nothing. One that finds the account care-locked is sent again, to run after the first retry
+   * delay (UNBLOCK_RETRY_DELAYS_MS), until care unlocks it: dropped, the run would end there with the
+   * card blocked on an account care had returned to normal, and nothing left to unblock it.
+   */
   async attempt(job: UnblockJobData): Promise<void> {
     const blocked = await this.dataSource.transaction(async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, job.accountId);
+      if (lifecycle.unblockWaitsForUnlock(account, job.runId, job.attempt)) {
+        await this.jobs.send(CARD_UNBLOCK_JOB, job, { startAfterMs: this.config.env.unblockRetryDelaysMs[0] ?? 0 }, manager);
+        return null;
+      }
       if (!lifecycle.unblockApplies(account, job.runId, job.attempt)) return null;
       return (await this.instruments.listFor(manager, account.id)).filter((card) => card.status === 'blocked').map((card) => card.id);
     });
