@@ -82,6 +82,12 @@ describe('Token lifetimes and key retirement (e2e)', () => {
     expect(await statusWith(app, await mint(current.signing, { iat: t - HOUR + 30, exp: t + 30 }))).toBe(404);
   });
 
+  it('a token issued in the future (iat beyond 60 s of clock skew) is refused: it would otherwise live past TOKEN_TTL_SECONDS', async () => {
+    const t = now();
+    expect(await statusWith(app, await mint(current.signing, { iat: t + 3000, exp: t + 10 * HOUR }))).toBe(401);
+    expect(await statusWith(app, await mint(current.signing, { iat: t + 30, exp: t + HOUR }))).toBe(404);
+  });
+
   it('a previous key verifies tokens it signed before its retirement, and refuses those signed after', async () => {
     const t = now();
     expect(await statusWith(app, await mint(before.signing, { iat: t - 200, exp: t + HOUR - 200 }))).toBe(404);
@@ -178,5 +184,6 @@ describe('External issuer (e2e): audience required, client_id required, typ at+j
     expect(await statusWith(app, await external({ claims: { client_id: undefined, sub: 'acme' } }))).toBe(401);
     expect(await statusWith(app, await external({ typ: 'JWT' }))).toBe(401);
     expect(await statusWith(app, await external({}, { iat: t - HOUR - 61, exp: t + HOUR }))).toBe(401);
+    expect(await statusWith(app, await external({}, { iat: t + 3000, exp: t + 10 * HOUR }))).toBe(401);
   });
 });

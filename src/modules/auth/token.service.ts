@@ -137,13 +137,15 @@ export class TokenService {
 
   /**
    * Until when a verified token may be admitted (Unix seconds), or null when it must be refused
-   * now: past `exp`, `iat` older than TOKEN_TTL_SECONDS + 60 s, or signed by a previous key after
+   * now: past `exp`, `iat` older than TOKEN_TTL_SECONDS + 60 s or more than 60 s ahead, or signed by a previous key after
    * its retirement or more than TOKEN_TTL_SECONDS after it (CONTRACT section 3).
    */
   private admissibleUntil(payload: JWTPayload, retiredAt: number | undefined): number | null {
     const ttl = this.config.env.tokenTtlSeconds;
     const now = Date.now() / 1000;
     if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return null;
+    // Issued in the future beyond clock skew: its age would not count until then, and it would live past the TTL.
+    if (payload.iat > now + TOKEN_AGE_LEEWAY_SECONDS) return null;
     let until = Math.min(payload.exp, payload.iat + ttl + TOKEN_AGE_LEEWAY_SECONDS);
     if (retiredAt !== undefined) {
       if (payload.iat > retiredAt) return null;
