@@ -157,6 +157,22 @@ describe('Care console operations by account state (e2e)', () => {
     expect(allowed.page).toContain('name="reason"');
   });
 
+  it('a reason with a control character (NUL) is refused on the confirmation page (400), the account unchanged', async () => {
+    const id = await enroll();
+    const confirm = await get(`/care/accounts/${id}/operations/lock`);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(confirm.page)?.[1] as string;
+    const res = await fetch(`${app.baseUrl}/care/accounts/${id}/operations/lock`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ reason: 'customer\u0000asked', _csrf: csrf }),
+    });
+    jar.take(res);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('without control characters');
+    expect(((await app.client('care').get(`/v1/care/accounts/${id}`)).body.account as { status: string }).status).toBe('normal');
+  });
+
   it('shows times as "2026-11-25 18:39 UTC": created, activated, webhook events and the audit trail', async () => {
     const id = await enroll();
     await care(id, 'lock');

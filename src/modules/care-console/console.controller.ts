@@ -132,11 +132,12 @@ export class ConsoleController {
     const op = this.operation(operation);
     const reason = text(form, 'reason').trim();
     const card = op === 'replaceCard' ? text(form, 'paymentIdentifier') || null : null;
-    if (reason.length < 3 || reason.length > 500) {
-      this.html(
-        reply.status(400),
-        confirmPage({ title: '', staff, csrf: this.gate.token(reply), error: 'A reason of 3 to 500 characters is required.' }, accountId, op, card, reason),
-      );
+    // Line breaks and tabs of a textarea are text; any other control character (NUL, which PostgreSQL
+    // refuses in text, among them) is not part of a reason.
+    if (reason.length < 3 || reason.length > 500 || [...reason].some(isControl)) {
+      const error = 'A reason of 3 to 500 characters, without control characters, is required.';
+      const shown = [...reason].map((ch) => (isControl(ch) ? ' ' : ch)).join('');
+      this.html(reply.status(400), confirmPage({ title: '', staff, csrf: this.gate.token(reply), error }, accountId, op, card, shown));
       return;
     }
     try {
@@ -189,4 +190,10 @@ export class ConsoleController {
   private html(reply: FastifyReply, page: string): void {
     void reply.type('text/html; charset=utf-8').send(page);
   }
+}
+
+/** A C0 control character other than tab, line feed and carriage return, or DEL. */
+function isControl(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  return (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f;
 }
