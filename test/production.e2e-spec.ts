@@ -293,6 +293,7 @@ describe('Production mode (e2e)', () => {
         ['GET', '/care/sign-in'],
         ['POST', '/care/sign-in'],
         ['GET', '/care/auth/login'],
+        ['GET', '/care/assets/console.css'],
       ] as const) {
         const body = method === 'POST' ? new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret }) : undefined;
         const res = await fetch(`${app.baseUrl}${route}`, { method, body, redirect: 'manual' });

@@ -1,3 +1,4 @@
+import { parse } from 'pg-connection-string';
 import { usesTls } from './app-config';
 
 describe(usesTls.name, () => {
@@ -18,7 +19,12 @@ describe(usesTls.name, () => {
     // Given twice, pg connects with the last: in clear text here, whatever the first says.
     ['?sslmode=require&sslmode=disable', false],
     ['?ssl=1&ssl=0', false],
-  ])('%s: %s', (query, tls) => {
+    ['?ssl=false', true],
+    ['?sslnegotiation=direct', true],
+    ['?sslmode=disable&sslnegotiation=direct', false],
+  ])('%s: %s, as pg connects', (query, tls) => {
     expect(usesTls(url(query))).toBe(tls);
+    // pg's own parser of DATABASE_URL gives the same answer: a pg upgrade that changes its rule fails here.
+    expect(Boolean(parse(url(query)).ssl)).toBe(tls);
   });
 });

@@ -1,4 +1,3 @@
-import { parse as parseConnectionString } from 'pg-connection-string';
 import { Env, loadEnv } from './env';
 import { loadServiceConfig, ServiceConfig, ServiceConfigError } from './service-config';
 
@@ -54,15 +53,23 @@ function productionGaps(env: Env, source: NodeJS.ProcessEnv): string[] {
 }
 
 /**
- * Whether a PostgreSQL connection string makes the driver use TLS, read by the driver's own parser
- * (pg-connection-string, which pg runs on DATABASE_URL): a parameter given twice counts as pg counts
- * it (the last), so the check and the connection cannot disagree. `sslmode=disable`, `ssl=0` and a
- * URL naming neither are clear text.
+ * Whether a PostgreSQL connection string makes the driver use TLS, by the rule of pg's own parser of
+ * DATABASE_URL (pg-connection-string 2.x; `app-config.spec.ts` holds the two to the same answers):
+ * a parameter given twice counts as its last, `ssl=true|1` or any `sslmode`, `sslcert`, `sslkey`,
+ * `sslrootcert` (or `sslnegotiation=direct`) turns TLS on, `ssl=0` and `sslmode=disable` off. Not
+ * that parser itself: it warns on stderr about sslmode aliases as it parses, before the one-line refusal.
  */
 export function usesTls(databaseUrl: string): boolean {
+  let url: URL;
   try {
-    return Boolean(parseConnectionString(databaseUrl).ssl);
+    url = new URL(databaseUrl);
   } catch {
     return false;
   }
+  const params = Object.fromEntries(url.searchParams);
+  let ssl: unknown = params.ssl === 'true' || params.ssl === '1' ? true : params.ssl === '0' ? false : params.ssl;
+  if (params.sslcert || params.sslkey || params.sslrootcert || params.sslmode) ssl = {};
+  if (params.sslnegotiation === 'direct' && ssl === undefined) ssl = true;
+  if (params.sslmode === 'disable') ssl = false;
+  return Boolean(ssl);
 }

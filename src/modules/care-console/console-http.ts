@@ -79,6 +79,8 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
     }
     done(null, payload);
   });
+  // Served where the console is (ConsoleGate.served): with an identity provider, or in the sandbox.
+  if (env.oauth === null && !config.isSandbox) return;
   fastify.get(`${CONSOLE_PATH}/assets/console.css`, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CONSOLE_CSS),
   );
