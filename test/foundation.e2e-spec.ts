@@ -292,6 +292,10 @@ describe('Service foundation (e2e)', () => {
       const reset = await app.client().delete('/v1/sandbox/programs/sandbox/data', { foo: 1 });
       expect(reset.status).toBe(400);
       expect(reset.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 2, field: 'foo' });
+      // A name Object.prototype carries is as unknown as any other (the reset did run with it).
+      const named = await app.client().delete('/v1/sandbox/programs/sandbox/data', { valueOf: 1 });
+      expect(named.status).toBe(400);
+      expect(named.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 2, field: 'valueOf' });
     });
 
     it('never leaks a stack trace or SQL', async () => {

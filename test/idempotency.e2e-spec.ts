@@ -145,6 +145,17 @@ describe('Idempotency (e2e)', () => {
       status: 400,
       details: [{ code: 100, subCode: 2, description: 'property encryptedUserData.addresses[0].prototype should not exist' }],
     });
+    // Every name Object.prototype carries: class-validator's whitelist took them as declared properties.
+    for (const name of ['toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'toLocaleString', '__defineGetter__']) {
+      const other = EnrollmentRequestFactory.build() as { encryptedUserData: { addresses: Array<Record<string, unknown>> } };
+      other.encryptedUserData.addresses[0] = { ...other.encryptedUserData.addresses[0], [name]: 1 };
+      const refused = await send(other);
+      expect({ name, status: refused.status, details: refused.body.responseDetails }).toMatchObject({
+        name,
+        status: 400,
+        details: [{ code: 100, subCode: 2, description: `property encryptedUserData.addresses[0].${name} should not exist` }],
+      });
+    }
     // Nothing was stored under either requestId: the same requestId without the key is a first attempt.
     const db = await app.db();
     try {

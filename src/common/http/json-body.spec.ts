@@ -104,6 +104,8 @@ describe(prototypeKeyPath.name, () => {
     expect(prototypeKeyPath(parse('{"c":{"__proto__":{"x":1}}}'))).toBe('c.__proto__');
     expect(prototypeKeyPath(parse('[{"a":1},{"prototype":1}]'))).toBe('[1].prototype');
     expect(prototypeKeyPath(parse('{"a":"constructor"}'))).toBeNull();
+    expect(prototypeKeyPath(parse('{"a":{"valueOf":1}}'))).toBe('a.valueOf');
+    expect(prototypeKeyPath(parse('{"toString":1}'))).toBe('toString');
     expect(prototypeKeyPath(null)).toBeNull();
     expect(prototypeKeyPath('constructor')).toBeNull();
   });

@@ -33,10 +33,15 @@ export interface JsonPreparation {
   nfc: boolean;
 }
 
-const PROTOTYPE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+/**
+ * `prototype` and every name Object.prototype carries (`__proto__`, `constructor`, `toString`,
+ * `valueOf`, `hasOwnProperty`...): class-validator's whitelist looks a key up in a plain object of
+ * the DTO's properties, where these names are always found, so it let them through as declared.
+ */
+const PROTOTYPE_KEYS = new Set(['prototype', ...Object.getOwnPropertyNames(Object.prototype)]);
 
 /**
- * The path of a key named like a prototype property (`__proto__`, `prototype`, `constructor`) at any
+ * The path of a key named like a prototype property (PROTOTYPE_KEYS) at any
  * depth, in the validation's form (`encryptedUserData.addresses[0].prototype`), or null. No DTO
  * declares such a property, so it is an unknown property (CONTRACT section 1: 400/100/2 naming it);
  * the body pipes refuse it before class-transformer, for which an own `constructor` would replace the
