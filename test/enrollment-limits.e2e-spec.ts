@@ -156,6 +156,22 @@ describe('Enrollment account limits (e2e)', () => {
         }
       });
 
+      it('a KYC-referred enrollment interrupted before it completed, closed by the limit on its retry, ends its review too (gate none)', async () => {
+        const ssn = uniqueSsn();
+        const request = EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer', identifyingData: { ssn, dateOfBirth: '1962-04-04' } } });
+        const interrupted = await app.client().post(SANDBOX, request, { headers: { 'x-sandbox-fault': 'after:kycDecided' }, noRetry: true });
+        expect(interrupted.status).toBe(503);
+        await enrolled(EnrollmentRequestFactory.build(withSsn(ssn)));
+        expectDecline(await app.client().post(SANDBOX, request), 60, 'Number of Active Accounts Exceeded');
+        const db = await app.db();
+        try {
+          const { rows } = await db.query(`select status, status_reason, kyc_pending_gate from accounts where request_id = $1`, [request.requestId]);
+          expect(rows).toEqual([{ status: 'closed', status_reason: 'limitExceeded', kyc_pending_gate: 'none' }]);
+        } finally {
+          await db.end();
+        }
+      });
+
       it('a KYC-referred account (pending, gate manual) is active: the next enrollment is 2/60', async () => {
         const ssn = uniqueSsn();
         const referred = await app

@@ -56,6 +56,14 @@ describe('Enrollment interrupted at each recovery point (e2e)', () => {
           account: { status: 'pending', accountCycleDay: null },
           cards: [],
         });
+        // Never activated, whatever care does meanwhile: locked, it still shows neither.
+        expect((await app.client('care').post(`/v1/care/accounts/${partial.rows[0].id}/lock`, {})).status).toBe(200);
+        const locked = await client.get<EnrollmentBody>(`${ENROLL}/accounts/${partial.rows[0].id}`);
+        expect({ account: locked.body.account, cards: locked.body.paymentInstruments }).toMatchObject({
+          account: { status: 'locked', accountCycleDay: null },
+          cards: [],
+        });
+        expect((await app.client('care').post(`/v1/care/accounts/${partial.rows[0].id}/unlock`, {})).status).toBe(200);
       }
 
       const retried = await client.post<EnrollmentBody>(ENROLL, request);

@@ -182,7 +182,8 @@ describe('account lifecycle', () => {
     });
 
     it('a limit filled while pending: closed, limitExceeded, with any usable card an interrupted enrollment issued', () => {
-      expect(sut.declineForLimit(pending, [], NOW).patch).toEqual({ status: 'closed', statusReason: 'limitExceeded', closedAt: NOW });
+      expect(sut.declineForLimit(pending, [], NOW).patch).toEqual({ status: 'closed', statusReason: 'limitExceeded', kycPendingGate: 'none', closedAt: NOW });
+      expect(sut.declineForLimit({ ...pending, kycPendingGate: 'manual' }, [], NOW).patch).toMatchObject({ kycPendingGate: 'none' });
       const t = sut.declineForLimit(pending, [card('a', 'active'), card('b', 'replaced'), card('c', 'inactive')], NOW);
       expect(t.cardMoves.map((m) => [m.id, m.to])).toEqual([
         ['a', 'closed'],

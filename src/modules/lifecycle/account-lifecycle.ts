@@ -238,12 +238,13 @@ export function activate(account: LifecycleAccount, now: Date): Transition {
 
 /**
  * A limit that filled up while the enrollment was pending: the never-activated account is closed,
- * with the card an interrupted enrollment may already have issued, as a care close closes them.
+ * with the card an interrupted enrollment may already have issued and any KYC review, as a care
+ * close closes them.
  */
 export function declineForLimit(account: LifecycleAccount, cards: readonly LifecycleCard[], now: Date): Transition {
   return transition(
     account,
-    { status: 'closed', statusReason: STATUS_REASON.limitExceeded, closedAt: now },
+    { status: 'closed', statusReason: STATUS_REASON.limitExceeded, kycPendingGate: 'none', closedAt: now },
     'enrollmentDeclined',
     moves(cards, ['active', 'inactive', 'blocked'], 'closed'),
   );

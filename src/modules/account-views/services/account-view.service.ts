@@ -57,12 +57,14 @@ export interface NewAccountView {
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 /**
- * CONTRACT section 6: while an account is pending and was never activated (OFAC hold, bill cycle
- * missing, or an enrollment interrupted between its phases), it shows no cycle day and no card, even
- * when the interrupted call already wrote them: they are the enrollment's, shown once it completes.
+ * CONTRACT section 6: while an account was never activated (OFAC hold, bill cycle missing, or an
+ * enrollment interrupted between its phases), it shows no cycle day and no card, even when the
+ * interrupted call already wrote them: they are the enrollment's, shown once it completes. Care
+ * locking, blocking or closing it meanwhile changes nothing to that (README Decisions: `null` only
+ * while the account was never activated).
  */
 function unfinished(account: Account): boolean {
-  return account.status === 'pending' && account.activatedAt === null;
+  return account.activatedAt === null;
 }
 
 function accountDataView(account: Account, purses: PurseRow[], sealed: Record<string, string>): AccountDataView {
