@@ -173,6 +173,22 @@ describe('Care console operations by account state (e2e)', () => {
     expect(((await app.client('care').get(`/v1/care/accounts/${id}`)).body.account as { status: string }).status).toBe('normal');
   });
 
+  it('a reveal for a user identifier that is not one (malformed, or with NUL) answers 404 like an unknown user, not 500', async () => {
+    const id = await enroll();
+    const { page } = await get(`/care/accounts/${id}`);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] as string;
+    for (const userId of ['abc', 'a%00b']) {
+      const res = await fetch(`${app.baseUrl}/care/accounts/${id}/users/${userId}/reveal`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ field: 'ssn', _csrf: csrf }),
+      });
+      jar.take(res);
+      expect({ userId, status: res.status }).toEqual({ userId, status: 404 });
+    }
+  });
+
   it('shows times as "2026-11-25 18:39 UTC": created, activated, webhook events and the audit trail', async () => {
     const id = await enroll();
     await care(id, 'lock');

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { BlindIndex, FieldCipher } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
+import { isUuid } from '../../../common/validation/identifiers';
 import { AddressType, UserAddress } from '../entities/user-address.entity';
 import { PhoneType, UserPhone } from '../entities/user-phone.entity';
 import { User } from '../entities/user.entity';
@@ -235,7 +236,9 @@ export class UserRepository {
     return rows.map((row) => row.account_id);
   }
 
-  findById(manager: EntityManager, accountId: string, userId: string): Promise<User | null> {
+  /** The user, or null for an identifier that is not a UUID (PostgreSQL would refuse it as one: a 500). */
+  async findById(manager: EntityManager, accountId: string, userId: string): Promise<User | null> {
+    if (!isUuid(userId) || !isUuid(accountId)) return null;
     return manager.findOne(User, { where: { id: userId, accountId } });
   }
 
