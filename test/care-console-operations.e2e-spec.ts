@@ -173,6 +173,21 @@ describe('Care console operations by account state (e2e)', () => {
     expect(((await app.client('care').get(`/v1/care/accounts/${id}`)).body.account as { status: string }).status).toBe('normal');
   });
 
+  it('a search posted with the form answers its page with 200 (not 201 Created: it creates nothing)', async () => {
+    const id = await enroll();
+    const { page } = await get('/care');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] as string;
+    const res = await fetch(`${app.baseUrl}/care/search`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ kind: 'accountIdentifier', q: id, _csrf: csrf }),
+    });
+    jar.take(res);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(id);
+  });
+
   it('a reveal for a user identifier that is not one (malformed, or with NUL) answers 404 like an unknown user, not 500', async () => {
     const id = await enroll();
     const { page } = await get(`/care/accounts/${id}`);

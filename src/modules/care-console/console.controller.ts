@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
@@ -60,6 +60,7 @@ export class ConsoleController {
   }
 
   @Post('search')
+  @HttpCode(200)
   @AcceptsForm('fields')
   async searchByForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: Form): Promise<void> {
     this.gate.staff(request);
@@ -155,6 +156,7 @@ export class ConsoleController {
 
   /** The full value is shown on this answer only (never in a URL or the session); the reveal is audited first. */
   @Post('accounts/:accountId/users/:userId/reveal')
+  @HttpCode(200)
   @AcceptsForm('fields')
   async reveal(
     @Req() request: FastifyRequest,
