@@ -45,6 +45,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     logger: false,
     // Off unless TRUST_PROXY says the service sits behind a proxy: a forwarded address is then the source (rate limits).
     trustProxy: config.env.trustProxy,
+    // For any parser of Fastify's that would use them; the app's JSON parser (jsonBodyParser) leaves
+    // such keys to the body pipes, which refuse them as unknown properties.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     // Off: its 503 has no envelope and no X-Request-Id; installGracefulClose answers while closing.

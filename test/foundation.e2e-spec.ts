@@ -196,10 +196,22 @@ describe('Service foundation (e2e)', () => {
       expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 1 });
     });
 
-    it('prototype-pollution keys are refused as malformed JSON', async () => {
-      const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: '{"__proto__": {"admin": true}}' });
-      expect(res.status).toBe(400);
-      expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 1 });
+    it('prototype-pollution keys are unknown properties (400/100/2 naming them), and pollute nothing', async () => {
+      for (const [rawBody, field] of [
+        ['{"__proto__": {"admin": true}}', '__proto__'],
+        ['{"requestId": "x", "constructor": {"prototype": {"admin": true}}}', 'constructor'],
+        ['{"encryptedUserData": {"addresses": [{"__proto__": {"admin": true}}]}}', 'encryptedUserData.addresses[0].__proto__'],
+      ]) {
+        const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody });
+        expect({ field, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({
+          field,
+          status: 400,
+          detail: { code: 100, subCode: 2, field, description: `property ${field} should not exist` },
+        });
+      }
+      expect(({} as Record<string, unknown>).admin).toBeUndefined();
+      // The process answering is unpolluted too: a plain object there has no `admin` either.
+      expect((await app.client().get('/health/live')).status).toBe(200);
     });
 
     it('body over 64 KiB: 413 code 100 subCode 3', async () => {

@@ -23,7 +23,7 @@ export const AcceptsForm = (as: FormBody): MethodDecorator => RouteConfig({ form
 /**
  * The application's one parser of form bodies (registered with Nest's `useBodyParser`, which keeps
  * the bytes as `rawBody` first): what the route declared with `@AcceptsForm`, or 415. A parsed form
- * with a `__proto__` field is refused as a JSON body with one is (onProtoPoisoning).
+ * with a `__proto__` field is refused as malformed (the console's forms have no unknown-property rule).
  */
 export function parseFormBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, parsed?: unknown) => void): void {
   const as = (request.routeOptions.config as FormRouteConfig | undefined)?.formBody;

@@ -138,15 +138,19 @@ export function jsonBodyHook(request: FastifyRequest, _reply: unknown, done: (er
 
 /**
  * The application's JSON parser (registered with Nest's `useBodyParser`, which keeps the bytes as
- * `rawBody`): Fastify's own (`getDefaultJsonParser`, prototype and constructor poisoning refused as
- * the server is configured), except that no content at all is no body and bytes that are not UTF-8
- * are malformed JSON. A body-less call (a care
- * operation, a redelivery) that names the JSON media type anyway is not malformed JSON; content that
- * is not JSON, whitespace included, still is (400/100/1).
+ * `rawBody`): Fastify's own (`getDefaultJsonParser`), except that no content at all is no body and
+ * bytes that are not UTF-8 are malformed JSON. A body-less call (a care operation, a redelivery) that
+ * names the JSON media type anyway is not malformed JSON; content that is not JSON, whitespace
+ * included, still is (400/100/1).
+ *
+ * `__proto__` and `constructor.prototype` are parsed as JSON.parse parses them, as own properties
+ * that poison nothing ('ignore'), rather than refused as malformed: the body pipes refuse them, as
+ * every key named like a prototype property, as the unknown properties they are, naming them
+ * (CONTRACT section 1: 400/100/2; `prototypeKeyPath`). Nothing reads a body before those pipes but by
+ * named keys (its requestId, programCode, access_token) and the NFC walk, which writes by defineProperty.
  */
 export function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
-  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig;
-  const parse = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
+  const parse = fastify.getDefaultJsonParser('ignore', 'ignore');
   return (request, body, done) => {
     if (body.length === 0) return done(null, undefined);
     // CONTRACT section 1: JSON bodies are UTF-8. Buffer#toString alone would turn a stray byte into U+FFFD.
