@@ -63,7 +63,7 @@ const iso = (date: Date | null): string | null => (date ? date.toISOString() : n
  * locking, blocking or closing it meanwhile changes nothing to that (README Decisions: `null` only
  * while the account was never activated).
  */
-function unfinished(account: Account): boolean {
+function neverActivated(account: Account): boolean {
   return account.activatedAt === null;
 }
 
@@ -75,7 +75,7 @@ function accountDataView(account: Account, purses: PurseRow[], sealed: Record<st
     status: account.status,
     statusReason: account.statusReason,
     kycPendingGate: account.kycPendingGate,
-    accountCycleDay: unfinished(account) ? null : account.accountCycleDay,
+    accountCycleDay: neverActivated(account) ? null : account.accountCycleDay,
     currency: account.currency.trim(),
     createdDateTime: account.createdAt.toISOString(),
     activatedDateTime: iso(account.activatedAt),
@@ -124,7 +124,7 @@ export class AccountViewService {
     return {
       account: accountDataView(account, purses, sealed),
       user: await this.users.viewOf(holder, contact, partner),
-      paymentInstruments: unfinished(account) ? [] : cards.map((card) => this.instruments.view(card)),
+      paymentInstruments: neverActivated(account) ? [] : cards.map((card) => this.instruments.view(card)),
     };
   }
 
@@ -141,7 +141,7 @@ export class AccountViewService {
     return {
       account: accountDataView(rows.account, [rows.purse], sealedAccount),
       user: await this.users.viewOfNew(rows.user, rows.userData, partner),
-      paymentInstruments: unfinished(rows.account) ? [] : rows.cards.map((card) => this.instruments.view(card)),
+      paymentInstruments: neverActivated(rows.account) ? [] : rows.cards.map((card) => this.instruments.view(card)),
     };
   }
 }

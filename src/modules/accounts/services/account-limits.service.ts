@@ -206,9 +206,11 @@ export class AccountLimitsService {
   /**
    * A key an existing account takes on (default phone changed, ITIN added): checked against the limits
    * the account counts toward (COUNTS), the account itself excluded, then recorded; a breach is the
-   * limit's decline. An active account is judged like an enrollment; one that counts toward the
-   * lifetime limits only (closed, locked) by those alone; one never activated by none, until its
-   * enrollment completes and `recheckAccount` counts its keys, this one included.
+   * limit's decline. An active account is judged like an enrollment; a closed one, which counts
+   * toward the lifetime limits only, by those alone; one never activated by none, until its
+   * enrollment completes and `recheckAccount` counts its keys, this one included. (A locked account
+   * never gets here: the ITIN and the user update refuse it first, 5/362; unlocked, it would count
+   * as active again.)
    */
   async claimForAccount(
     manager: EntityManager,
