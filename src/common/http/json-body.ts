@@ -45,8 +45,8 @@ const PROTOTYPE_KEYS = new Set(['prototype', ...Object.getOwnPropertyNames(Objec
  * depth, in the validation's form (`encryptedUserData.addresses[0].prototype`), or null. No DTO
  * declares such a property, so it is an unknown property (CONTRACT section 1: 400/100/2 naming it);
  * the body pipes refuse it before class-transformer, for which an own `constructor` would replace the
- * instance's and hide the DTO's rules. Fastify refuses a JSON body that would poison a prototype
- * (100/1); a decrypted JWE payload comes from JSON.parse, where such a key is only an own property.
+ * instance's and hide the DTO's rules. The JSON parser (`jsonBodyParser`) and a decrypted JWE
+ * payload both come from JSON.parse, where such a key is only an own property.
  */
 export function prototypeKeyPath(root: unknown): string | null {
   // Breadth first: of several, the one nearest the top, in the order sent.

@@ -237,17 +237,11 @@ export function activate(account: LifecycleAccount, now: Date): Transition {
 }
 
 /**
- * A limit that filled up while the enrollment was pending: the never-activated account is closed,
- * with the card an interrupted enrollment may already have issued and any KYC review, as a care
- * close closes them.
+ * A limit that filled up while the enrollment was pending: the never-activated account is closed
+ * (`closing`), with the card an interrupted enrollment may already have issued.
  */
 export function declineForLimit(account: LifecycleAccount, cards: readonly LifecycleCard[], now: Date): Transition {
-  return transition(
-    account,
-    { status: 'closed', statusReason: STATUS_REASON.limitExceeded, kycPendingGate: 'none', closedAt: now },
-    'enrollmentDeclined',
-    moves(cards, ['active', 'inactive', 'blocked'], 'closed'),
-  );
+  return closing(account, cards, STATUS_REASON.limitExceeded, now, 'enrollmentDeclined');
 }
 
 /** The enrollment's card, once: embossed with the holder's names, not usable while a KYC gate is open. */
@@ -338,17 +332,22 @@ export function unlock(account: LifecycleAccount): Transition {
   return transition(account, { ...restored, restoreStatus: null, restoreStatusReason: null }, 'care.unlock');
 }
 
-/**
- * Closing ends the account and every card still usable, and any KYC review with it (gate none): a
- * closed account is no longer active (SERVICE.md: active is activated and normal or KYC-gated), and
- * nothing could clear its gate (kycGate/clear refuses a closed account).
- */
+/** Care's close (`closing`). */
 export function close(account: LifecycleAccount, cards: readonly LifecycleCard[], now: Date): Transition {
   refuseFor(careRefusal('close', account));
+  return closing(account, cards, null, now, 'care.close');
+}
+
+/**
+ * Closing, by care or by a limit decline, ends the account, every card still usable and any KYC
+ * review (gate none): a closed account is no longer active (SERVICE.md: active is activated and
+ * normal or KYC-gated), and nothing could clear its gate (kycGate/clear refuses a closed account).
+ */
+function closing(account: LifecycleAccount, cards: readonly LifecycleCard[], statusReason: string | null, now: Date, reason: string): Transition {
   return transition(
     account,
-    { status: 'closed', statusReason: null, kycPendingGate: 'none', closedAt: now },
-    'care.close',
+    { status: 'closed', statusReason, kycPendingGate: 'none', closedAt: now },
+    reason,
     moves(cards, ['active', 'inactive', 'blocked'], 'closed'),
   );
 }

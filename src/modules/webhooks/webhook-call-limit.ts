@@ -60,7 +60,10 @@ export class WebhookCallLimiter implements OnApplicationBootstrap {
    */
   async headersBeforeCounting(request: FastifyRequest & { user?: Principal }, reply: FastifyReply): Promise<void> {
     if (!request.user) return this.setHeaders(reply, this.config.env.webhookTestRateLimit, WINDOW_SECONDS);
-    await this.take(request, reply).catch(() => undefined);
+    // A partner already over its quota: the 429 is not this answer's; its headers are set all the same.
+    await this.take(request, reply).catch((error: unknown) => {
+      if (!(error instanceof DomainError)) throw error;
+    });
   }
 
   private setHeaders(reply: FastifyReply, remaining: number, resetSeconds: number): void {

@@ -83,6 +83,7 @@ export class CardUnblockService implements OnApplicationBootstrap {
     const blocked = await this.dataSource.transaction(async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, job.accountId);
       if (lifecycle.unblockWaitsForUnlock(account, job.runId, job.attempt)) {
+        // Not `schedule`: its id names the attempt, and the job that holds that id is this one, still running.
         await this.jobs.send(CARD_UNBLOCK_JOB, job, { startAfterMs: this.config.env.unblockRetryDelaysMs[0] ?? 0 }, manager);
         return null;
       }
