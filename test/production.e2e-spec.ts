@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -293,6 +294,14 @@ describe('Production mode (e2e)', () => {
         ['GET', '/care/sign-in'],
         ['POST', '/care/sign-in'],
         ['GET', '/care/auth/login'],
+        ['GET', '/care/auth/callback?code=x&state=y'],
+        ['POST', '/care/sign-out'],
+        ['GET', '/care/search?q=x'],
+        ['POST', '/care/search'],
+        ['GET', `/care/accounts/${randomUUID()}`],
+        ['GET', `/care/accounts/${randomUUID()}/operations/close`],
+        ['POST', `/care/accounts/${randomUUID()}/operations/close`],
+        ['POST', `/care/accounts/${randomUUID()}/users/${randomUUID()}/reveal`],
         ['GET', '/care/assets/console.css'],
       ] as const) {
         const body = method === 'POST' ? new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret }) : undefined;

@@ -111,6 +111,7 @@ export class ConsoleAuthController {
   @Post('sign-out')
   @AcceptsForm('fields')
   async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    this.gate.served();
     if (request.session.staff) await this.gate.csrf(request);
     await request.session.destroy();
     void reply.redirect('/care/sign-in', 303);

@@ -37,6 +37,10 @@ export function isConsolePath(url: string): boolean {
  */
 export async function installConsoleHttp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   const env = config.env.careConsole;
+  // Served where the console is (ConsoleGate.served): with an identity provider, or in the sandbox.
+  // Elsewhere none of its plugins is registered: no session, cookie or CSRF hook runs on the API's
+  // requests, and every /care route answers 404 before it would read a session.
+  if (env.oauth === null && !config.isSandbox) return;
   const pool = app.get(DatabasePools).pool();
   const PgStore = connectPgSimple(fastifySession as unknown as Parameters<typeof connectPgSimple>[0]);
   const idleMs = env.sessionIdleMinutes * 60_000;
@@ -79,8 +83,6 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
     }
     done(null, payload);
   });
-  // Served where the console is (ConsoleGate.served): with an identity provider, or in the sandbox.
-  if (env.oauth === null && !config.isSandbox) return;
   fastify.get(`${CONSOLE_PATH}/assets/console.css`, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CONSOLE_CSS),
   );
