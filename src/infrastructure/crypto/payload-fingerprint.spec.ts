@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { KeyStore } from './key-store';
 import { PayloadFingerprint } from './payload-fingerprint';
+import { mockOf } from '../../../test/support/mock-of';
 
-const keys = (key = randomBytes(32)) => ({ blindIndexKey: key }) as unknown as KeyStore;
+const keys = () => mockOf<KeyStore>({ blindIndexKey: createSecretKey(randomBytes(32)) });
 
 describe(PayloadFingerprint.name, () => {
   const payload = { requestId: 'r-1', encryptedUserData: { firstName: 'José', identifyingData: { ssn: '123456789' } } };

@@ -3,11 +3,7 @@ import { EntityManager, QueryRunner } from 'typeorm';
 import { DomainError } from '../../common/errors/domain-error';
 import { CallConnection } from './call-connection';
 import type { LockService } from './lock.service';
-
-/** A typed mock of the members a test gives; calling any other member fails the test. */
-function mockOf<T>(members: Partial<jest.Mocked<T>>): jest.Mocked<T> {
-  return members as jest.Mocked<T>;
-}
+import { mockOf } from '../../../test/support/mock-of';
 
 const LOCKS = ['account:a', 'user:u'];
 const LOCK_SQL = "select set_config('lock_timeout', '100', true), pg_advisory_xact_lock($1::bigint)";

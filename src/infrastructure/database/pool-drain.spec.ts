@@ -1,8 +1,9 @@
 import type { Pool } from 'pg';
 import { drainPool } from './pool-drain';
+import { mockOf } from '../../../test/support/mock-of';
 
 function fakePool(counts: { totalCount: number; idleCount: number; waitingCount: number }): Pool {
-  return counts as unknown as Pool;
+  return mockOf<Pool>(counts);
 }
 
 describe('drainPool', () => {

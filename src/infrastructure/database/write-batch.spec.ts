@@ -2,11 +2,7 @@ import type { QueryConfig } from 'pg';
 import { EntityManager, QueryRunner } from 'typeorm';
 import { prepared } from './prepared-statements';
 import { WriteBatch } from './write-batch';
-
-/** A typed mock of the members a test gives; calling any other member fails the test. */
-function mockOf<T>(members: Partial<jest.Mocked<T>>): jest.Mocked<T> {
-  return members as jest.Mocked<T>;
-}
+import { mockOf } from '../../../test/support/mock-of';
 
 /** A manager whose connection records what it is sent (pg query configs). */
 function connection() {

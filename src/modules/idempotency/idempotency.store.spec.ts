@@ -7,11 +7,7 @@ import type { DatabasePools } from '../../infrastructure/database/database-pools
 import type { CallConnection } from '../../infrastructure/database/call-connection';
 import { statementConfig } from '../../infrastructure/database/prepared-statements';
 import { answerContext, FIND_SQL, IdempotencyRecord, IdempotencyStore } from './idempotency.store';
-
-/** A typed mock of the members a test gives; calling any other member fails the test. */
-function mockOf<T>(members: Partial<jest.Mocked<T>>): jest.Mocked<T> {
-  return members as jest.Mocked<T>;
-}
+import { mockOf } from '../../../test/support/mock-of';
 
 const KEY = { partnerId: 'acme', programCode: 'sandbox', requestId: 'r-1' };
 

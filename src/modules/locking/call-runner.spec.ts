@@ -12,11 +12,7 @@ import { CallRunner, IdempotentCall } from './call-runner';
 import { Metrics } from '../../infrastructure/metrics/metrics';
 import type { RequestBytes } from '../../common/context/request-bytes';
 import { CallOutcome, Outcome } from './call-outcome';
-
-/** A typed mock of the members a test gives; calling any other member fails the test. */
-function mockOf<T>(members: Partial<jest.Mocked<T>>): jest.Mocked<T> {
-  return members as jest.Mocked<T>;
-}
+import { mockOf } from '../../../test/support/mock-of';
 
 const KEY = { partnerId: 'acme', programCode: 'sandbox', requestId: 'r-1' };
 const LOCK_SQL = "select set_config('lock_timeout', '100', true), pg_advisory_xact_lock($1::bigint)";

@@ -2,9 +2,11 @@ import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { AppConfig } from '../../../config/app-config';
 import { parseServiceConfig } from '../../../config/service-config';
-import type { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
+import { plainToInstance } from 'class-transformer';
+import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { Clock } from '../../../infrastructure/time/clock';
 import { EnrollmentRulesService } from './enrollment-rules.service';
+import { mockOf } from '../../../../test/support/mock-of';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const HOURS = 60 * 60 * 1000;
@@ -18,8 +20,7 @@ const service = parseServiceConfig({
 });
 
 function sutWith(now = NOW): EnrollmentRulesService {
-  const clock = { now: () => now } as Clock;
-  return new EnrollmentRulesService(clock, { service } as AppConfig);
+  return new EnrollmentRulesService(mockOf<Clock>({ now: jest.fn(() => now) }), mockOf<AppConfig>({ service }));
 }
 
 const home = { type: 'home', addressLine1: '1 Main St', city: 'Austin', state: 'TX', zipCode: '78701' };
@@ -29,7 +30,7 @@ const mobile = { phoneType: 'mobile', number: '5125550100' };
 const work = { phoneType: 'work', number: '5125550199' };
 
 function enrollment(user: Record<string, unknown> = {}, top: Record<string, unknown> = {}): CreateEnrollmentDto {
-  return {
+  return plainToInstance(CreateEnrollmentDto, {
     requestId: 'r-1',
     termsAcceptanceDateTime: NOW.toISOString(),
     encryptedUserData: {
@@ -41,7 +42,7 @@ function enrollment(user: Record<string, unknown> = {}, top: Record<string, unkn
       ...user,
     },
     ...top,
-  } as unknown as CreateEnrollmentDto;
+  });
 }
 
 const identity = (data: Record<string, unknown>) => ({ identifyingData: { dateOfBirth: '1990-01-01', ...data } });

@@ -3,18 +3,19 @@ import type { AddressDto } from '../dtos/address.dto';
 import type { PhoneDto } from '../dtos/phone.dto';
 import type { ContactRows, UserRepository } from '../repositories/user.repository';
 import { UserContactUpdater } from './user-contact-updater';
+import { mockOf } from '../../../../test/support/mock-of';
 
 /** Ciphertexts that show their plaintext and row, so a test reads what would be stored. */
-const users = {
-  encryptPhone: (rowId: string, number: string) => `enc(${rowId}:${number})`,
-  encryptAddress: (rowId: string, address: { addressLine1: string }) => `enc(${rowId}:${address.addressLine1})`,
-  phoneIndex: (number: string) => `bidx(${number})`,
-  decryptPhone: (row: { numberEnc: string; phoneType: string; isDefault: boolean }) => ({
+const users = mockOf<UserRepository>({
+  encryptPhone: jest.fn((rowId: string, number: string) => `enc(${rowId}:${number})`),
+  encryptAddress: jest.fn((rowId: string, address: Parameters<UserRepository['encryptAddress']>[1]) => `enc(${rowId}:${address.addressLine1})`),
+  phoneIndex: jest.fn((number: string) => `bidx(${number})`),
+  decryptPhone: jest.fn((row: Parameters<UserRepository['decryptPhone']>[0]) => ({
     phoneType: row.phoneType,
     number: /:(.*)\)$/.exec(row.numberEnc)?.[1] ?? '',
     isDefault: row.isDefault,
-  }),
-} as unknown as UserRepository;
+  })),
+});
 
 const sut = new UserContactUpdater(users);
 
@@ -27,7 +28,7 @@ function phones(...rows: Array<[id: string, phoneType: string, number: string, i
 
 const phone = (phoneType: string, number: string, isDefault?: boolean) =>
   ({ phoneType, number, ...(isDefault === undefined ? {} : { isDefault }) }) as PhoneDto;
-const view = (contact: ContactRows) => contact.phones.map((p) => [p.phoneType, users.decryptPhone(p as never).number, p.isDefault]);
+const view = (contact: ContactRows) => contact.phones.map((p) => [p.phoneType, users.decryptPhone(p).number, p.isDefault]);
 
 describe('user update: phone rules (SERVICE.md)', () => {
   it('one stored phone is updated in place, type included, and stays the default', () => {
