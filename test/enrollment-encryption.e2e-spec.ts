@@ -165,6 +165,26 @@ describe('Enrollment encrypted data (e2e)', () => {
     expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 1 });
   });
 
+  it('a compressed JWE (zip DEF) is refused (400/100/5) and stores nothing: the 64 KiB bound holds for what it carries (CONTRACT sections 1, 5)', async () => {
+    const request = EnrollmentRequestFactory.build();
+    // 200,000 characters that deflate to a few hundred bytes: the request is under 64 KiB, its plaintext far over.
+    const data = { ...(request.encryptedUserData as object), middleName: 'a'.repeat(200_000) };
+    const zipped = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(data)))
+      .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', zip: 'DEF' })
+      .encrypt(serviceEncKey);
+    expect(zipped.length).toBeLessThan(64 * 1024);
+    const small = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(request.encryptedUserData)))
+      .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', zip: 'DEF' })
+      .encrypt(serviceEncKey);
+    for (const encryptedUserData of [zipped, small]) {
+      const res = await app.client('secure').post(ENROLL, { ...request, encryptedUserData }, { noRetry: true });
+      expect(res.status).toBe(400);
+      expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 5, field: 'encryptedUserData' });
+    }
+    const status = await app.client('secure').get(`${ENROLL}/requests/${request.requestId as string}`);
+    expect(status.status).toBe(404);
+  });
+
   it('an encryption partner may also send plain JSON; other partners get neither property', async () => {
     const secure = await app.client('secure').post(ENROLL, EnrollmentRequestFactory.build());
     expect(typeof userOf(secure.body).encryptedUserData).toBe('string');

@@ -678,7 +678,7 @@ export interface components {
              * @example USD
              */
             currency?: string;
-            /** @description The user: a JSON object, or (partners configured for encryption) that object as a compact JWE string. */
+            /** @description The user: a JSON object, or (partners configured for encryption) that object as a compact JWE string (ECDH-ES/A256GCM, not compressed). */
             encryptedUserData: components["schemas"]["EnrollmentUserDataDto"] | string;
             /** @description From POST /v1/kycGates/scanCapture; only for a Matricula enrollment. */
             onboardingID?: string;
@@ -1170,7 +1170,7 @@ export interface components {
             phoneNumber?: components["schemas"]["PhoneDto"];
         };
         UpdateUserRequestDto: {
-            /** @description The changes: a JSON object, or (partners configured for encryption) that object as a compact JWE string. */
+            /** @description The changes: a JSON object, or (partners configured for encryption) that object as a compact JWE string (ECDH-ES/A256GCM, not compressed). */
             encryptedUserData: components["schemas"]["UpdateUserDataDto"] | string;
         };
         User: {

@@ -24,6 +24,9 @@ export class JweService {
         const { plaintext, protectedHeader } = await compactDecrypt(compact, key, {
           keyManagementAlgorithms: [ALG],
           contentEncryptionAlgorithms: [ENC],
+          // No "zip": the JWE profile of CONTRACT section 5 has none, and a compressed plaintext
+          // would carry many times the 64 KiB a body may have.
+          maxDecompressedLength: 0,
         });
         if (protectedHeader.alg !== ALG || protectedHeader.enc !== ENC) throw new Error('Unsupported JWE algorithm');
         return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext)) as unknown;

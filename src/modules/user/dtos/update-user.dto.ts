@@ -38,7 +38,7 @@ export class UpdateUserDataDto {
 /** PUT /v1/programs/{programCode}/accounts/{accountIdentifier}/users/{userIdentifier} */
 @ApiExtraModels(UpdateUserDataDto)
 export class UpdateUserRequestDto {
-  @ApiObjectOrJwe(UpdateUserDataDto, 'The changes: a JSON object, or (partners configured for encryption) that object as a compact JWE string.')
+  @ApiObjectOrJwe(UpdateUserDataDto, 'The changes: a JSON object, or (partners configured for encryption) that object as a compact JWE string (ECDH-ES/A256GCM, not compressed).')
   @NestedObject(() => UpdateUserDataDto)
   encryptedUserData: UpdateUserDataDto;
 }
