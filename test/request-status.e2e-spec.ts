@@ -3,6 +3,7 @@ import type { Client } from 'pg';
 import { lockKey, LockNames } from '../src/infrastructure/database/lock.service';
 import { EnrollmentRequestFactory, uniqueRequestId } from './support/enrollment-factory';
 import { linked, startTestApp, TestApp } from './support/test-app';
+import { waitUntil } from './support/wait';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
 const status = (requestId: string, programCode = 'sandbox') => `/v1/programs/${programCode}/enrollments/requests/${requestId}`;
@@ -105,6 +106,41 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
     const retried = await app.client().post(ENROLL, interrupted);
     expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
     expect((await stateOf(interrupted.requestId)).request.state).toBe('completed');
+  });
+
+  it('inProgress of a first attempt: its times are when the call began, the same on every poll, and completed follows on from them', async () => {
+    const request = EnrollmentRequestFactory.build();
+    // The first attempt runs up to its limit counts, then waits on this lock: in flight, nothing committed.
+    const holder = await app.db();
+    await holder.query('begin');
+    await holder.query('lock table account_limit_keys in access exclusive mode');
+    let answered: Promise<unknown> = Promise.resolve();
+    try {
+      const sentAt = Date.now();
+      answered = app.client().post(ENROLL, request, { noRetry: true });
+      let first: StatusBody['request'] | undefined;
+      await waitUntil(async () => {
+        const res = await app.client().get<StatusBody>(status(request.requestId));
+        if (res.status === 200) first = res.body.request;
+        return first !== undefined;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const second = (await stateOf(request.requestId)).request;
+      expect(first).toMatchObject({ state: 'inProgress' });
+      expect(second).toEqual(first);
+      expect(Date.parse(first!.createdDateTime)).toBeGreaterThanOrEqual(sentAt - 1000);
+      expect(first!.updatedDateTime).toBe(first!.createdDateTime);
+      await holder.query('commit');
+      await answered;
+      const done = (await stateOf(request.requestId)).request;
+      expect(done).toMatchObject({ state: 'completed', createdDateTime: first!.createdDateTime });
+      // The answer was stored after the wait, so after the poll that saw the call still running.
+      expect(Date.parse(done.updatedDateTime)).toBeGreaterThanOrEqual(Date.parse(first!.createdDateTime) + 300);
+    } finally {
+      await holder.query('rollback').catch(() => undefined);
+      await holder.end();
+      await answered;
+    }
   });
 
   it("unknown, malformed, another program's or another partner's requestId: 404/10/0; validation failures and validate-only calls are never recorded", async () => {

@@ -735,6 +735,7 @@ export interface components {
         EnrollmentRequestView: {
             /**
              * Format: date-time
+             * @description When the requestId's first call began (while that call is still running too)
              * @example 2026-11-23T10:00:00.000Z
              */
             createdDateTime: string;
@@ -748,6 +749,7 @@ export interface components {
             state: "inProgress" | "completed" | "declined" | "held" | "incomplete";
             /**
              * Format: date-time
+             * @description When the last call with this requestId recorded something (its answer stored, a recovery point reached); while a first call runs, when it began
              * @example 2026-11-23T10:00:00.120Z
              */
             updatedDateTime: string;

@@ -126,14 +126,21 @@ export class LockService {
    * Whether some session holds the lock `name` right now (read from pg_locks, never taken: a
    * status read must not queue behind or in front of the call it describes).
    */
-  async isHeld(manager: EntityManager, name: string): Promise<boolean> {
+  /**
+   * When the transaction holding the lock on `name` began (the call that holds it: a call's locks
+   * are its first statement), or null when no session holds it. Read from PostgreSQL's lock and
+   * activity views, so it is the same on every instance; a holder whose activity this role may not
+   * see is reported as beginning now.
+   */
+  async heldSince(manager: EntityManager, name: string): Promise<Date | null> {
     const key = BigInt.asUintN(64, BigInt(lockKey(name)));
     const rows = (await manager.query(
-      `select 1 from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())
-          and classid = $1::bigint::oid and objid = $2::bigint::oid and objsubid = 1 and granted limit 1`,
+      `select coalesce(a.xact_start, now()) as "since" from pg_locks l left join pg_stat_activity a on a.pid = l.pid
+        where l.locktype = 'advisory' and l.database = (select oid from pg_database where datname = current_database())
+          and l.classid = $1::bigint::oid and l.objid = $2::bigint::oid and l.objsubid = 1 and l.granted limit 1`,
       [(key >> 32n).toString(), (key & 0xffffffffn).toString()],
-    )) as unknown[];
-    return rows.length > 0;
+    )) as Array<{ since: Date }>;
+    return rows[0]?.since ?? null;
   }
 
   async releaseSession(manager: EntityManager): Promise<void> {

@@ -95,7 +95,7 @@ export class IdempotencyStore {
    */
   stageAnswer(batch: WriteBatch, key: IdempotencyKey, answer: { status: number; body: string; requestDigest: string | null }): void {
     batch.write(
-      `update idempotency_keys set response_status = $4, response_body = $5, request_digest = $6, updated_at = now()
+      `update idempotency_keys set response_status = $4, response_body = $5, request_digest = $6, updated_at = clock_timestamp()
         where ${KEY_MATCH} and response_body is null`,
       [key.partnerId, key.programCode, key.requestId, answer.status, this.cipher.encrypt(answer.body, answerContext(key)), answer.requestDigest],
     );

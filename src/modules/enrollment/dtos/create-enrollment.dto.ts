@@ -45,7 +45,10 @@ export class CreateEnrollmentDto {
   @IsString()
   onboardingID?: string;
 
-  @ApiObjectOrJwe(EnrollmentUserDataDto, 'The user: a JSON object, or (partners configured for encryption) that object as a compact JWE string (ECDH-ES/A256GCM, not compressed).')
+  @ApiObjectOrJwe(
+    EnrollmentUserDataDto,
+    'The user: a JSON object, or (partners configured for encryption) that object as a compact JWE string (ECDH-ES/A256GCM, not compressed).',
+  )
   @NestedObject(() => EnrollmentUserDataDto)
   encryptedUserData: EnrollmentUserDataDto;
 }

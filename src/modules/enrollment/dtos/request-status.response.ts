@@ -11,8 +11,19 @@ export class EnrollmentRequestView {
       'declined: a limit decline is stored; held: OFAC review; incomplete: stopped short (e.g. bill cycle), the identical retry resumes it',
   })
   state: string;
-  @ApiProperty({ example: '2026-11-23T10:00:00.000Z', format: 'date-time' }) createdDateTime: string;
-  @ApiProperty({ example: '2026-11-23T10:00:00.120Z', format: 'date-time' }) updatedDateTime: string;
+  @ApiProperty({
+    example: '2026-11-23T10:00:00.000Z',
+    format: 'date-time',
+    description: "When the requestId's first call began (while that call is still running too)",
+  })
+  createdDateTime: string;
+  @ApiProperty({
+    example: '2026-11-23T10:00:00.120Z',
+    format: 'date-time',
+    description:
+      'When the last call with this requestId recorded something (its answer stored, a recovery point reached); while a first call runs, when it began',
+  })
+  updatedDateTime: string;
 }
 
 export class EnrollmentRequestStatusResponse {

@@ -19,7 +19,8 @@ export interface RequestStatus {
 /**
  * `GET .../enrollments/requests/{requestId}` (CONTRACT section 11): what happened to a requestId,
  * read without a lock from what the CallRunner and the enrollment already record: the stored
- * answer (completed or declined), the requestId's lock held right now (inProgress), the recovery
+ * answer (completed or declined), the requestId's lock held right now (inProgress, since its holder's
+ * transaction began), the recovery
  * point and account of an enrollment without a final answer (held for OFAC review, or incomplete).
  */
 @Injectable()
@@ -43,10 +44,12 @@ export class EnrollmentRequestsService {
       const state: RequestState = answer.responseDetails?.[0]?.code === 0 ? 'completed' : 'declined';
       return { request: view(requestId, state, record.createdAt, record.updatedAt), answer };
     }
-    const running = await this.locks.isHeld(manager, LockNames.requestId(key.partnerId, programCode, requestId));
+    const runningSince = await this.locks.heldSince(manager, LockNames.requestId(key.partnerId, programCode, requestId));
+    const running = runningSince !== null;
     if (!record) {
-      // A first attempt in its one transaction has committed nothing yet; only its lock shows it.
-      if (running) return { request: view(requestId, 'inProgress', new Date(), new Date()), answer: null };
+      // A first attempt in its one transaction has committed nothing yet; only its lock shows it,
+      // and when its transaction began: the time its record will carry as created once committed.
+      if (running) return { request: view(requestId, 'inProgress', runningSince, runningSince), answer: null };
       throw new DomainError('REQUEST_NOT_FOUND');
     }
     const enrollment = await this.progress.stateByRequest(manager, key);
