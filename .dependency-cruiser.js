@@ -37,7 +37,8 @@ module.exports = {
       severity: 'error',
       comment: "A module imports another module's repositories: call that module's service instead (its tables are its own).",
       from: { path: '^src/modules/([^/]+)/' },
-      to: { path: '^src/modules/([^/]+)/.+\\.repository\\.ts$', pathNot: '^src/modules/$1/' },
+      // Anything in its repositories/ folder (row types and column lists too), and a *.repository.ts anywhere in it.
+      to: { path: '^src/modules/([^/]+)/(repositories/|.+\\.repository\\.ts$)', pathNot: '^src/modules/$1/' },
     },
     {
       name: 'services-not-http',
@@ -45,7 +46,8 @@ module.exports = {
       comment:
         'Services know no HTTP: no Fastify, no src/common/http; they return outcomes or throw domain errors, the HTTP edge renders them ' +
         "(@nestjs/common's HttpException, Req and Res are refused by ESLint's no-restricted-imports in *.service.ts).",
-      from: { path: '\\.service\\.ts$' },
+      // Every file of a services/ folder and the call runner (their imports, not what those import in turn).
+      from: { path: ['\\.service\\.ts$', '^src/modules/[^/]+/services/', '^src/modules/locking/call-runner\\.ts$'] },
       to: { path: ['^src/common/http/', '(^|/)node_modules/(fastify|@fastify/[^/]+|@nestjs/platform-fastify)/'] },
     },
     {

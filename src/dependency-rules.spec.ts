@@ -127,6 +127,17 @@ describe('dependency rules (npm run lint)', () => {
     expect(out).not.toContain('account.service.ts');
   });
 
+  it("refuse a module importing anything of another module's repositories/ folder, a row type or column list too", () => {
+    const out = cruise({
+      'src/modules/accounts/repositories/account-rows.ts': 'export const ACCOUNT_COLUMNS = "a.id";\n',
+      'src/modules/accounts/account-columns.ts': 'export const PUBLIC_COLUMNS = "a.id";\n',
+      'src/modules/care/services/care-read.ts':
+        "import { ACCOUNT_COLUMNS } from '../../accounts/repositories/account-rows';\nimport { PUBLIC_COLUMNS } from '../../accounts/account-columns';\nexport const c = [ACCOUNT_COLUMNS, PUBLIC_COLUMNS];\n",
+    });
+    expect(out).toContain('no-foreign-repositories: src/modules/care/services/care-read.ts → src/modules/accounts/repositories/account-rows.ts');
+    expect(out).not.toContain('account-columns.ts');
+  });
+
   it('refuse common/ importing a module', () => {
     const out = cruise({
       'src/modules/user/user.types.ts': 'export interface User { id: string; }\n',
@@ -146,6 +157,31 @@ describe('dependency rules (npm run lint)', () => {
     expect(out).toContain('services-not-http: src/modules/user/services/user.service.ts → src/common/http/answer.ts');
     expect(out).toMatch(/services-not-http: src\/modules\/user\/services\/user\.service\.ts → \S*node_modules\/fastify\//);
     expect(out).not.toContain('user.controller.ts');
+  });
+
+  it('refuse any file of a services/ folder, and the call runner, importing src/common/http', () => {
+    const out = cruise({
+      'src/common/http/envelope.ts': 'export const envelope = (id: string) => ({ id });\n',
+      'src/modules/user/services/user-codec.ts': "import { envelope } from '../../../common/http/envelope';\nexport const f = envelope;\n",
+      'src/modules/locking/call-runner.ts': "import { envelope } from '../../common/http/envelope';\nexport const g = envelope;\n",
+      'src/modules/locking/call-answer.ts': "import { envelope } from '../../common/http/envelope';\nexport const h = envelope;\n",
+    });
+    expect(out).toContain('services-not-http: src/modules/user/services/user-codec.ts → src/common/http/envelope.ts');
+    expect(out).toContain('services-not-http: src/modules/locking/call-runner.ts → src/common/http/envelope.ts');
+    expect(out).not.toContain('call-answer.ts');
+  });
+
+  it('refuse src importing test or bench code, outside spec files', () => {
+    const out = cruise({
+      'test/support/mock-of.ts': 'export const mockOf = 1;\n',
+      'bench/load.ts': 'export const load = 1;\n',
+      'src/modules/user/services/user.service.ts': "import { mockOf } from '../../../../test/support/mock-of';\nexport const m = mockOf;\n",
+      'src/infrastructure/metrics/metrics.ts': "import { load } from '../../../bench/load';\nexport const l = load;\n",
+      'src/modules/user/services/user.service.spec.ts': "import { mockOf } from '../../../../test/support/mock-of';\nexport const n = mockOf;\n",
+    });
+    expect(out).toContain('no-test-code-in-src: src/modules/user/services/user.service.ts → test/support/mock-of.ts');
+    expect(out).toContain('no-test-code-in-src: src/infrastructure/metrics/metrics.ts → bench/load.ts');
+    expect(out).not.toContain('user.service.spec.ts');
   });
 
   it("refuse a service importing @nestjs/common's HTTP exceptions and request decorators (ESLint)", () => {

@@ -2,19 +2,13 @@ import { rawResponse, RawResponse } from '../../common/http/answer';
 import { errorEnvelope, successEnvelope } from '../../common/http/envelope';
 import { SUCCESS_DETAIL } from '../../common/errors/error-catalogue';
 import { replayedAnswer } from '../idempotency/replayed-answer';
-import { CallOutcome } from './call-outcome';
-
-/**
- * What an idempotent call answers, for the HTTP edge to send: the outcome when the work ran now,
- * and the JSON text of its envelope, which for a final outcome is exactly the text stored for its
- * replay; or a stored answer replayed (`replayed`), its text as stored.
- */
-export type CallAnswer = { replayed: false; outcome: CallOutcome<object>; body: string } | { replayed: true; body: string };
+import { CallAnswer, CallOutcome } from './call-outcome';
 
 /**
  * The envelope of an outcome, as JSON text: data in the success envelope; a decline (HTTP 200, code
- * 2 or 5) in the error envelope with any data beside it. The runner stores this text with a final
- * answer before COMMIT, so a replay sends the same bytes.
+ * 2 or 5) in the error envelope with any data beside it. The HTTP edge of an idempotent call hands
+ * it to the runner (`IdempotentCall.render`), which stores this text with a final answer before
+ * COMMIT, so a replay sends the same bytes.
  */
 export function outcomeText(requestId: string, outcome: CallOutcome<object>, publicUrl: string): string {
   switch (outcome.kind) {

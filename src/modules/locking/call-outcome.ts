@@ -22,3 +22,10 @@ export const Outcome = {
 export function isFinal(outcome: CallOutcome<object>): boolean {
   return outcome.kind === 'completed' || outcome.kind === 'declined';
 }
+
+/**
+ * What an idempotent call answers, for the HTTP edge to send: the outcome when the work ran now,
+ * with the text the edge rendered for it (for a final outcome, exactly the text stored for its
+ * replay); or a stored answer replayed (`replayed`), its text as stored.
+ */
+export type CallAnswer = { replayed: false; outcome: CallOutcome<object>; body: string } | { replayed: true; body: string };

@@ -12,6 +12,7 @@ import { CallRunner, IdempotentCall } from './call-runner';
 import { Metrics } from '../../infrastructure/metrics/metrics';
 import type { RequestBytes } from '../../common/context/request-bytes';
 import { CallOutcome, Outcome } from './call-outcome';
+import { outcomeText } from './call-answer';
 import { mockOf } from '../../../test/support/mock-of';
 
 const KEY = { partnerId: 'acme', programCode: 'sandbox', requestId: 'r-1' };
@@ -94,6 +95,8 @@ function harness(setup: Setup = {}) {
       batch.write('insert into accounts (id) values ($1)', ['a-1']);
       return outcome();
     },
+    // The edge's envelope (call-answer.ts's outcomeText, as the controller gives it).
+    render: (outcome) => outcomeText(KEY.requestId, outcome, 'http://enrollment.test'),
   });
   return { sut, steps, store, locks, lockNames, runner, call };
 }

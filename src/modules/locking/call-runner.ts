@@ -12,8 +12,7 @@ import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerpr
 import { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
 import type { StoredLookup } from '../idempotency/stored-lookup';
 import { CallConnection } from '../../infrastructure/database/call-connection';
-import { CallAnswer, outcomeText } from './call-answer';
-import { CallOutcome, isFinal } from './call-outcome';
+import { CallAnswer, CallOutcome, isFinal } from './call-outcome';
 import { LockService } from '../../infrastructure/database/lock.service';
 import { Metrics } from '../../infrastructure/metrics/metrics';
 
@@ -41,6 +40,11 @@ export interface IdempotentCall {
    * to `batch` (the call's) are sent with the stored answer, in one statement, with the COMMIT.
    */
   work: (run: { resumed: boolean; call: CallConnection; batch: WriteBatch }) => Promise<CallOutcome<object>>;
+  /**
+   * The text the HTTP edge answers for an outcome (its envelope: `outcomeText`, given by the
+   * controller). The runner stores it with a final answer before COMMIT, so a replay sends the same bytes.
+   */
+  render: (outcome: CallOutcome<object>) => string;
 }
 
 /**
@@ -48,7 +52,7 @@ export interface IdempotentCall {
  * read, no lock: the replay interceptor's when the call brings it) → the call's locks (sorted, one round trip, LOCK_WAIT_MS) → authoritative
  * idempotency check (replay / 422 / resume) → the use case in the call's transaction → the answer
  * stored when final → one COMMIT. Use cases call it explicitly and declare their locks; it returns
- * the outcome with the text to send, and the controller sends it (`sentAnswer`).
+ * the outcome with the text the controller rendered for it, and the controller sends it (`sentAnswer`).
  */
 @Injectable()
 export class CallRunner {
@@ -93,7 +97,7 @@ export class CallRunner {
       if (replay) return replay;
       const outcome = await call.work({ resumed: existing !== null, call: connection, batch: connection.batch });
       // The text is fixed before COMMIT: a final answer is stored with the call's rows, and the same bytes are sent.
-      const body = outcomeText(call.key.requestId, outcome, this.config.env.publicUrl);
+      const body = call.render(outcome);
       if (isFinal(outcome))
         this.store.stageAnswer(connection.batch, call.key, { status: 200, body, requestDigest: this.fingerprints.ofBytes(call.operation, call.bytes) });
       return { replayed: false, outcome, body };

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Account } from '../../accounts/account.types';
-import { ACCOUNT_COLUMNS, ACCOUNT_PUBLIC_COLUMNS, accountOf, CARDS, CardRow, PURSES, PurseRow } from '../../accounts/repositories/account-columns';
-import { CONTACT_COLUMNS, contactOf, USER_COLUMNS, USER_PUBLIC_COLUMNS, userOf } from '../../user/repositories/user-columns';
+import { ACCOUNT_COLUMNS, ACCOUNT_PUBLIC_COLUMNS, accountOf, CARDS, CardRow, PURSES, PurseRow } from '../../accounts/account-columns';
+import { CONTACT_COLUMNS, contactOf, USER_COLUMNS, USER_PUBLIC_COLUMNS, userOf } from '../../user/user-columns';
 import type { ContactRows, User } from '../../user/user.types';
 import { DatabasePools } from '../../../infrastructure/database/database-pools';
 import { queryRows } from '../../../infrastructure/database/pooled-read';

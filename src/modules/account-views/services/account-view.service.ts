@@ -4,7 +4,7 @@ import { DomainError } from '../../../common/errors/domain-error';
 import type { PartnerConfig } from '../../../config/service-config';
 import { PartnerViewService } from '../../../infrastructure/crypto/partner-view.service';
 import type { Account, PaymentInstrument, Purse, StoredAccountData } from '../../accounts/account.types';
-import type { PurseRow } from '../../accounts/repositories/account-columns';
+import type { PurseRow } from '../../accounts/account-columns';
 import { AccountsService, isAccountId } from '../../accounts/services/accounts.service';
 import { PaymentInstrumentService, PaymentInstrumentView } from '../../accounts/services/payment-instrument.service';
 import { UserView, UserViewService } from '../../user/services/user-view.service';

@@ -11,12 +11,14 @@ import { LIMIT_COUNTING_RULE } from '../../accounts/services/account-limits.serv
 import type { AccountView } from '../../account-views/services/account-view.service';
 import { ValidBody } from '../../../common/validation/valid-body';
 import { RawResponse, validatedOnly, ValidatedOnly } from '../../../common/http/answer';
-import { sentAnswer } from '../../locking/call-answer';
+import { outcomeText, sentAnswer } from '../../locking/call-answer';
+import { AppConfig } from '../../../config/app-config';
 import { ArrivedBytes, RequestBytes } from '../../../common/http/request-bytes';
 import { ValidateOnly } from '../../../common/validation/validate-only';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
 import { LookedUp, StoredLookup } from '../../idempotency/stored-lookup';
 import { ApiLocked } from '../../locking/lock-on.decorator';
+import type { CallOutcome } from '../../locking/call-outcome';
 import { CreateEnrollmentDto } from '../dtos/create-enrollment.dto';
 import { EnrollmentService } from '../services/enrollment.service';
 import { EnrollmentRequestsService, RequestStatus } from '../services/enrollment-requests.service';
@@ -54,6 +56,7 @@ export class EnrollmentController {
   constructor(
     private readonly enrollments: EnrollmentService,
     private readonly requests: EnrollmentRequestsService,
+    private readonly config: AppConfig,
   ) {}
 
   @Post()
@@ -86,7 +89,9 @@ export class EnrollmentController {
       this.enrollments.validate(plan);
       return validatedOnly();
     }
-    return sentAnswer(await this.enrollments.enroll(principal, plan, bytes, lookedUp));
+    // The envelope is rendered here, at the edge; the runner stores that text with a final answer.
+    const render = (outcome: CallOutcome<object>) => outcomeText(plan.request.requestId, outcome, this.config.env.publicUrl);
+    return sentAnswer(await this.enrollments.enroll(principal, plan, { bytes, lookedUp, render }));
   }
 
   @Get('accounts/:accountIdentifier')

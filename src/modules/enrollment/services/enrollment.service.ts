@@ -3,7 +3,6 @@ import { EntityManager } from 'typeorm';
 import { SandboxFaults } from '../../../common/context/sandbox-faults';
 import type { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
-import type { RequestBytes } from '../../../common/context/request-bytes';
 import type { PartnerConfig } from '../../../config/service-config';
 import { BlindIndex } from '../../../infrastructure/crypto/field-cipher';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
@@ -11,10 +10,8 @@ import { AccountLimitsService, LimitBreach, LimitKeyValue } from '../../accounts
 import { AccountsService } from '../../accounts/services/accounts.service';
 import { AccountView, AccountViewService } from '../../account-views/services/account-view.service';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
-import type { CallAnswer } from '../../locking/call-answer';
-import { CallOutcome, isFinal, Outcome } from '../../locking/call-outcome';
-import { CallRunner } from '../../locking/call-runner';
-import type { StoredLookup } from '../../idempotency/stored-lookup';
+import { CallAnswer, CallOutcome, isFinal, Outcome } from '../../locking/call-outcome';
+import { CallRunner, IdempotentCall } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import { EnrollmentOutcome, Metrics } from '../../../infrastructure/metrics/metrics';
 import { UserRecordsService } from '../../user/services/user-records.service';
@@ -55,8 +52,11 @@ export class EnrollmentService {
     private readonly metrics: Metrics,
   ) {}
 
-  /** `lookedUp`: the requestId's record as the replay interceptor read it for this request, when it did. */
-  async enroll(principal: Principal, plan: EnrollmentPlan, bytes: RequestBytes, lookedUp?: StoredLookup): Promise<CallAnswer> {
+  /**
+   * `edge`, from the controller: the request's bytes; the requestId's record as the replay
+   * interceptor read it for this request, when it did; the text the edge answers for an outcome.
+   */
+  async enroll(principal: Principal, plan: EnrollmentPlan, edge: Pick<IdempotentCall, 'bytes' | 'lookedUp' | 'render'>): Promise<CallAnswer> {
     const { partner } = principal;
     const programCode = plan.program.programCode;
     const { key, operation, payload } = enrollmentCall(partner.partnerId, programCode, plan.request);
@@ -70,8 +70,7 @@ export class EnrollmentService {
       key,
       operation,
       payload,
-      bytes,
-      lookedUp,
+      ...edge,
       // SERVICE.md locks an enrollment on requestId and SSN; the limit keys are locked with them (one round trip).
       locks: () => [
         LockNames.requestId(key.partnerId, programCode, key.requestId),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../../common/errors/domain-error';
 import type { Account } from '../../accounts/account.types';
-import { ACCOUNT_COLUMNS, ACCOUNT_KEY_COLUMNS, AccountKey, accountKeyOf, accountOf } from '../../accounts/repositories/account-columns';
+import { ACCOUNT_COLUMNS, ACCOUNT_KEY_COLUMNS, AccountKey, accountKeyOf, accountOf } from '../../accounts/account-columns';
 import type { User } from '../entities/user.entity';
 import {
   changeContactOf,
@@ -15,7 +15,7 @@ import {
   UserKey,
   userKeyOf,
   userOf,
-} from './user-columns';
+} from '../user-columns';
 import type { ContactRows } from './user.repository';
 import { isUuid } from '../../../common/validation/identifiers';
 import { prepared } from '../../../infrastructure/database/prepared-statements';

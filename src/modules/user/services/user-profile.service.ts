@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
-import type { AccountKey } from '../../accounts/repositories/account-columns';
+import type { AccountKey } from '../../accounts/account-columns';
 import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
 import { LockNames } from '../../../infrastructure/database/lock.service';

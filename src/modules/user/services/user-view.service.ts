@@ -3,7 +3,7 @@ import type { PartnerConfig } from '../../../config/service-config';
 import { PartnerViewService } from '../../../infrastructure/crypto/partner-view.service';
 import type { User } from '../entities/user.entity';
 import { ContactRows, UserDataPlain, UserRepository } from '../repositories/user.repository';
-import type { UserKey } from '../repositories/user-columns';
+import type { UserKey } from '../user-columns';
 
 /** The partner-facing user (PUT user, POST identity, GET users, and the user of an account view). */
 export interface UserView {

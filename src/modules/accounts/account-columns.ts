@@ -1,6 +1,6 @@
-import { Account } from '../entities/account.entity';
-import type { PaymentInstrument } from '../entities/payment-instrument.entity';
-import type { Purse } from '../entities/purse.entity';
+import { Account } from './entities/account.entity';
+import type { PaymentInstrument } from './entities/payment-instrument.entity';
+import type { Purse } from './entities/purse.entity';
 
 /**
  * The account row as a one-statement read selects it (alias `a`), with its purses and cards, for

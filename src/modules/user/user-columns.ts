@@ -1,5 +1,5 @@
-import type { User } from '../entities/user.entity';
-import type { ContactRows } from './user.repository';
+import type { User } from './entities/user.entity';
+import type { ContactRows } from './repositories/user.repository';
 
 /** What an answer that seals nothing shows of a user. */
 export type UserKey = Pick<User, 'id' | 'isPrimary' | 'status'>;
