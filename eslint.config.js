@@ -42,14 +42,19 @@ module.exports = tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['pg-boss/src/*', 'pg-boss/src/**'], message: "pg-boss's internal files: use its public API." }] },
+        {
+          patterns: [
+            { group: ['typeorm/*'], message: "TypeORM's deep files: everything public is exported by 'typeorm'." },
+            {
+              // A package's own folders of built or source files: import what its package.json exports.
+              regex: '^(@[^/]+/)?[^./][^/]*/(src|lib|cjs|esm|dist|build|internal)(/|$)',
+              message: "a package's internal files: import from the entry points its package.json exports.",
+            },
+          ],
+        },
       ],
       'no-restricted-syntax': [
         'error',
-        {
-          selector: "MemberExpression[property.name='_clients']",
-          message: "pg's private list of a pool's clients: use pool events or pg-pool's documented options.",
-        },
         {
           selector: "MemberExpression[property.name='master']:matches([object.property.name='driver'], [object.expression.property.name='driver'])",
           message: "TypeORM's driver.master: the pool comes from DatabasePools (TypeORM's documented `driver` option).",
@@ -59,15 +64,29 @@ module.exports = tseslint.config(
           message: "TypeORM's query runner owns isTransactionActive: a call's transaction is the CallConnection's.",
         },
         {
-          selector: "CallExpression[callee.name='require'] > Literal.arguments[value=/^pg-boss\\/src\\//]",
-          message: "pg-boss's internal files: use its public API.",
-        },
-        {
           selector:
             "CallExpression[callee.object.name='Object'][callee.property.name=/^(getOwnPropertyDescriptor|defineProperty)$/] > Literal.arguments[value='addHook']",
           message: "Fastify's addHook is not ours to redefine: register hooks through Fastify's API.",
         },
         { selector: "AssignmentExpression > MemberExpression.left[property.name='addHook']", message: "Fastify's addHook is not ours to redefine." },
+        {
+          // By convention private: a dependency's `_name` member (pg's pool `_clients`, `_idle`, `_ending`…).
+          selector: 'MemberExpression[computed=false][property.name=/^_[A-Za-z]/]',
+          message: "a member named `_…` is private by convention: use the dependency's documented API.",
+        },
+        {
+          selector: "CallExpression[callee.name='require'] > Literal.arguments[value=/^(@[^/]+\\/)?[^./][^/]*\\/(src|lib|cjs|esm|dist|build|internal)(\\/|$)/]",
+          message: "a package's internal files: require the entry points its package.json exports.",
+        },
+        {
+          // Monkey-patching: a class's prototype, or class-validator's metadata storage, redefined.
+          selector: "AssignmentExpression > MemberExpression.left[object.type='MemberExpression'][object.property.name='prototype']",
+          message: "a prototype is not ours to patch: wrap or extend through the library's API.",
+        },
+        {
+          selector: "AssignmentExpression > MemberExpression.left[object.type='CallExpression'][object.callee.name='getMetadataStorage']",
+          message: "class-validator's metadata storage is its own: declare rules with its decorators.",
+        },
         {
           // Read once, in src/infrastructure/database/statement-group.ts (its contract test and design note).
           selector: 'MemberExpression[property.name=/^(parsedStatements|submittedNamedStatements|prepareValue)$/]',

@@ -18,12 +18,22 @@ describe('the private-access lint rule (STYLE rule 12)', () => {
     ["Fastify's addHook assigned", 'fastify.addHook = () => undefined;'],
     ["pg's record of a session's parsed statements", 'export const parsed = client.connection.parsedStatements;'],
     ["pg's value mapper", 'export const map = pg.utils.prepareValue;'],
+    ['any private-by-convention member', 'export const idle = pool._idle.length;'],
+    ["a require of a package's built files", "export const storage = require('class-transformer/cjs/storage');"],
+    ["a require of a scoped package's source files", "export const x = require('@nestjs/core/lib/router');"],
+    ["a library's prototype patched", 'Pool.prototype.connect = () => undefined;'],
+    ["class-validator's metadata storage redefined", 'getMetadataStorage().getTargetValidationMetadatas = () => [];'],
   ])('fires on %s', (_, code) => {
     expect(messagesOf(code)).toEqual(['no-restricted-syntax: 1']);
   });
 
-  it("fires on an import of pg-boss's internal files", () => {
-    expect(messagesOf("import { Manager } from 'pg-boss/src/manager';\nexport { Manager };")).toEqual(['no-restricted-imports: 1']);
+  it.each([
+    ["pg-boss's internal files", "import { Manager } from 'pg-boss/src/manager';\nexport { Manager };"],
+    ["class-transformer's built files", "import { defaultMetadataStorage } from 'class-transformer/cjs/storage';\nexport { defaultMetadataStorage };"],
+    ["a scoped package's dist", "import { x } from '@opentelemetry/sdk-node/build/src/sdk';\nexport { x };"],
+    ["TypeORM's deep files", "import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';\nexport { PostgresDriver };"],
+  ])('fires on an import of %s', (_, code) => {
+    expect(messagesOf(code)).toEqual(['no-restricted-imports: 1']);
   });
 
   it('leaves the public uses alone', () => {
@@ -32,7 +42,10 @@ describe('the private-access lint rule (STYLE rule 12)', () => {
       'export const active = runner.isTransactionActive;',
       'export const size = pool.totalCount;',
       "import { PgBoss } from 'pg-boss';",
-      'export { PgBoss };',
+      "import { parse } from 'csv-parse/sync';",
+      "import { helper } from './lib/helper';",
+      'export { PgBoss, parse, helper };',
+      'export const ownPrototype = Object.getPrototypeOf(pool);',
     ].join('\n');
     expect(messagesOf(code)).toEqual([]);
   });
