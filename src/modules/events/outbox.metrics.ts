@@ -27,9 +27,17 @@ export class OutboxMetrics implements OnModuleInit {
     ]);
   }
 
-  /** The registry collects its gauges side by side: the second one joins the first one's read. */
+  /**
+   * The registry collects its gauges side by side: the second one joins the first one's read. The
+   * read starts on the next turn of the event loop, once the scrape's other gauges have read their
+   * sources: pg-pool queues a caller even for an idle connection until its next tick, and the
+   * pool's gauge (db_client_connection_pending_requests) would otherwise count this very read as
+   * a caller waiting, on every scrape of an idle instance.
+   */
   private read(): Promise<{ pending: number; oldestAgeSeconds: number }> {
-    this.reading ??= this.outbox.backlog(this.dataSource.manager).finally(() => (this.reading = undefined));
+    this.reading ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.outbox.backlog(this.dataSource.manager))
+      .finally(() => (this.reading = undefined));
     return this.reading;
   }
 }

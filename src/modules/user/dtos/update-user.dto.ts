@@ -38,7 +38,10 @@ export class UpdateUserDataDto {
 /** PUT /v1/programs/{programCode}/accounts/{accountIdentifier}/users/{userIdentifier} */
 @ApiExtraModels(UpdateUserDataDto)
 export class UpdateUserRequestDto {
-  @ApiObjectOrJwe(UpdateUserDataDto, 'The changes: a JSON object, or (partners configured for encryption) that object as a compact JWE string (ECDH-ES/A256GCM, not compressed).')
+  @ApiObjectOrJwe(
+    UpdateUserDataDto,
+    'The changes: a JSON object, or (partners configured for encryption) that object as a compact JWE string (ECDH-ES/A256GCM, not compressed).',
+  )
   @NestedObject(() => UpdateUserDataDto)
   encryptedUserData: UpdateUserDataDto;
 }
