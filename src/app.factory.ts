@@ -15,6 +15,7 @@ import { ApiFastifyAdapter } from './common/http/api-fastify-adapter';
 import { incomingRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';
+import { KeyStore } from './infrastructure/crypto/key-store';
 import { DatabasePools } from './infrastructure/database/database-pools';
 import { runMigrations } from './infrastructure/database/migrate';
 import { drainPool } from './infrastructure/database/pool-drain';
@@ -34,6 +35,9 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 /** Builds the whole application (used by main.ts, the e2e tests and the benchmark). */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   if (!config.env.databaseUrl) throw new Error('DATABASE_URL must be resolved before createApp');
+  // The keys first: a bad SERVICE_KEYS is refused before the database is touched, in the start's
+  // one line (from a Nest provider, Nest would print its own error with a stack first).
+  const keys = await KeyStore.load(config);
   await runMigrations(config.env.databaseUrl, config.env.dbSchema);
   const adapter = new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
@@ -60,7 +64,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   installRequestContext(adapter.getInstance(), config.isSandbox);
   installRequestLogging(adapter.getInstance(), rootLogger);
   const metrics = new Metrics({ rateLimitedRoutes: [TOKEN_ROUTE, ...LIMITED_WEBHOOK_ROUTES] });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics, keys), adapter, {
     bufferLogs: true,
     abortOnError: false,
     // The body's bytes stay on the request (`rawBody`): the idempotency replay knows a retry by them.

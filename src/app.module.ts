@@ -5,6 +5,7 @@ import { GlobalExceptionFilter } from './common/http/exception.filter';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { CryptoModule } from './infrastructure/crypto/crypto.module';
+import { KeyStore } from './infrastructure/crypto/key-store';
 import { DatabaseModule } from './infrastructure/database/database.module';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { DatabasePoolMetricsModule, MetricsModule } from './infrastructure/metrics/metrics.module';
@@ -45,7 +46,8 @@ const FEATURE_MODULES = [
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, metrics: Metrics): DynamicModule {
+  /** `keys`: loaded by createApp before the app is built; null only in preview mode (the OpenAPI export). */
+  static forRoot(config: AppConfig, metrics: Metrics, keys: KeyStore | null): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -55,7 +57,7 @@ export class AppModule {
         TimeModule,
         DatabaseModule,
         DatabasePoolMetricsModule,
-        CryptoModule,
+        CryptoModule.forRoot(keys),
         ...FEATURE_MODULES,
         // Sandbox tools exist only in sandbox mode: in production their routes are unknown (404).
         ...(config.isSandbox ? [SandboxModule] : []),

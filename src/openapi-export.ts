@@ -15,7 +15,7 @@ import { buildOpenApiDocuments, OpenApiDocuments } from './openapi';
  */
 export async function exportOpenApiDocuments(publicUrl = 'http://127.0.0.1:3000'): Promise<OpenApiDocuments> {
   const config = AppConfig.load({ ...process.env, APP_MODE: 'sandbox', PUBLIC_URL: publicUrl, DATABASE_URL: 'postgres://preview@127.0.0.1:1/preview' });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, new Metrics()), new FastifyAdapter(), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, new Metrics(), null), new FastifyAdapter(), {
     preview: true,
     logger: false,
     abortOnError: false,

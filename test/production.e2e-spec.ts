@@ -168,6 +168,24 @@ describe('Production mode (e2e)', () => {
       expect(lines[0]).not.toContain('CARE_OAUTH_TOKEN_URL');
     });
 
+    it('SERVICE_KEYS that is not JSON, or whose signing key is not private, is refused in one line with no stack', async () => {
+      const material = await generateKeyMaterial();
+      const publicSigning = { ...material, signing: { ...material.signing, d: undefined } };
+      for (const [keys, reason] of [
+        ['{not json', 'SERVICE_KEYS is not valid JSON'],
+        [JSON.stringify(publicSigning), 'signing is not a private ES256 (P-256) JWK'],
+      ] as const) {
+        const { code, stderr } = await start({
+          ...(await valid()),
+          SERVICE_KEYS: keys,
+          // Never reached: the keys are read before the database is.
+          DATABASE_URL: 'postgres://app@db.internal:5432/enrollment?sslmode=verify-full',
+        });
+        expect({ code, lines: stderr.trim().split('\n') }).toEqual({ code: 1, lines: [expect.stringContaining(reason)] });
+        expect(stderr).toMatch(/^enrollment-service failed to start: /);
+      }
+    });
+
     it('an external issuer without OAUTH_AUDIENCE is refused', async () => {
       const { code, stderr } = await start({
         ...(await valid()),
