@@ -243,6 +243,37 @@ describe('Webhook events list and redelivery (e2e, CONTRACT section 11)', () => 
     }
   });
 
+  it('a redelivery asked for while an attempt is in flight is one more attempt, whatever that attempt ends in', async () => {
+    // One slot per partner: the poller cannot take the redelivery before the attempt in flight settles.
+    const held = await startTestApp('webhook-events-in-flight', {
+      webhookUrl: receiver.url,
+      webhookSecret: receiver.secret,
+      env: { WEBHOOK_PARTNER_MAX_IN_FLIGHT: '1', WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_RETRY_DELAYS_MS: '60000' },
+    });
+    const redeliverWhileInFlight = async (eventType: string, settle: () => void) => {
+      const res = await held.client('acme').post<{ eventId: string }>('/v1/webhooks/test', { eventType });
+      const eventId = res.body.eventId;
+      await receiver.waitFor(() => receiver.forEvent(eventId).length === 1);
+      const again = await held.client('acme').post<{ event: ListedEvent }>(`/v1/webhooks/events/${eventId}/redeliver`, {});
+      expect(again.body.event).toMatchObject({ deliveryStatus: 'pending', attempts: 1 });
+      settle();
+      await receiver.waitFor(() => receiver.forEvent(eventId).length === 2, 10_000);
+      expect((await waitForStatus(eventId, 'delivered', held)).attempts).toBe(2);
+    };
+    try {
+      // The attempt in flight is acknowledged after the redelivery was asked for.
+      receiver.answerAfter(1000);
+      await redeliverWhileInFlight('cardUpdated', () => receiver.answerAfter(0));
+      // The attempt in flight times out after it; its retry delay (60 s) does not postpone the redelivery.
+      receiver.stall(true);
+      await redeliverWhileInFlight('eWallet', () => receiver.stall(false));
+    } finally {
+      receiver.answerAfter(0);
+      receiver.stall(false);
+      await held.close();
+    }
+  });
+
   it("answers 404/10/0 to redeliver an unknown event or another partner's", async () => {
     const theirs = await sendTest('transaction', 'secure');
     for (const id of [theirs, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {

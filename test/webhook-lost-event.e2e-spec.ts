@@ -8,6 +8,7 @@ function delivered(eventId: string): FinishedAttempt {
   return {
     eventId,
     attempt: 1,
+    redeliveries: 0,
     outcome: { url: 'http://127.0.0.1:9/hooks', statusCode: 204, outcome: 'delivered', durationMs: 5 },
     next: { kind: 'delivered' },
   };

@@ -39,6 +39,7 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   private responder: Responder = () => 200;
   private stalled = false;
+  private answerDelayMs = 0;
   private connectionCount = 0;
 
   private constructor(
@@ -71,6 +72,11 @@ export class WebhookReceiver {
 
   respond(responder: Responder): void {
     this.responder = responder;
+  }
+
+  /** Each answer is sent `ms` after its webhook is recorded (0: at once): an attempt held in flight. */
+  answerAfter(ms: number): void {
+    this.answerDelayMs = ms;
   }
 
   forEvent(eventId: string): ReceivedWebhook[] {
@@ -118,7 +124,9 @@ export class WebhookReceiver {
       const nth = this.forEvent(webhook.id).length + 1;
       webhook.answered = this.responder(webhook, nth);
       this.received.push(webhook);
-      res.writeHead(webhook.answered, { 'content-type': 'text/plain' }).end('ok');
+      const answer = () => res.writeHead(webhook.answered, { 'content-type': 'text/plain' }).end('ok');
+      if (this.answerDelayMs > 0) setTimeout(answer, this.answerDelayMs);
+      else answer();
     });
   }
 }

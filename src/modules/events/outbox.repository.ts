@@ -19,6 +19,8 @@ export interface OutboxRow {
   dead: boolean;
   /** The `traceparent` of the call that wrote the event, when it was traced. */
   traceContext: string | null;
+  /** Redeliveries asked for so far: an attempt settles its event only if none was asked for since its claim. */
+  redeliveries: number;
 }
 
 export interface DeliveryRow {
@@ -49,6 +51,8 @@ export type AttemptNext = { kind: 'delivered' } | { kind: 'retry'; delayMs: numb
 export interface FinishedAttempt {
   eventId: string;
   attempt: number;
+  /** The event's redeliveries when this attempt was claimed. */
+  redeliveries: number;
   outcome: AttemptOutcome;
   next: AttemptNext;
 }
@@ -76,7 +80,7 @@ const LIST_COLUMNS = `id, event_type as "eventType", occurred_at as "occurredAt"
 
 const COLUMNS = `id, partner_id as "partnerId", program_code as "programCode", account_id as "accountId",
   event_type as "eventType", payload as data, occurred_at as "occurredAt", attempts,
-  delivered_at as "deliveredAt", next_attempt_at as "nextAttemptAt", dead, trace_context as "traceContext"`;
+  delivered_at as "deliveredAt", next_attempt_at as "nextAttemptAt", dead, trace_context as "traceContext", redeliveries`;
 
 /**
  * The poller's claim, prepared (every instance runs it several times a second, busy or idle), fair
@@ -141,9 +145,11 @@ export class OutboxRepository {
 
   /**
    * Records finished attempts in the delivery log and settles their events, in one statement for
-   * the whole set (ids unique). A retry or a give-up applies only while its attempt is the latest (a
-   * redelivery may have claimed a newer one) and the event is not delivered; an acknowledgement
-   * always counts. An attempt whose event is gone (lost with an asynchronous standby's failover) is
+   * the whole set (ids unique). An attempt settles nothing once a redelivery was asked for after its
+   * claim: the redelivery stays one more attempt, due now, whether this one was acknowledged or
+   * failed. Otherwise a retry or a give-up applies only while its attempt is the latest (a lease run
+   * out may have claimed a newer one) and the event is not delivered; an acknowledgement always
+   * counts. An attempt whose event is gone (lost with an asynchronous standby's failover) is
    * dropped: its log row would fail the whole set, and the poller would retry that set forever.
    */
   async finishAttempts(manager: EntityManager, attempts: readonly FinishedAttempt[]): Promise<void> {
@@ -151,8 +157,8 @@ export class OutboxRepository {
     const column = <T>(pick: (a: FinishedAttempt) => T): T[] => attempts.map(pick);
     await manager.query(
       `with o as (
-         select * from unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[])
-           as o(event_id, attempt, url, status_code, outcome, duration_ms, next_kind, delay_secs)),
+         select * from unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[], $9::int[])
+           as o(event_id, attempt, url, status_code, outcome, duration_ms, next_kind, delay_secs, redeliveries)),
        log as (
          insert into webhook_deliveries (event_id, attempt, url, status_code, outcome, duration_ms)
          select o.event_id, o.attempt, o.url, o.status_code, o.outcome, o.duration_ms from o join outbox_events e on e.id = o.event_id)
@@ -161,7 +167,8 @@ export class OutboxRepository {
               dead = case o.next_kind when 'delivered' then false when 'dead' then true else e.dead end,
               next_attempt_at = case when o.next_kind = 'retry' then now() + make_interval(secs => o.delay_secs) end
          from o
-        where e.id = o.event_id and (o.next_kind = 'delivered' or (e.attempts = o.attempt and e.delivered_at is null))`,
+        where e.id = o.event_id and e.redeliveries = o.redeliveries
+          and (o.next_kind = 'delivered' or (e.attempts = o.attempt and e.delivered_at is null))`,
       [
         column((a) => a.eventId),
         column((a) => a.attempt),
@@ -171,6 +178,7 @@ export class OutboxRepository {
         column((a) => a.outcome.durationMs),
         column((a) => a.next.kind),
         column((a) => (a.next.kind === 'retry' ? a.next.delayMs / 1000 : null)),
+        column((a) => a.redeliveries),
       ],
     );
   }
@@ -182,13 +190,14 @@ export class OutboxRepository {
 
   /**
    * One more attempt of a partner's event, due now (CONTRACT section 11): the event is pending again
-   * whatever its state, and the poller takes it on its next pass. null for an unknown event or another
+   * whatever its state, and the poller takes it on its next pass; an attempt in flight meanwhile
+   * no longer settles it (`finishAttempts`). null for an unknown event or another
    * partner's. Left untouched when `deliverable` is false (no webhook to send to).
    */
   async redeliver(manager: EntityManager, eventId: string, partnerId: string, deliverable: boolean): Promise<EventListRow | null> {
     const rows = (await manager.query(
       deliverable
-        ? `update outbox_events set next_attempt_at = now(), delivered_at = null, dead = false
+        ? `update outbox_events set next_attempt_at = now(), delivered_at = null, dead = false, redeliveries = redeliveries + 1
             where id = $1 and partner_id = $2 returning ${LIST_COLUMNS}`
         : `select ${LIST_COLUMNS} from outbox_events where id = $1 and partner_id = $2`,
       [eventId, partnerId],
