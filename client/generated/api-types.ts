@@ -283,7 +283,7 @@ export interface paths {
         };
         /**
          * The partner's own events, oldest first, a page at a time
-         * @description Pages never repeat or skip an event, even while new events are written between pages: an event appears once every transaction older than its own has ended (usually milliseconds after it is written). Events stay listable for at least 30 days; an undelivered event is never purged.
+         * @description Pages never repeat or skip an event, even while new events are written between pages: an event appears once every transaction older than its own has ended (usually milliseconds after it is written). Oldest first means in the order their changes were made: occurredDateTime is when that change began, so a change that waited for another on the same account can list after one whose occurredDateTime is later by that wait. Events stay listable for at least 30 days; an undelivered event is never purged.
          */
         get: operations["listWebhookEvents"];
         put?: never;
@@ -2470,7 +2470,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventListResponse"];
                 };
             };
-            /** @description A cursor this service did not issue or a limit outside 1..100; an unknown eventType. 400/100/6 Invalid cursor or limit; 400/100/5 <property name> has an invalid value or type */
+            /** @description A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit outside 1..100; an unknown eventType. 400/100/6 Invalid cursor or limit; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -96,7 +96,9 @@ export class WebhooksController {
     summary: "The partner's own events, oldest first, a page at a time",
     description:
       'Pages never repeat or skip an event, even while new events are written between pages: an event appears once every ' +
-      'transaction older than its own has ended (usually milliseconds after it is written). Events stay listable for at ' +
+      'transaction older than its own has ended (usually milliseconds after it is written). Oldest first means in the order ' +
+      'their changes were made: occurredDateTime is when that change began, so a change that waited for another on the same ' +
+      'account can list after one whose occurredDateTime is later by that wait. Events stay listable for at ' +
       'least 30 days; an undelivered event is never purged.',
   })
   @ApiQuery({ name: 'after', required: false, description: 'nextCursor of the previous page (or the cursor of an event); omitted: from the oldest event' })
@@ -105,7 +107,12 @@ export class WebhooksController {
   @ApiAnswer(WebhookEventListResponseDto, 'The envelope with events and nextCursor', {
     success: { summary: 'The last page', value: successExample({ events: [LIST_ITEM_EXAMPLE], nextCursor: null }) },
   })
-  @ApiErrors({ 400: ['BAD_CURSOR_OR_LIMIT', 'INVALID_FIELD'] }, { 400: 'A cursor this service did not issue or a limit outside 1..100; an unknown eventType' })
+  @ApiErrors(
+    { 400: ['BAD_CURSOR_OR_LIMIT', 'INVALID_FIELD'] },
+    {
+      400: 'A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit outside 1..100; an unknown eventType',
+    },
+  )
   listEvents(
     @CurrentPrincipal() principal: Principal,
     @Query('after') after?: unknown,
