@@ -144,6 +144,31 @@ describe('Care operations (e2e)', () => {
     expect(trail.every((e) => /Z$/.test(e.at))).toBe(true);
   });
 
+  it("unlock and a fraud block's removal keep SERVICE.md's active limit: another account of the SSN enrolled meanwhile is a 2/60 refusal, nothing changed", async () => {
+    for (const [block, release] of [
+      ['lock', (id: string) => care().post<View>(path(id, 'unlock'), {})],
+      ['fraudBlock', (id: string) => care().delete<View>(path(id, 'fraudBlock'))],
+    ] as const) {
+      const request = EnrollmentRequestFactory.build();
+      const first = (await enroll(request)).account.accountIdentifier;
+      await act(first, block);
+      // While blocked the account is not active (SERVICE.md), so the SSN may enroll again.
+      const ssn = request.encryptedUserData.identifyingData.ssn;
+      const second = await enroll(EnrollmentRequestFactory.build({ encryptedUserData: { identifyingData: { ssn } } }));
+      expect(second.account.status).toBe('normal');
+      const refused = await release(first);
+      expect({ status: refused.status, detail: refused.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 2, subCode: 60 } });
+      const view = (await care().get<View>(path(first))).body;
+      expect(view.account.status).toBe('locked');
+      if (block === 'fraudBlock') expect(view.account.statusReason).toBe('fraudBlock');
+      expect((await auditOf(first)).map((entry) => entry.action)).toEqual([block]);
+      // Once the other account is closed, the SSN has room again.
+      await act(second.account.accountIdentifier, 'close');
+      const released = await release(first);
+      expect(released.body.account).toMatchObject({ status: 'normal' });
+    }
+  });
+
   it('an operation without a body answers 200 even when the caller sends Content-Type: application/json with no content', async () => {
     const id = (await enroll()).account.accountIdentifier;
     for (const op of ['lock', 'unlock']) {

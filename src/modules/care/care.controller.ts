@@ -1,6 +1,6 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAnswer, ApiErrors, successExample } from '../../common/openapi/api-answers';
+import { ApiAnswer, ApiErrors, errorExample, successExample } from '../../common/openapi/api-answers';
 import { ACCOUNT_ANSWER_EXAMPLES, ACCOUNT_VIEW_EXAMPLE } from '../account-views/dtos/account-examples';
 import { AccountResponseDto } from '../account-views/dtos/account-view.dto';
 import { AuditTrailResponseDto } from '../audit/dtos/audit-response.dto';
@@ -31,6 +31,8 @@ const CareOperation = (
   operation: { operationId: string; summary: string; description?: string },
   conflict: string,
   body: typeof CareActionDto = CareActionDto,
+  /** The operation makes the account count as active again: its keys' active limits may refuse it (HTTP 200). */
+  limitDeclines = false,
 ) =>
   applyDecorators(
     HttpCode(200),
@@ -47,7 +49,22 @@ const CareOperation = (
           : {}),
       },
     }),
-    ApiAnswer(AccountResponseDto, VIEW, { success: { summary: 'The account after the operation', value: successExample(ACCOUNT_VIEW_EXAMPLE) } }),
+    ApiAnswer(
+      AccountResponseDto,
+      limitDeclines
+        ? `${VIEW} Or a decline with HTTP 200, nothing changed, when the account would count as active again while its SSN, ITIN or ` +
+            'default phone already has its active accounts (enrolled while this one was blocked): 2/60, 2/63 (close one first).'
+        : VIEW,
+      {
+        success: { summary: 'The account after the operation', value: successExample(ACCOUNT_VIEW_EXAMPLE) },
+        ...(limitDeclines
+          ? {
+              activeSsnLimit: { summary: 'Decline 2/60 (HTTP 200)', value: errorExample('ACTIVE_SSN_LIMIT') },
+              activePhoneLimit: { summary: 'Decline 2/63 (HTTP 200)', value: errorExample('ACTIVE_PHONE_LIMIT') },
+            }
+          : {}),
+      },
+    ),
     ApiErrors(
       { 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'INVALID_FIELD'], 409: ['CARE_NOT_APPLICABLE'] },
       { 400: 'A bad requestId or X-Care-Agent header (100/5)', 409: conflict },
@@ -133,6 +150,8 @@ export class CareController {
   @CareOperation(
     { operationId: 'careUnlock', summary: 'Unlock a care lock: the status and statusReason before the lock come back' },
     'Not locked by care (a fraud block is removed with DELETE fraudBlock) (409/5/390)',
+    CareActionDto,
+    true,
   )
   unlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
     return this.act(p, r, id, (call, who) => this.operations.unlock(call, who, id));
@@ -175,6 +194,7 @@ export class CareController {
     },
     'Not fraud-blocked (409/5/390)',
     RemoveFraudBlockDto,
+    true,
   )
   removeFraudBlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() body: RemoveFraudBlockDto) {
     return this.act(p, r, id, (call, who) => this.unblock.removeFraudBlock(call, who, id, body?.sandboxUnblockFailures ?? 0));

@@ -166,6 +166,39 @@ export class AccountLimitsService {
     );
   }
 
+  /**
+   * An account about to count as active again (care's unlock, a fraud block removed: `after` is its
+   * state once changed) is counted first, under its keys' locks, itself excluded: while it did not
+   * count, another account of the same SSN, ITIN or phone may have been enrolled, and SERVICE.md's
+   * active limits hold whatever happened meanwhile. A full key is that limit's refusal (2/60, 2/63),
+   * and the caller's transaction changes nothing. Lifetime limits are not judged again: the
+   * account was counted toward them when it was first activated.
+   */
+  async admitReturnToActive(
+    manager: EntityManager,
+    account: Pick<Account, 'id' | 'programCode' | 'accountType' | 'activatedAt' | 'status' | 'kycPendingGate'>,
+    after: Pick<Account, 'activatedAt' | 'status' | 'kycPendingGate'>,
+  ): Promise<void> {
+    if (COUNTS.active(account) || !COUNTS.active(after)) return;
+    const program = this.config.service.programs.get(account.programCode);
+    if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
+    const keys = await this.lockKeysOf(manager, account);
+    const { ssn, itin, phone } = program.limits[account.accountType];
+    const unbounded = Number.POSITIVE_INFINITY;
+    const breach = await this.count(
+      manager,
+      {
+        programCode: account.programCode,
+        accountType: account.accountType,
+        limits: { ssn: [ssn[0], unbounded], itin: [itin[0], unbounded], phone: [phone[0], unbounded] },
+        keys: [],
+        excludeAccountId: account.id,
+      },
+      keys,
+    );
+    if (breach) throw new DomainError(breach.error);
+  }
+
   /** Locks an account's recorded keys (take them before the account row, as enrollments do). */
   async lockKeysOf(manager: EntityManager, account: { id: string; programCode: string }): Promise<Array<{ kind: LimitKeyKind; bidx: string }>> {
     const keys = (await manager.query(`select key_kind as kind, key_bidx as bidx from account_limit_keys where account_id = $1`, [account.id])) as Array<{

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { defineJob, deterministicJobId } from '../../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../../infrastructure/queue/job-queue';
+import { AccountLimitsService } from '../../accounts/services/account-limits.service';
 import { AccountsService } from '../../accounts/services/accounts.service';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
 import { CareAuditService } from '../../audit/care-audit.service';
@@ -51,6 +52,7 @@ export class CardUnblockService implements OnApplicationBootstrap {
     private readonly writer: LifecycleWriter,
     private readonly audit: CareAuditService,
     private readonly processor: CardProcessor,
+    private readonly limits: AccountLimitsService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -65,8 +67,11 @@ export class CardUnblockService implements OnApplicationBootstrap {
     const sandboxFailures = this.config.isSandbox ? requestedFailures : 0;
     return this.runner.run(call, who, accountId, 'fraudBlock.remove', async (manager, account) => {
       const runId = randomUUID();
-      // SERVICE.md: "healthy and normal", whatever the account was before the block (CONTRACT section 8).
-      await this.writer.apply(manager, account, lifecycle.removeFraudBlock(account, runId));
+      // SERVICE.md: "healthy and normal", whatever the account was before the block (CONTRACT section 8);
+      // refused (2/60, 2/63) when that would put its keys over their active limits (`admitReturnToActive`).
+      const change = lifecycle.removeFraudBlock(account, runId);
+      await this.limits.admitReturnToActive(manager, account, { ...account, ...change.patch });
+      await this.writer.apply(manager, account, change);
       const delays = this.config.env.unblockRetryDelaysMs;
       await this.schedule(manager, { accountId: account.id, runId, attempt: 1, sandboxFailures }, delays[0] ?? 0);
       return { unblockRunId: runId, sandboxUnblockFailures: sandboxFailures, retryDelaysMs: delays };

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AccountLimitsService } from '../../accounts/services/account-limits.service';
 import { CareAuditService } from '../../audit/care-audit.service';
 import { Clock } from '../../../infrastructure/time/clock';
 import { EnrollmentCompletionService } from '../../enrollment/services/enrollment-completion.service';
@@ -19,6 +20,7 @@ export class CareOperationsService {
     private readonly audit: CareAuditService,
     private readonly completion: EnrollmentCompletionService,
     private readonly clock: Clock,
+    private readonly limits: AccountLimitsService,
   ) {}
 
   lock(call: CallConnection, who: CareActor, accountId: string): Promise<void> {
@@ -27,10 +29,15 @@ export class CareOperationsService {
     });
   }
 
-  /** Restores the status and reason the lock found (kept on the account). */
+  /**
+   * Restores the status and reason the lock found (kept on the account), unless the account would
+   * then count as active beyond its keys' active limits (another account enrolled meanwhile): 2/60, 2/63.
+   */
   unlock(call: CallConnection, who: CareActor, accountId: string): Promise<void> {
     return this.runner.run(call, who, accountId, 'unlock', async (manager, account) => {
-      await this.writer.apply(manager, account, lifecycle.unlock(account));
+      const change = lifecycle.unlock(account);
+      await this.limits.admitReturnToActive(manager, account, { ...account, ...change.patch });
+      await this.writer.apply(manager, account, change);
     });
   }
 
