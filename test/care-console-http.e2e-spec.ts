@@ -45,4 +45,16 @@ describe('care console HTTP (e2e)', () => {
     expect(res.headers.getSetCookie()).toEqual([]);
     expect(res.headers.get('content-security-policy')).toBeNull();
   });
+
+  it("an unknown path under /care is the console's HTML 404 page, under its headers; elsewhere the JSON envelope", async () => {
+    for (const route of ['/care/nothing-here', '/care/accounts/x/y/z', '/care/assets/missing.css']) {
+      const res = await fetch(`${app.baseUrl}${route}`);
+      expect({ route, status: res.status, type: res.headers.get('content-type') }).toEqual({ route, status: 404, type: 'text/html; charset=utf-8' });
+      expect(await res.text()).toContain('<h1>Not found</h1>');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const api = await fetch(`${app.baseUrl}/v1/nothing-here`);
+    expect({ status: api.status, type: api.headers.get('content-type') }).toEqual({ status: 404, type: 'application/json; charset=utf-8' });
+  });
 });

@@ -8,6 +8,7 @@ import { AppConfig } from '../../config/app-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
 import { DatabasePools } from '../../infrastructure/database/database-pools';
 import { CONSOLE_CSS } from './views/console.css';
+import { errorPage } from './views/pages';
 
 export const CONSOLE_PATH = '/care';
 export const SESSION_COOKIE = 'care_session';
@@ -83,6 +84,16 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
     }
     done(null, payload);
   });
+  // An unknown path under /care is the console's page too (HTML, CONTRACT section 14), not the API's
+  // JSON envelope: Fastify's not-found handler of a plugin registered under the prefix.
+  await app.register(
+    async (scope: FastifyInstance) => {
+      scope.setNotFoundHandler((_request, reply) => {
+        void reply.status(404).type('text/html; charset=utf-8').send(errorPage('Not found', 'There is no such page in the care console.'));
+      });
+    },
+    { prefix: CONSOLE_PATH },
+  );
   fastify.get(`${CONSOLE_PATH}/assets/console.css`, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CONSOLE_CSS),
   );
