@@ -123,14 +123,11 @@ export class LockService {
   }
 
   /**
-   * Whether some session holds the lock `name` right now (read from pg_locks, never taken: a
-   * status read must not queue behind or in front of the call it describes).
-   */
-  /**
-   * When the transaction holding the lock on `name` began (the call that holds it: a call's locks
-   * are its first statement), or null when no session holds it. Read from PostgreSQL's lock and
-   * activity views, so it is the same on every instance; a holder whose activity this role may not
-   * see is reported as beginning now.
+   * Whether some session holds the lock `name` right now, and since when: the start of the holder's
+   * transaction (a call's locks are its first statement), or null when none holds it. Read from
+   * pg_locks and pg_stat_activity, never taken (a status read must not queue behind or in front of
+   * the call it describes), so it is the same on every instance; a holder whose activity this role
+   * may not see is reported as beginning now.
    */
   async heldSince(manager: EntityManager, name: string): Promise<Date | null> {
     const key = BigInt.asUintN(64, BigInt(lockKey(name)));
