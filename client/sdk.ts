@@ -3,7 +3,7 @@ import type { CryptoKey } from 'jose';
 import type { components, paths } from './generated/api-types';
 import { encryptUserData, serviceEncryptionKey } from './jwe';
 import { defaultRetryPolicy, type RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
-import { TokenProvider } from './token-provider';
+import { TokenError, TokenProvider } from './token-provider';
 
 export type Schemas = components['schemas'];
 export type EnrollmentRequest = Schemas['CreateEnrollmentDto'];
@@ -25,16 +25,23 @@ export interface SdkOptions {
 /**
  * The API's retry policy around one call: only on 503 (or no answer at all), the exact same
  * request (same requestId), at most 3 retries after random waits of 1-1000, 1000-5000 and
- * 5000-30000 ms. A 400 or 500 is never retried.
+ * 5000-30000 ms. A 400 or 500 is never retried, nor a token the token endpoint refused (a
+ * `TokenError` other than its 503): that is an answer, not its absence.
  */
 export function retrying(policy: RetryPolicy, send: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
   return async (request) => {
     for (let retry = 0; ; retry += 1) {
-      const attempt = request.clone();
-      const response = await send(attempt).catch(() => undefined);
-      if (response && (!shouldRetry(response.status) || retry >= policy.ranges.length)) return response;
-      if (!response && retry >= policy.ranges.length) return send(request);
-      await response?.body?.cancel();
+      const last = retry >= policy.ranges.length;
+      let response: Response;
+      try {
+        response = await send(request.clone());
+      } catch (error) {
+        if (last || (error instanceof TokenError && !shouldRetry(error.status))) throw error;
+        await policy.sleep(retryDelay(policy, retry));
+        continue;
+      }
+      if (last || !shouldRetry(response.status)) return response;
+      await response.body?.cancel();
       await policy.sleep(retryDelay(policy, retry));
     }
   };
@@ -46,13 +53,16 @@ export function createEnrollmentSdk(options: SdkOptions) {
   const tokens = new TokenProvider({ ...options, fetch: options.fetch });
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...(options.retry ?? {}) };
   const authorized = async (request: Request): Promise<Response> => {
+    // The spare copy keeps the body for a second send: a Request's body can be read once.
+    const spare = request.clone();
     const withToken = new Request(request, { headers: new Headers(request.headers) });
     withToken.headers.set('authorization', `Bearer ${await tokens.accessToken()}`);
     const response = await baseFetch(withToken);
     // A token revoked or expired early: one fresh token, then the answer as it comes.
     if (response.status !== 401) return response;
+    await response.body?.cancel();
     tokens.invalidate();
-    const again = new Request(request, { headers: new Headers(request.headers) });
+    const again = new Request(spare, { headers: new Headers(spare.headers) });
     again.headers.set('authorization', `Bearer ${await tokens.accessToken()}`);
     return baseFetch(again);
   };
