@@ -16,4 +16,14 @@ describe('Committed SDK files', () => {
       .map(([file]) => file);
     expect(stale).toEqual([]);
   });
+
+  it('the .http collection uses only variables it defines (its file variables, request names, REST Client system variables)', () => {
+    const text = fs.readFileSync('client/sandbox.http', 'utf8');
+    const defined = new Set([...text.matchAll(/^@(\w+) = /gm)].map((m) => m[1]));
+    const named = new Set([...text.matchAll(/^# @name (\w+)$/gm)].map((m) => m[1]));
+    const undefinedUses = [...text.matchAll(/\{\{([^}]+)\}\}/g)]
+      .map((m) => (m[1] ?? '').trim())
+      .filter((use) => !use.startsWith('$') && !defined.has(use) && !named.has(use.split('.')[0] ?? ''));
+    expect([...new Set(undefinedUses)]).toEqual([]);
+  });
 });

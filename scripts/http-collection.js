@@ -11,6 +11,7 @@ const VARIABLES = {
   accountIdentifier: '{{enroll.response.body.$.account.accountIdentifier}}',
   userIdentifier: '{{enroll.response.body.$.user.userIdentifier}}',
   paymentIdentifier: '{{enroll.response.body.$.paymentInstruments[0].paymentIdentifier}}',
+  requestId: '{{enroll.response.body.$.requestId}}',
   eventId: '{{sendTestWebhook.response.body.$.eventId}}',
 };
 

@@ -27,11 +27,17 @@ describe('ERROR_GUIDANCE', () => {
     expect([...outlooks].filter(([, seen]) => seen.size > 1)).toEqual([]);
   });
 
-  it('a 400, 404 or 422 only succeeds corrected; a 500 or 503 on the identical retry; a lifetime limit never', () => {
+  it('a 400, 404 or 422 only succeeds corrected; a 503 or 429 on the identical retry; a 500 and a lifetime limit never (SERVICE.md: no retry on 400 or 500)', () => {
     for (const key of keys) {
       const { http } = entry(key);
       const expected =
-        http === 400 || http === 404 || http === 413 || http === 415 || http === 422 ? 'afterFix' : http >= 500 || http === 429 ? 'yes' : undefined;
+        http === 400 || http === 404 || http === 413 || http === 415 || http === 422
+          ? 'afterFix'
+          : http === 500
+            ? 'no'
+            : http >= 503 || http === 429
+              ? 'yes'
+              : undefined;
       if (expected) expect({ key, retry: ERROR_GUIDANCE[key].retry }).toEqual({ key, retry: expected });
     }
     expect(ERROR_GUIDANCE.LIFETIME_SSN_LIMIT.retry).toBe('no');

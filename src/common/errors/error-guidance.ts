@@ -219,9 +219,9 @@ export const ERROR_GUIDANCE = {
     'Your client sent more webhook test or redeliver calls in a minute than the service allows a partner.',
     'Send fewer test and redeliver calls; retry after Retry-After.',
   ),
-  UNEXPECTED: transient(
+  UNEXPECTED: final(
     'An error the service did not expect.',
-    'Retry the identical call (same requestId) with backoff. If it persists, tell the issuer the x-request-id of the answer.',
+    'Do not retry automatically (the API retry policy never retries a 500). Check the call with GET on the resource (or the request status of an enrollment) and tell the issuer the x-request-id of the answer.',
   ),
 } as const satisfies Record<ErrorKey, ErrorGuidance>;
 
