@@ -72,7 +72,8 @@ describe('Error catalogue and docUrl (e2e, CONTRACT section 11)', () => {
     }
     const retry = (anchor: string) => rows.get(anchor)?.[6];
     expect(retry('503-1')).toBe('Yes, the identical call');
-    expect(retry('500-0')).toBe('Yes, the identical call');
+    // SERVICE.md: "A retry is not attempted on HTTP 400 or HTTP 500."
+    expect(retry('500-0')).toBe('No');
     expect(retry('422-0')).toBe('Only corrected');
     expect(retry('640-504')).toBe('Only corrected');
     expect(retry('5-370')).toBe('Yes, after a change');
