@@ -28,7 +28,10 @@ export class AccountDataViewDto {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: null }) closedDateTime: string | null;
   @ApiProperty({ type: [PurseViewDto] }) purses: PurseViewDto[];
   @ApiPropertyOptional({
-    description: 'JWE compact (ECDH-ES/A256GCM) to the partner key; encryption partners only, omitted otherwise',
+    description:
+      'JWE compact (ECDH-ES/A256GCM) to the partner key; encryption partners only, omitted otherwise. Its plaintext is the JSON ' +
+      'object { accountHolder: { firstName, middleName (when given), lastName }, directDeposit: { routingNumber, accountNumber } }: ' +
+      "the account holder as enrolled and the account's direct deposit numbers (ABA routing number, account number, both strings)",
     example: 'eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTI1NkdDTSJ9..',
   })
   encryptedAccountData?: string;
