@@ -1,7 +1,8 @@
 import { CompactEncrypt, decodeProtectedHeader, importJWK, JWK, CryptoKey } from 'jose';
-import { generateKeyMaterial, KeyMaterial, revokeKey, rotateKeyMaterial } from '../src/infrastructure/crypto/key-store';
+import { generateKeyMaterial, KeyMaterial, promoteStagedRotation, revokeKey, rotateKeyMaterial, stageRotation } from '../src/infrastructure/crypto/key-store';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
+import { AppProcess, spawnAppProcess } from './support/app-process-runner';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
 
@@ -99,6 +100,79 @@ describe('Key rotation (e2e)', () => {
       expect(got.status).toBe(401);
     } finally {
       await later.close();
+    }
+  });
+});
+
+/**
+ * Several instances share one database (docs/operations.md): during a rolling deploy some run the
+ * old key document and some the new one. Each must read what the other wrote, accept the other's
+ * tokens and open a partner JWE sealed to either's first `enc` key (CONTRACT section 12). The
+ * second instance is a process of its own (passport's strategies are process-wide).
+ */
+describe('Key rotation across instances, mid-deploy (e2e)', () => {
+  let before: KeyMaterial;
+  let staged: KeyMaterial;
+  let promoted: KeyMaterial;
+  let oldSide: TestApp;
+  let newSide: AppProcess;
+
+  beforeAll(async () => {
+    before = await generateKeyMaterial();
+    // Step 1, spread to every instance first; step 2 only once all have step 1 (docs/operations.md).
+    staged = await stageRotation(before);
+    promoted = promoteStagedRotation(staged);
+    oldSide = await startTestApp('key_rotation_rolling', { env: { SERVICE_KEYS: JSON.stringify(staged) } });
+    newSide = await spawnAppProcess(oldSide, { SERVICE_KEYS: JSON.stringify(promoted) });
+  });
+
+  afterAll(async () => {
+    await newSide.stop();
+    await oldSide.close();
+  });
+
+  it('an account written by either side is read by the other', async () => {
+    for (const [writer, reader] of [
+      [newSide.client('secure'), oldSide.client('secure')],
+      [oldSide.client('secure'), newSide.client('secure')],
+    ] as const) {
+      const enrolled = await writer.post(ENROLL, EnrollmentRequestFactory.build());
+      expect(enrolled.status).toBe(200);
+      const id = (enrolled.body.account as { accountIdentifier: string }).accountIdentifier;
+      const read = await reader.get(`${ENROLL}/accounts/${id}`);
+      expect({ status: read.status, detail: read.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0 } });
+    }
+  });
+
+  it("a token issued by either side is accepted by the other, and a JWE sealed to either side's first enc key opens on both", async () => {
+    const sides = [
+      { url: oldSide.baseUrl, client: oldSide.client('secure') },
+      { url: newSide.baseUrl, client: newSide.client('secure') },
+    ];
+    for (const issuer of sides) {
+      const token = await issuer.client.accessToken();
+      const firstEnc = (await (await fetch(`${issuer.url}/.well-known/jwks.json`)).json()) as { keys: JWK[] };
+      const encJwk = firstEnc.keys.find((key) => key.use === 'enc') as JWK;
+      for (const target of sides) {
+        const request = EnrollmentRequestFactory.build();
+        const res = await fetch(`${target.url}${ENROLL}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...request, encryptedUserData: await sealTo(encJwk, request.encryptedUserData) }),
+        });
+        const body = (await res.json()) as { responseDetails: Array<{ code: number }> };
+        expect({
+          from: issuer.url === oldSide.baseUrl ? 'old' : 'new',
+          to: target.url === oldSide.baseUrl ? 'old' : 'new',
+          status: res.status,
+          code: body.responseDetails[0]?.code,
+        }).toEqual({
+          from: issuer.url === oldSide.baseUrl ? 'old' : 'new',
+          to: target.url === oldSide.baseUrl ? 'old' : 'new',
+          status: 200,
+          code: 0,
+        });
+      }
     }
   });
 });

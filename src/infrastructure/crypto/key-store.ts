@@ -29,6 +29,13 @@ export interface KeyMaterial {
   previousSigning?: RetiredSigningJwk[];
   previousEncryption?: JWK[];
   previousBlindIndexKeys?: string[];
+  /**
+   * A rotation staged for several instances (`keys:rotate -- --stage`): the kids of its fresh
+   * signing and `enc` keys and the id of its data key, listed beside the current ones (the signing
+   * key among `previousSigning` with a `retiredAt` ahead, so its tokens verify) and accepted by every
+   * instance, used by none until `keys:rotate -- --promote` makes them current.
+   */
+  staged?: { signing: string; encryption: string; dataKey: string };
 }
 
 export class KeyStoreError extends Error {}
@@ -96,6 +103,17 @@ export class KeyStore {
         return { kid: jwk.kid, key };
       }),
     );
+    const staged = material.staged;
+    if (
+      staged &&
+      !(
+        (material.previousSigning ?? []).some((jwk) => jwk.kid === staged.signing) &&
+        (material.previousEncryption ?? []).some((jwk) => jwk.kid === staged.encryption) &&
+        dataKeys.has(staged.dataKey)
+      )
+    ) {
+      throw new KeyStoreError('staged names a key the document does not list');
+    }
     const loadedAt = Math.floor(Date.now() / 1000);
     return new KeyStore(material, signingKey, encryptionPrivateKey, dataKeys, blindIndexKey, previousEncryptionKeys, previousBlindIndexKeys, loadedAt);
   }
@@ -225,6 +243,7 @@ export async function generateKeyMaterial(): Promise<KeyMaterial> {
  * with the current one kept as previous (the data must then be re-indexed: `npm run keys:reindex`).
  */
 export async function rotateKeyMaterial(current: KeyMaterial, options: { blindIndex?: boolean; tokenTtlSeconds?: number } = {}): Promise<KeyMaterial> {
+  if (current.staged) throw new KeyStoreError('a rotation is staged: promote it (keys:rotate -- --promote) before rotating again');
   const fresh = await generateKeyMaterial();
   const now = Math.floor(Date.now() / 1000);
   const ttl = options.tokenTtlSeconds ?? 3600;
@@ -238,6 +257,59 @@ export async function rotateKeyMaterial(current: KeyMaterial, options: { blindIn
     previousSigning: [{ ...current.signing, retiredAt: now }, ...stillVerifying],
     previousEncryption: [current.encryption],
     previousBlindIndexKeys: options.blindIndex ? [current.blindIndexKey] : (current.previousBlindIndexKeys ?? []),
+  };
+}
+
+/** How long a staged signing key verifies tokens before its promotion (its `retiredAt` ahead): a rollout is shorter. */
+export const STAGED_KEYS_ACCEPTED_SECONDS = 30 * 24 * 3600;
+
+/**
+ * Step 1 of a rotation across several instances (`keys:rotate -- --stage`): fresh signing, `enc` and
+ * data keys listed beside the current ones, which stay current. Deployed to every instance first,
+ * it lets each accept what the fresh keys will make: tokens they sign (the signing key among
+ * `previousSigning`, its `retiredAt` ahead by STAGED_KEYS_ACCEPTED_SECONDS), JWEs sealed to the
+ * fresh `enc` key (among `previousEncryption`), values written under the fresh data key.
+ */
+export async function stageRotation(current: KeyMaterial): Promise<KeyMaterial> {
+  if (current.staged) throw new KeyStoreError('a rotation is already staged: promote it first (keys:rotate -- --promote)');
+  const fresh = await generateKeyMaterial();
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    ...current,
+    dataKeys: { ...current.dataKeys, ...fresh.dataKeys },
+    previousSigning: [{ ...fresh.signing, retiredAt: now + STAGED_KEYS_ACCEPTED_SECONDS }, ...(current.previousSigning ?? [])],
+    previousEncryption: [fresh.encryption, ...(current.previousEncryption ?? [])],
+    staged: { signing: String(fresh.signing.kid), encryption: String(fresh.encryption.kid), dataKey: fresh.currentDataKeyId },
+  };
+}
+
+/**
+ * Step 2 (`keys:rotate -- --promote`), once every instance runs step 1's document: the staged keys
+ * become current and the current ones previous, as a one-step rotation would leave them, except
+ * that the old signing key is retired `rolloutSeconds` from now (default 900): instances not yet
+ * given this document keep signing with it meanwhile, and their tokens must verify everywhere.
+ */
+export function promoteStagedRotation(current: KeyMaterial, options: { rolloutSeconds?: number; tokenTtlSeconds?: number } = {}): KeyMaterial {
+  const staged = current.staged;
+  if (!staged) throw new KeyStoreError('no rotation is staged: run keys:rotate -- --stage first');
+  const signing = (current.previousSigning ?? []).find((jwk) => jwk.kid === staged.signing);
+  const encryption = (current.previousEncryption ?? []).find((jwk) => jwk.kid === staged.encryption);
+  if (!signing || !encryption || !current.dataKeys[staged.dataKey]) throw new KeyStoreError('the staged keys are not all in the document');
+  const now = Math.floor(Date.now() / 1000);
+  const ttl = options.tokenTtlSeconds ?? 3600;
+  const { retiredAt: _ahead, ...newSigning } = signing;
+  const stillVerifying = (current.previousSigning ?? []).filter(
+    (jwk) => jwk.kid !== staged.signing && jwk.retiredAt !== undefined && now < jwk.retiredAt + ttl,
+  );
+  return {
+    signing: newSigning,
+    encryption,
+    dataKeys: current.dataKeys,
+    currentDataKeyId: staged.dataKey,
+    blindIndexKey: current.blindIndexKey,
+    previousSigning: [{ ...current.signing, retiredAt: now + (options.rolloutSeconds ?? 900) }, ...stillVerifying],
+    previousEncryption: [current.encryption],
+    previousBlindIndexKeys: current.previousBlindIndexKeys ?? [],
   };
 }
 
