@@ -90,11 +90,32 @@ const RESPONSE_HEADERS: Record<string, HeaderObject> = {
     example: 'req-20261121-0001',
   },
   'Retry-After': {
-    description: 'On every 503: seconds to wait before resending the identical request (see the retry policy)',
+    description: 'On every 503 and 429: seconds to wait before resending the identical request (see the retry policy)',
     schema: { type: 'integer' },
     example: 1,
   },
+  'WWW-Authenticate': {
+    description: 'On every 401: the challenge (RFC 6750 Bearer with its error for an API call; Basic on the token endpoint)',
+    schema: { type: 'string' },
+    example: 'Bearer realm="enrollment-service", error="invalid_token"',
+  },
+  RateLimit: {
+    description: 'On every answer of a rate-limited operation: IETF httpapi ratelimit, "<policy>";r=<remaining>;t=<seconds to reset>',
+    schema: { type: 'string' },
+    example: '"client";r=59;t=60',
+  },
+  'RateLimit-Policy': {
+    description: 'On every answer of a rate-limited operation: IETF httpapi ratelimit policies, "<policy>";q=<limit>;w=<window seconds>',
+    schema: { type: 'string' },
+    example: '"client";q=60;w=60',
+  },
 };
+
+/** Operations whose every answer carries RateLimit and RateLimit-Policy (CONTRACT sections 7 and 12). */
+const RATE_LIMITED_OPERATIONS = new Set(['issueToken', 'sendTestWebhook', 'redeliverWebhookEvent']);
+
+/** Default answers that come from the body pipes' JSON handling: an operation that takes only a form answers those itself. */
+const JSON_BODY_ERROR_KEYS: readonly ErrorKey[] = ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -152,17 +173,35 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
           },
         };
       }
-      operation.responses.default ??= {
-        description:
-          'Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500)',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, examples } },
-      };
+      const requestBody = operation.requestBody as { content?: Record<string, unknown> } | undefined;
+      const formOnly = requestBody?.content !== undefined && Object.keys(requestBody.content).every((type) => type === 'application/x-www-form-urlencoded');
+      operation.responses.default ??= formOnly
+        ? {
+            description: 'Any other error: dependency unavailable (503 with Retry-After), unexpected (500); a body it cannot take is its own 400',
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+                examples: Object.fromEntries(Object.entries(examples).filter(([key]) => !JSON_BODY_ERROR_KEYS.includes(key as ErrorKey))),
+              },
+            },
+          }
+        : {
+            description:
+              'Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500)',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, examples } },
+          };
     }
   }
   for (const item of Object.values(document.paths)) {
     for (const method of HTTP_METHODS) {
+      const rateLimited = RATE_LIMITED_OPERATIONS.has(item[method]?.operationId ?? '');
       for (const [status, response] of Object.entries(item[method]?.responses ?? {}) as Array<[string, ResponseObject]>) {
-        const names = ['X-Request-Id', ...(status === '503' || status === 'default' ? ['Retry-After'] : [])];
+        const names = [
+          'X-Request-Id',
+          ...(status === '503' || status === '429' || status === 'default' ? ['Retry-After'] : []),
+          ...(status === '401' ? ['WWW-Authenticate'] : []),
+          ...(rateLimited ? ['RateLimit', 'RateLimit-Policy'] : []),
+        ];
         response.headers = { ...Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }])), ...(response.headers ?? {}) };
       }
     }

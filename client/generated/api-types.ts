@@ -1350,10 +1350,25 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description On every 503: seconds to wait before resending the identical request (see the retry policy)
+         * @description On every answer of a rate-limited operation: IETF httpapi ratelimit, "<policy>";r=<remaining>;t=<seconds to reset>
+         * @example "client";r=59;t=60
+         */
+        RateLimit: string;
+        /**
+         * @description On every answer of a rate-limited operation: IETF httpapi ratelimit policies, "<policy>";q=<limit>;w=<window seconds>
+         * @example "client";q=60;w=60
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description On every 503 and 429: seconds to wait before resending the identical request (see the retry policy)
          * @example 1
          */
         "Retry-After": number;
+        /**
+         * @description On every 401: the challenge (RFC 6750 Bearer with its error for an API call; Basic on the token endpoint)
+         * @example Bearer realm="enrollment-service", error="invalid_token"
+         */
+        "WWW-Authenticate": string;
         /**
          * @description The request's id: the body's requestId, else a well-formed X-Request-Id of the request, else a generated id
          * @example req-20261121-0001
@@ -1411,7 +1426,10 @@ export type SchemaWebhookEvent = components['schemas']['WebhookEvent'];
 export type SchemaWebhookEventListItem = components['schemas']['WebhookEventListItem'];
 export type SchemaWebhookEventListResponse = components['schemas']['WebhookEventListResponse'];
 export type SchemaWebhookEventResponse = components['schemas']['WebhookEventResponse'];
+export type HeaderRateLimit = components['headers']['RateLimit'];
+export type HeaderRateLimitPolicy = components['headers']['RateLimit-Policy'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
+export type HeaderWwwAuthenticate = components['headers']['WWW-Authenticate'];
 export type HeaderXRequestId = components['headers']['X-Request-Id'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -1558,6 +1576,8 @@ export interface operations {
             /** @description RFC 6749 §5.1 */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1568,6 +1588,8 @@ export interface operations {
             /** @description RFC 6749 §5.2: invalid_request (a body that is not application/x-www-form-urlencoded, cannot be parsed or is over 64 KiB, a parameter given twice, a client_id over 128 characters), unsupported_grant_type, invalid_scope */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1578,6 +1600,9 @@ export interface operations {
             /** @description invalid_client, with WWW-Authenticate */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1604,6 +1629,8 @@ export interface operations {
             /** @description The client-secret verification queue (SCRYPT_QUEUE_LIMIT) is full: refused at once, with Retry-After. 503/503/2 Service temporarily unavailable; retry later */
             503: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -1612,9 +1639,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
+            /** @description Any other error: dependency unavailable (503 with Retry-After), unexpected (500); a body it cannot take is its own 400 */
             default: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -1664,6 +1693,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1793,6 +1823,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1858,6 +1889,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1940,6 +1972,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2016,6 +2049,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2099,6 +2133,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2194,6 +2229,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2270,6 +2306,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2335,6 +2372,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2404,6 +2442,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2483,6 +2522,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2537,6 +2577,7 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2596,6 +2637,8 @@ export interface operations {
             /** @description The envelope with the event, pending and due now */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2606,6 +2649,9 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2616,6 +2662,8 @@ export interface operations {
             /** @description Needs scope webhooks (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2626,6 +2674,8 @@ export interface operations {
             /** @description Unknown event or another partner's event. 404/10/0 Event Not Found */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2636,6 +2686,9 @@ export interface operations {
             /** @description More than WEBHOOK_TEST_RATE_LIMIT (default 60) test and redeliver calls of the partner in a minute; Retry-After says when to retry. 429/429/0 Too many webhook test or redeliver calls; retry later */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2646,6 +2699,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2672,6 +2727,8 @@ export interface operations {
             /** @description The event was stored and is delivered like any other */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2682,6 +2739,8 @@ export interface operations {
             /** @description 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2692,6 +2751,9 @@ export interface operations {
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2702,6 +2764,8 @@ export interface operations {
             /** @description Needs scope webhooks (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2712,6 +2776,9 @@ export interface operations {
             /** @description More than WEBHOOK_TEST_RATE_LIMIT (default 60) test and redeliver calls of the partner in a minute; Retry-After says when to retry. 429/429/0 Too many webhook test or redeliver calls; retry later */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2722,6 +2789,8 @@ export interface operations {
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
             default: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

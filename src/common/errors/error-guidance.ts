@@ -68,7 +68,7 @@ export const ERROR_GUIDANCE = {
   ),
   BODY_TOO_LARGE: fix('The body is larger than 64 KiB (10 MiB for a scan capture).', 'Send a smaller body; for a scan capture, smaller images.'),
   UNSUPPORTED_MEDIA_TYPE: fix(
-    'The Content-Type is not application/json (the token endpoint also takes application/x-www-form-urlencoded).',
+    'The Content-Type is not application/json (the token endpoint takes only application/x-www-form-urlencoded, and answers any other body with its own 400 invalid_request).',
     'Send the body as JSON with Content-Type: application/json.',
   ),
   ROUTE_NOT_FOUND: fix('No operation exists at this method and path.', 'Check the method and the path (the /v1 prefix included) against /openapi.json.'),
