@@ -62,6 +62,9 @@ describe('Scan capture and Matricula enrollment (e2e)', () => {
       const elsewhere = await app.client().post(ENROLL, enrollment);
       expect(elsewhere.status).toBe(413);
       expect(elsewhere.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 3, description: 'Request body exceeds 64 KiB' });
+      // CONTRACT section 11: the triple's one public entry covers both texts.
+      const catalogue = (await (await fetch(`${app.baseUrl}/v1/errors`)).json()) as { errors: Array<{ code: number; subCode: number; description: string }> };
+      expect(catalogue.errors.find((e) => e.code === 100 && e.subCode === 3)?.description).toBe('Request body exceeds 64 KiB; Request body exceeds 10 MiB');
     });
 
     it('yields an onboardingID and keeps the number encrypted', async () => {

@@ -1841,7 +1841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Body over 10 MiB. 413/100/3 Request body exceeds 64 KiB */
+            /** @description Body over 10 MiB. 413/100/3 Request body exceeds 10 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -23,6 +23,8 @@ export const ERROR_CATALOGUE = {
   MALFORMED_JSON: row(400, 100, 1, 'Malformed JSON body'),
   UNKNOWN_PROPERTY: row(400, 100, 2, 'property <property name> should not exist'),
   BODY_TOO_LARGE: row(413, 100, 3, 'Request body exceeds 64 KiB'),
+  // The same row on the one route with a larger bound (CONTRACT section 6: the scan capture's images).
+  BODY_TOO_LARGE_10_MIB: row(413, 100, 3, 'Request body exceeds 10 MiB'),
   UNSUPPORTED_MEDIA_TYPE: row(415, 100, 4, 'Unsupported content type; send application/json'),
   ROUTE_NOT_FOUND: row(404, 404, 0, 'Resource not found'),
   REQUIRED_FIELD_MISSING: row(400, 200, 0, '<property name> is required'),

@@ -67,6 +67,7 @@ export const ERROR_GUIDANCE = {
     'Remove or rename the property named in field.',
   ),
   BODY_TOO_LARGE: fix('The body is larger than 64 KiB (10 MiB for a scan capture).', 'Send a smaller body; for a scan capture, smaller images.'),
+  BODY_TOO_LARGE_10_MIB: fix('The body of a scan capture is larger than 10 MiB.', 'Send smaller images.'),
   UNSUPPORTED_MEDIA_TYPE: fix(
     'The Content-Type is not application/json (the token endpoint takes only application/x-www-form-urlencoded, and answers any other body with its own 400 invalid_request).',
     'Send the body as JSON with Content-Type: application/json.',

@@ -102,8 +102,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 const KIB = 1024;
 const MIB = 1024 * KIB;
 
-/** "Request body exceeds 10 MiB": the catalogue's row names the 64 KiB of every route but the scan capture's. */
+/**
+ * The row of the route's own bound: 64 KiB for every route but the scan capture's 10 MiB, one
+ * triple (413/100/3) whose public entry lists both texts. Another bound would be a route without
+ * its row: described by its size, as the scan capture's was.
+ */
 function bodyTooLarge(limitBytes: number): DomainError {
+  if (limitBytes === 64 * KIB) return new DomainError('BODY_TOO_LARGE');
+  if (limitBytes === 10 * MIB) return new DomainError('BODY_TOO_LARGE_10_MIB');
   const size = limitBytes % MIB === 0 ? `${limitBytes / MIB} MiB` : `${Math.round(limitBytes / KIB)} KiB`;
   return new DomainError('BODY_TOO_LARGE', { description: `Request body exceeds ${size}` });
 }

@@ -48,7 +48,7 @@ export class ScanCaptureController {
     completed: { summary: 'Scan completed', value: successExample({ onboardingID: '3f2b8c4e-5a61-4d0e-9b7a-1c2d3e4f5a6b', status: 'completed' }) },
   })
   @ApiErrors(
-    { 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_FIELD'], 413: ['BODY_TOO_LARGE'] },
+    { 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_FIELD'], 413: ['BODY_TOO_LARGE_10_MIB'] },
     { 400: 'Malformed fields (100/5), missing fields (200/0)', 413: 'Body over 10 MiB' },
   )
   capture(@CurrentPrincipal() principal: Principal, @Body() body: ScanCaptureDto): Promise<{ onboardingID: string; status: string }> {
