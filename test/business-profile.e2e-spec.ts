@@ -82,6 +82,10 @@ describe('Business profile (e2e)', () => {
       ['businessName too long', { businessName: 'N'.repeat(101) }, 400, 400, 507, 'businessName min or max length'],
       ['businessName invalid characters', { businessName: 'Tacos <script>' }, 400, 640, 507, 'businessName contains invalid characters'],
       ['businessName with an emoji', { businessName: 'Tacos 🌮' }, 400, 640, 507, 'businessName contains invalid characters'],
+      // Allowed characters only, but no letter or digit: no name to emboss on the next card.
+      ['businessName of spaces only', { businessName: '   ' }, 400, 640, 507, 'businessName contains invalid characters'],
+      ['businessName of separators only', { businessName: '&-.' }, 400, 640, 507, 'businessName contains invalid characters'],
+      ['city of spaces only', { city: '  ' }, 400, 640, 504, 'city contains invalid characters'],
       ['city too long', { city: 'C'.repeat(26) }, 400, 400, 504, 'city min or max length'],
       ['city invalid characters', { city: 'Aus$tin' }, 400, 640, 504, 'city contains invalid characters'],
       ['addressLine1 too short', { addressLine1: '1' }, 400, 400, 505, 'addressLine1 min or max length'],

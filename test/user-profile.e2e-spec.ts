@@ -378,6 +378,7 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       ['addressLine2 invalid characters', { address: homeAddress({ addressLine2: 'Apt $5' }) }, 640, 506, 'encryptedUserData.address.addressLine2'],
       ['city too long', { address: homeAddress({ city: 'C'.repeat(26) }) }, 400, 504, 'encryptedUserData.address.city'],
       ['city invalid characters', { address: homeAddress({ city: 'Dallas;' }) }, 640, 504, 'encryptedUserData.address.city'],
+      ['addressLine1 of spaces only', { address: homeAddress({ addressLine1: '   ' }) }, 640, 505, 'encryptedUserData.address.addressLine1'],
       ['invalid state', { address: homeAddress({ state: 'ZZ' }) }, 780, 0, 'encryptedUserData.address.state'],
       ['invalid zip', { address: homeAddress({ zipCode: '7520' }) }, 350, 0, 'encryptedUserData.address.zipCode'],
       ['invalid phone number', { phoneNumber: { phoneType: 'mobile', number: '12345' } }, 770, 0, 'encryptedUserData.phoneNumber.number'],

@@ -14,8 +14,12 @@ const LETTER = `[${LETTERS}]`;
  */
 export const NAME_PATTERN = new RegExp(`^${LETTER}(?:[ '.\\-]?${LETTER})*$`, 'u');
 
-/** Address lines, city and businessName: letters, digits, space and # - . , ' / & */
-export const ADDRESS_PATTERN = new RegExp(`^[${LETTERS}0-9 #\\-.,'/&]*$`, 'u');
+/**
+ * Address lines, city and businessName: letters, digits, space and # - . , ' / &, with at least one
+ * letter or digit when not empty (spaces or separators alone name nothing: a business name of spaces
+ * would leave the next card without its embossed business name). Emptiness is the length rules'.
+ */
+export const ADDRESS_PATTERN = new RegExp(`^(?:|(?=.*[${LETTERS}0-9])[${LETTERS}0-9 #\\-.,'/&]+)$`, 'u');
 
 export function isValidName(value: unknown): boolean {
   return typeof value === 'string' && NAME_PATTERN.test(value);
