@@ -334,6 +334,20 @@ describe('Production mode (e2e)', () => {
       expect(res.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
       expect(res.body.account).toMatchObject({ status: 'pending', statusReason: 'ofacReview' });
     });
+
+    it("care's OFAC clearance does not pass KYC: the enrollment of a kycRequired program is then referred like any other (CONTRACT section 12)", async () => {
+      const request = EnrollmentRequestFactory.build({ encryptedUserData: { firstName: 'Ignatius', lastName: 'Thornwick' } });
+      const held = await app.client().post(ENROLL, request);
+      expect(held.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+      const id = (held.body.account as { accountIdentifier: string }).accountIdentifier;
+      const cleared = await app.client('care').post(`/v1/care/accounts/${id}/ofacClear`, {});
+      expect(cleared.status).toBe(200);
+      // "Production never passes KYC silently": referred, as an enrollment of this program without a list match is.
+      expect(cleared.body.account).toMatchObject({ status: 'pending', statusReason: 'underReview', kycPendingGate: 'manual' });
+      expect((cleared.body.paymentInstruments as Array<{ status: string }>).map((card) => card.status)).toEqual(['inactive']);
+      const retried = await app.client().post(ENROLL, request);
+      expect(retried.body.account).toMatchObject({ status: 'pending', statusReason: 'underReview', kycPendingGate: 'manual' });
+    });
   });
 
   describe('token rate limit', () => {

@@ -204,7 +204,8 @@ export class CareController {
   @CareOperation(
     {
       operationId: 'careOfacClear',
-      summary: 'Clear an OFAC hold: the held enrollment completes exactly as originally requested (bill cycle, card, status normal)',
+      summary:
+        'Clear an OFAC hold: the held enrollment completes exactly as originally requested (its KYC decision, which the hold came before, then bill cycle, card; status normal, or pending for manual review when KYC refers it)',
     },
     'Not held for OFAC review (409/5/390)',
   )

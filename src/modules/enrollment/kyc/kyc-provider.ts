@@ -9,6 +9,11 @@ export interface KycSubject {
   programCode: string;
   accountType: 'consumer' | 'business';
   user: UserDataPlain;
+  /**
+   * Care cleared an OFAC hold of this enrollment: the screening that held it is not run again, but
+   * KYC is decided (a hold answers before KYC, and clearing it passes nothing: CONTRACT section 12).
+   */
+  ofacCleared?: boolean;
 }
 
 /** The SDN entry an OFAC screening matched, as the care audit trail records it (never the listed name). */

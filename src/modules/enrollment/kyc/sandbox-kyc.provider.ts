@@ -23,12 +23,13 @@ export class SandboxKycProvider implements KycProvider {
 
   async screen(subject: KycSubject): Promise<KycDecision> {
     const { firstName, middleName, lastName } = subject.user;
-    const hit = this.ofac.screen({ firstName, ...(middleName !== undefined ? { middleName } : {}), lastName });
+    // After care's clearance the hold is lifted: the list is not screened again, KYC is still decided.
+    const hit = subject.ofacCleared ? null : this.ofac.screen({ firstName, ...(middleName !== undefined ? { middleName } : {}), lastName });
     if (hit) return { outcome: 'ofacHold', ofacHit: { sdnEntNum: hit.entNum, score: hit.score, matchKind: hit.kind } };
     if (this.config.isProduction) return { outcome: this.config.service.programs.get(subject.programCode)?.kycRequired ? 'refer' : 'pass' };
     const magic = lastName.toLowerCase();
     if (magic === 'kycrefer') return { outcome: 'refer' };
-    if (magic === 'ofachold') return { outcome: 'ofacHold' };
+    if (magic === 'ofachold' && !subject.ofacCleared) return { outcome: 'ofacHold' };
     return { outcome: 'pass' };
   }
 }

@@ -82,8 +82,8 @@ export class EnrollmentCompletionService {
   }
 
   /**
-   * Care's OFAC clearance: the held enrollment continues exactly as originally requested (bill
-   * cycle, card, activation). 409/5/390 when the account is not held.
+   * Care's OFAC clearance: the held enrollment continues exactly as originally requested (KYC, which
+   * the hold came before, then bill cycle, card, activation). 409/5/390 when the account is not held.
    */
   async completeAfterOfacClearance(call: CallConnection | undefined, accountId: string): Promise<CompletionOutcome> {
     await this.tx.run(call, async (manager) => {
@@ -93,8 +93,10 @@ export class EnrollmentCompletionService {
       await this.limits.lockKeysOf(manager, found);
       const account = await this.accounts.lockForUpdate(manager, accountId);
       await this.apply(manager, account, lifecycle.clearOfac(account));
-      await this.progress.advance(manager, accountId, 'kycDecided');
     });
+    // The hold was the screening's answer, given before KYC: KYC is decided now (a referral holds
+    // the account for manual review, as it would have without the list match).
+    if (!(await this.decideKyc(call, accountId, { ofacCleared: true }))) return 'incomplete';
     return this.continueFrom(call, accountId, 'kycDecided');
   }
 
@@ -113,13 +115,18 @@ export class EnrollmentCompletionService {
    * KYC/OFAC screening happens outside any transaction (a vendor call); its outcome is written with
    * the point. False, screening nothing, when the account no longer continues (continues()).
    */
-  private async decideKyc(call: CallConnection | undefined, accountId: string): Promise<boolean> {
+  private async decideKyc(call: CallConnection | undefined, accountId: string, options: { ofacCleared?: boolean } = {}): Promise<boolean> {
     const subject = await this.tx.read(call, async (manager) => {
       const account = await this.accounts.findById(manager, accountId);
       const user = await this.users.primaryOf(manager, accountId);
       if (!account || !user) throw new Error(`account ${accountId} has no primary user`);
       if (!continues(account)) return null;
-      return { programCode: account.programCode, accountType: account.accountType, user: await this.users.decrypt(manager, user) };
+      return {
+        programCode: account.programCode,
+        accountType: account.accountType,
+        user: await this.users.decrypt(manager, user),
+        ...(options.ofacCleared ? { ofacCleared: true } : {}),
+      };
     });
     if (!subject) return false;
     const { outcome, ofacHit } = await this.kyc.screen(subject);
