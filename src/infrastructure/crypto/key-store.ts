@@ -244,20 +244,10 @@ export async function generateKeyMaterial(): Promise<KeyMaterial> {
  */
 export async function rotateKeyMaterial(current: KeyMaterial, options: { blindIndex?: boolean; tokenTtlSeconds?: number } = {}): Promise<KeyMaterial> {
   if (current.staged) throw new KeyStoreError('a rotation is staged: promote it (keys:rotate -- --promote) before rotating again');
-  const fresh = await generateKeyMaterial();
-  const now = Math.floor(Date.now() / 1000);
-  const ttl = options.tokenTtlSeconds ?? 3600;
-  const stillVerifying = (current.previousSigning ?? []).filter((jwk) => jwk.retiredAt !== undefined && now < jwk.retiredAt + ttl);
-  return {
-    signing: fresh.signing,
-    encryption: fresh.encryption,
-    dataKeys: { ...current.dataKeys, ...fresh.dataKeys },
-    currentDataKeyId: fresh.currentDataKeyId,
-    blindIndexKey: options.blindIndex ? fresh.blindIndexKey : current.blindIndexKey,
-    previousSigning: [{ ...current.signing, retiredAt: now }, ...stillVerifying],
-    previousEncryption: [current.encryption],
-    previousBlindIndexKeys: options.blindIndex ? [current.blindIndexKey] : (current.previousBlindIndexKeys ?? []),
-  };
+  // Both steps of a staged rotation at once, the old signing key retired now (one instance, or all at once).
+  const next = promoteStagedRotation(await stageRotation(current), { rolloutSeconds: 0, tokenTtlSeconds: options.tokenTtlSeconds });
+  if (!options.blindIndex) return next;
+  return { ...next, blindIndexKey: randomBytes(32).toString('base64'), previousBlindIndexKeys: [current.blindIndexKey] };
 }
 
 /** How long a staged signing key verifies tokens before its promotion (its `retiredAt` ahead): a rollout is shorter. */
