@@ -150,25 +150,12 @@ export class AccountLimitsService {
    * again: its own keys, locked in the caller's transaction, the account itself excluded.
    */
   async recheckAccount(manager: EntityManager, account: { id: string; programCode: string; accountType: AccountType }): Promise<LimitBreach | null> {
-    const keys = await this.lockKeysOf(manager, account);
-    const program = this.config.service.programs.get(account.programCode);
-    if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
-    return this.count(
-      manager,
-      {
-        programCode: account.programCode,
-        accountType: account.accountType,
-        limits: program.limits[account.accountType],
-        keys: [],
-        excludeAccountId: account.id,
-      },
-      keys,
-    );
+    return this.recount(manager, account, this.limitsOf(account));
   }
 
   /**
-   * An account about to count as active again (care's unlock, a fraud block removed: `after` is its
-   * state once changed) is counted first, under its keys' locks, itself excluded: while it did not
+   * An account about to count as active again (care's unlock, a fraud block removed: `patch` is the
+   * change) is counted first, under its keys' locks, itself excluded: while it did not
    * count, another account of the same SSN, ITIN or phone may have been enrolled, and SERVICE.md's
    * active limits hold whatever happened meanwhile. A full key is that limit's refusal (2/60, 2/63),
    * and the caller's transaction changes nothing. Lifetime limits are not judged again: the
@@ -177,26 +164,28 @@ export class AccountLimitsService {
   async admitReturnToActive(
     manager: EntityManager,
     account: Pick<Account, 'id' | 'programCode' | 'accountType' | 'activatedAt' | 'status' | 'kycPendingGate'>,
-    after: Pick<Account, 'activatedAt' | 'status' | 'kycPendingGate'>,
+    patch: Partial<Pick<Account, 'activatedAt' | 'status' | 'kycPendingGate'>>,
   ): Promise<void> {
-    if (COUNTS.active(account) || !COUNTS.active(after)) return;
+    if (COUNTS.active(account) || !COUNTS.active({ ...account, ...patch })) return;
+    const breach = await this.recount(manager, account, scoped(this.limitsOf(account), 'active'));
+    if (breach) throw new DomainError(breach.error);
+  }
+
+  /** An existing account's own keys, locked in the caller's transaction and counted against `limits`, the account itself excluded. */
+  private async recount(
+    manager: EntityManager,
+    account: { id: string; programCode: string; accountType: AccountType },
+    limits: LimitSet,
+  ): Promise<LimitBreach | null> {
+    const keys = await this.lockKeysOf(manager, account);
+    return this.count(manager, { programCode: account.programCode, accountType: account.accountType, limits, keys: [], excludeAccountId: account.id }, keys);
+  }
+
+  /** The limits of the account's program and type. */
+  private limitsOf(account: { programCode: string; accountType: AccountType }): LimitSet {
     const program = this.config.service.programs.get(account.programCode);
     if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
-    const keys = await this.lockKeysOf(manager, account);
-    const { ssn, itin, phone } = program.limits[account.accountType];
-    const unbounded = Number.POSITIVE_INFINITY;
-    const breach = await this.count(
-      manager,
-      {
-        programCode: account.programCode,
-        accountType: account.accountType,
-        limits: { ssn: [ssn[0], unbounded], itin: [itin[0], unbounded], phone: [phone[0], unbounded] },
-        keys: [],
-        excludeAccountId: account.id,
-      },
-      keys,
-    );
-    if (breach) throw new DomainError(breach.error);
+    return program.limits[account.accountType];
   }
 
   /** Locks an account's recorded keys (take them before the account row, as enrollments do). */
@@ -251,10 +240,8 @@ export class AccountLimitsService {
     key: LimitKeyValue,
     batch: WriteBatch,
   ): Promise<void> {
-    const program = this.config.service.programs.get(account.programCode);
-    if (!program) throw new Error(`Program ${account.programCode} of account is not configured`);
     await this.locks.lockInTransaction(manager, this.lockNames(account.programCode, [key]));
-    const limits = countedLimits(program.limits[account.accountType], account);
+    const limits = countedLimits(this.limitsOf(account), account);
     const breach = limits
       ? await this.check(manager, { programCode: account.programCode, accountType: account.accountType, limits, keys: [key], excludeAccountId: account.id })
       : null;
@@ -275,9 +262,14 @@ export class AccountLimitsService {
 /** The limits an account is judged by when it takes on a key: those it counts toward (null: none). */
 function countedLimits(limits: LimitSet, account: Pick<Account, 'activatedAt' | 'status' | 'kycPendingGate'>): LimitSet | null {
   if (COUNTS.active(account)) return limits;
-  if (!COUNTS.lifetime(account)) return null;
-  const unbounded = Number.POSITIVE_INFINITY;
-  return { ssn: [unbounded, limits.ssn[1]], itin: [unbounded, limits.itin[1]], phone: [unbounded, limits.phone[1]] };
+  return COUNTS.lifetime(account) ? scoped(limits, 'lifetime') : null;
+}
+
+/** Only the active or only the lifetime limits of a set (the other unbounded). */
+function scoped(limits: LimitSet, scope: 'active' | 'lifetime'): LimitSet {
+  const only = ([active, lifetime]: readonly [number, number]): [number, number] =>
+    scope === 'active' ? [active, Number.POSITIVE_INFINITY] : [Number.POSITIVE_INFINITY, lifetime];
+  return { ssn: only(limits.ssn), itin: only(limits.itin), phone: only(limits.phone) };
 }
 
 function errorFor(kind: LimitKeyKind, scope: 'active' | 'lifetime', accountType: AccountType): ErrorKey {

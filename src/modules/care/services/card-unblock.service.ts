@@ -70,7 +70,7 @@ export class CardUnblockService implements OnApplicationBootstrap {
       // SERVICE.md: "healthy and normal", whatever the account was before the block (CONTRACT section 8);
       // refused (2/60, 2/63) when that would put its keys over their active limits (`admitReturnToActive`).
       const change = lifecycle.removeFraudBlock(account, runId);
-      await this.limits.admitReturnToActive(manager, account, { ...account, ...change.patch });
+      await this.limits.admitReturnToActive(manager, account, change.patch);
       await this.writer.apply(manager, account, change);
       const delays = this.config.env.unblockRetryDelaysMs;
       await this.schedule(manager, { accountId: account.id, runId, attempt: 1, sandboxFailures }, delays[0] ?? 0);

@@ -36,7 +36,7 @@ export class CareOperationsService {
   unlock(call: CallConnection, who: CareActor, accountId: string): Promise<void> {
     return this.runner.run(call, who, accountId, 'unlock', async (manager, account) => {
       const change = lifecycle.unlock(account);
-      await this.limits.admitReturnToActive(manager, account, { ...account, ...change.patch });
+      await this.limits.admitReturnToActive(manager, account, change.patch);
       await this.writer.apply(manager, account, change);
     });
   }
