@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
-import { ERROR_CATALOGUE } from '../errors/error-catalogue';
+import { ERROR_CATALOGUE, ErrorKey } from '../errors/error-catalogue';
 import { Envelope, errorEnvelope } from './envelope';
 
 export interface RenderedError {
@@ -103,15 +103,19 @@ const KIB = 1024;
 const MIB = 1024 * KIB;
 
 /**
- * The row of the route's own bound: 64 KiB for every route but the scan capture's 10 MiB, one
- * triple (413/100/3) whose public entry lists both texts. Another bound would be a route without
- * its row: described by its size, as the scan capture's was.
+ * The catalogue's row of 413/100/3 that describes the route's own bound ("Request body exceeds
+ * 10 MiB": every row of the triple is listed in its one public entry); a bound without a row of its
+ * own is described by its size.
  */
 function bodyTooLarge(limitBytes: number): DomainError {
-  if (limitBytes === 64 * KIB) return new DomainError('BODY_TOO_LARGE');
-  if (limitBytes === 10 * MIB) return new DomainError('BODY_TOO_LARGE_10_MIB');
   const size = limitBytes % MIB === 0 ? `${limitBytes / MIB} MiB` : `${Math.round(limitBytes / KIB)} KiB`;
-  return new DomainError('BODY_TOO_LARGE', { description: `Request body exceeds ${size}` });
+  const description = `Request body exceeds ${size}`;
+  const { code, subCode } = ERROR_CATALOGUE.BODY_TOO_LARGE;
+  const row = (Object.keys(ERROR_CATALOGUE) as ErrorKey[]).find((key) => {
+    const entry = ERROR_CATALOGUE[key];
+    return entry.code === code && entry.subCode === subCode && entry.description === description;
+  });
+  return row ? new DomainError(row) : new DomainError('BODY_TOO_LARGE', { description });
 }
 
 /** `bodyLimit`: the route's own, which a body over it is described with (CONTRACT section 6: 10 MiB for the scan capture). */
