@@ -41,3 +41,46 @@ describe(`${exportOpenApiDocuments.name} under Redocly's recommended ruleset`, (
     }
   });
 });
+
+/** Every configuration variable the service reads (`source.NAME` in src/config/env.ts). */
+function configVariableNames(): string[] {
+  const text = fs.readFileSync(path.join(ROOT, 'src', 'config', 'env.ts'), 'utf8');
+  return [...new Set([...text.matchAll(/source\.([A-Z][A-Z0-9_]+)/g)].map((match) => match[1] as string))];
+}
+
+/** Every description and summary of a document, with its JSON pointer. */
+function texts(value: unknown, pointer = ''): Array<{ pointer: string; text: string }> {
+  if (Array.isArray(value)) return value.flatMap((item, i) => texts(item, `${pointer}/${i}`));
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) =>
+    (key === 'description' || key === 'summary') && typeof child === 'string'
+      ? [{ pointer: `${pointer}/${key}`, text: child }]
+      : texts(child, `${pointer}/${key}`),
+  );
+}
+
+describe('the published documents speak to their readers', () => {
+  it('name no internal document (SERVICE.md, CONTRACT) and no configuration variable', async () => {
+    const names = configVariableNames();
+    expect(names).toEqual(expect.arrayContaining(['TOKEN_RATE_LIMIT', 'WEBHOOK_TEST_RATE_LIMIT', 'WEBHOOK_TIMEOUT_MS']));
+    const internal = new RegExp(`SERVICE\\.md|CONTRACT|\\b(${names.join('|')})\\b`);
+    const documents = await exportOpenApiDocuments('http://127.0.0.1:3000');
+    const found = Object.entries(documents).flatMap(([name, document]) =>
+      texts(document)
+        .filter(({ text }) => internal.test(text))
+        .map(({ pointer, text }) => `${name}${pointer}: ${internal.exec(text)?.[0]}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('list every property a body or an answer may carry (the service refuses an undeclared request property)', async () => {
+    const documents = await exportOpenApiDocuments('http://127.0.0.1:3000');
+    const open = Object.entries(documents).flatMap(([name, document]) =>
+      Object.entries(document.components?.schemas ?? {})
+        .filter(([, schema]) => 'properties' in schema && schema.additionalProperties === undefined)
+        .map(([schemaName]) => `${name}: ${schemaName}`),
+    );
+    expect(open).toEqual([]);
+    expect(documents.partner.components?.schemas?.UpdateUserRequestDto).toMatchObject({ additionalProperties: false });
+  });
+});

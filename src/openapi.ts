@@ -49,39 +49,6 @@ function isCareOrOperations(path: string, operation: OperationObject): boolean {
   return path.startsWith('/v1/care/') || (operation.tags ?? []).includes('Operations');
 }
 
-/** Response schemas that list every property they may carry: an answer with an undocumented field fails the e2e schema check. */
-const CLOSED_SCHEMAS = [
-  'ResponseDetail',
-  'ErrorDetail',
-  'ErrorEnvelope',
-  'Envelope',
-  'Purse',
-  'Account',
-  'User',
-  'PaymentInstrument',
-  'AccountResponse',
-  'UserResponse',
-  'UsersResponse',
-  'BusinessData',
-  'BusinessProfileResponse',
-  'ScanCaptureResponse',
-  'TestWebhookResponse',
-  'WebhookDelivery',
-  'WebhookEvent',
-  'WebhookEventResponse',
-  'CardSnapshot',
-  'AccountSnapshot',
-  'AuditEntry',
-  'StaffIdentity',
-  'AuditTrailResponse',
-  'LiveResponse',
-  'ReadyResponse',
-  'TokenResponse',
-  'OAuthError',
-  'TokenRateLimited',
-  'AuthorizationServerMetadata',
-];
-
 /** Headers of every answer (X-Request-Id) and of every 503 (Retry-After), referenced from components.headers. */
 const RESPONSE_HEADERS: Record<string, HeaderObject> = {
   'X-Request-Id': {
@@ -208,11 +175,21 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
   }
   document.components = { ...document.components, headers: { ...(document.components?.headers ?? {}), ...RESPONSE_HEADERS } };
   shareErrorExamples(document);
-  for (const name of CLOSED_SCHEMAS) {
-    const schema = document.components?.schemas?.[name];
-    if (schema && !('$ref' in schema)) schema.additionalProperties = false;
-  }
+  closeObjectSchemas(document);
   return document;
+}
+
+/**
+ * Every named object schema lists all the properties it may carry (`additionalProperties: false`):
+ * the service refuses a request body with an undeclared property (400/100/2), and an answer with an
+ * undocumented field fails the e2e schema check. A schema that says otherwise keeps its own setting.
+ */
+function closeObjectSchemas(document: OpenAPIObject): void {
+  for (const schema of Object.values(document.components?.schemas ?? {})) {
+    if ('$ref' in schema || schema.additionalProperties !== undefined || schema.properties === undefined) continue;
+    if (schema.allOf || schema.oneOf || schema.anyOf) continue;
+    schema.additionalProperties = false;
+  }
 }
 
 /** Every `#/components/...` reference reachable from the document's paths and security. */

@@ -67,7 +67,7 @@ export interface paths {
         put?: never;
         /**
          * Client-credentials token (RFC 6749 §4.4)
-         * @description application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic (client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. Rate limited (CONTRACT sections 3 and 12): at most TOKEN_RATE_LIMIT (default 60) successful requests a minute per client id, that many failed client authentications a minute per (client id, source address), and ten times that of all requests per source address (IPv6 by its /64; the forwarded address with TRUST_PROXY), counted per service instance in fixed one-minute windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0) beside the RFC 6749 error too_many_requests. Every answer carries RateLimit-Policy ("client";q=60;w=60, "client-address";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, the policy closest to its limit), and Cache-Control: no-store.
+         * @description application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic (client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. Rate limited: at most the configured limit (default 60) of successful requests a minute per client id, that many failed client authentications a minute per (client id, source address), and ten times that of all requests per source address (IPv6 by its /64; behind the issuer's trusted proxy, the forwarded address), counted per service instance in fixed one-minute windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0) beside the RFC 6749 error too_many_requests. Every answer carries RateLimit-Policy ("client";q=60;w=60, "client-address";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, the policy closest to its limit), and Cache-Control: no-store.
          */
         post: operations["issueToken"];
         delete?: never;
@@ -1223,7 +1223,7 @@ export interface components {
             /** @example 42 */
             durationMs: number;
             /**
-             * @description delivered (a 2xx answered), httpStatus (another status, in statusCode; redirects are not followed), timeout (no answer within WEBHOOK_TIMEOUT_MS, default 10 s), connectionRefused (no HTTP answer: the connection could not be opened, the name did not resolve, or it closed without an answer), tls (the TLS handshake or the certificate failed), refusedAddress (production: the host resolves to a loopback, private, link-local, unique-local or other non-public address; nothing was sent)
+             * @description delivered (a 2xx answered), httpStatus (another status, in statusCode; redirects are not followed), timeout (no answer within the delivery timeout, default 10 s), connectionRefused (no HTTP answer: the connection could not be opened, the name did not resolve, or it closed without an answer), tls (the TLS handshake or the certificate failed), refusedAddress (production: the host resolves to a loopback, private, link-local, unique-local or other non-public address; nothing was sent)
              * @example delivered
              * @enum {string}
              */
@@ -1610,7 +1610,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Too many token requests (CONTRACT section 12, code 429, subCode 0): the client id, the (client id, address) failures or the source address is over its limit; retry after Retry-After seconds */
+            /** @description Too many token requests (code 429, subCode 0): the client id, the (client id, address) failures or the source address is over its limit; retry after Retry-After seconds */
             429: {
                 headers: {
                     /** @description IETF httpapi ratelimit header: "<policy>";r=<remaining>;t=<seconds> */
@@ -1626,7 +1626,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenRateLimited"];
                 };
             };
-            /** @description The client-secret verification queue (SCRYPT_QUEUE_LIMIT) is full: refused at once, with Retry-After. 503/503/2 Service temporarily unavailable; retry later */
+            /** @description Too many client-secret verifications are waiting on this instance: refused at once, with Retry-After. 503/503/2 Service temporarily unavailable; retry later */
             503: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1990,7 +1990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 404/10/0 "Account Not Found" for an unknown account, one of another partner or program, or one without a business profile (consumer accounts included: SERVICE.md, "Invalid account information").. 404/10/0 Account Not Found */
+            /** @description 404/10/0 "Account Not Found" for an unknown account, one of another partner or program, or one without a business profile (consumer accounts included: the update has one not-found answer, for invalid account information).. 404/10/0 Account Not Found */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2683,7 +2683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description More than WEBHOOK_TEST_RATE_LIMIT (default 60) test and redeliver calls of the partner in a minute; Retry-After says when to retry. 429/429/0 Too many webhook test or redeliver calls; retry later */
+            /** @description More than the limit (default 60) of test and redeliver calls of the partner in a minute; Retry-After says when to retry. 429/429/0 Too many webhook test or redeliver calls; retry later */
             429: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2773,7 +2773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description More than WEBHOOK_TEST_RATE_LIMIT (default 60) test and redeliver calls of the partner in a minute; Retry-After says when to retry. 429/429/0 Too many webhook test or redeliver calls; retry later */
+            /** @description More than the limit (default 60) of test and redeliver calls of the partner in a minute; Retry-After says when to retry. 429/429/0 Too many webhook test or redeliver calls; retry later */
             429: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

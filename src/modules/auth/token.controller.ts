@@ -70,7 +70,7 @@ export class TokenController {
     status: 429,
     type: TokenRateLimitedDto,
     description:
-      'Too many token requests (CONTRACT section 12, code 429, subCode 0): the client id, the (client id, address) failures or the source address is over its limit; retry after Retry-After seconds',
+      'Too many token requests (code 429, subCode 0): the client id, the (client id, address) failures or the source address is over its limit; retry after Retry-After seconds',
     headers: {
       'Retry-After': { description: 'Seconds until the window that was exceeded resets', schema: { type: 'integer' } },
       RateLimit: { description: 'IETF httpapi ratelimit header: "<policy>";r=<remaining>;t=<seconds>', schema: { type: 'string' } },
@@ -80,12 +80,15 @@ export class TokenController {
       },
     },
     examples: {
-      tooMany: { summary: 'Over TOKEN_RATE_LIMIT requests a minute', value: { ...errorExample('TOO_MANY_TOKEN_REQUESTS'), ...TOO_MANY_OAUTH_ERROR } },
+      tooMany: {
+        summary: 'Over the rate limit (default 60 requests a minute)',
+        value: { ...errorExample('TOO_MANY_TOKEN_REQUESTS'), ...TOO_MANY_OAUTH_ERROR },
+      },
     },
   })
   @ApiErrors(
     { 503: ['DEPENDENCY_UNAVAILABLE'] },
-    { 503: 'The client-secret verification queue (SCRYPT_QUEUE_LIMIT) is full: refused at once, with Retry-After' },
+    { 503: 'Too many client-secret verifications are waiting on this instance: refused at once, with Retry-After' },
   )
   @ApiOperation({
     operationId: 'issueToken',
@@ -93,9 +96,9 @@ export class TokenController {
     description:
       'application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic ' +
       '(client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. ' +
-      'Rate limited (CONTRACT sections 3 and 12): at most TOKEN_RATE_LIMIT (default 60) successful requests a minute per client id, ' +
+      'Rate limited: at most the configured limit (default 60) of successful requests a minute per client id, ' +
       'that many failed client authentications a minute per (client id, source address), and ten times that of all requests per ' +
-      'source address (IPv6 by its /64; the forwarded address with TRUST_PROXY), counted per service instance in fixed one-minute ' +
+      "source address (IPv6 by its /64; behind the issuer's trusted proxy, the forwarded address), counted per service instance in fixed one-minute " +
       'windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0) beside the RFC 6749 error too_many_requests. Every answer carries RateLimit-Policy ' +
       '("client";q=60;w=60, "client-address";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to ' +
       'reset>, the policy closest to its limit), and Cache-Control: no-store.',

@@ -101,6 +101,6 @@ export const LimitedWebhookCall = () =>
     UseGuards(WebhookCallLimitGuard),
     ApiErrors(
       { 429: ['TOO_MANY_WEBHOOK_CALLS'] },
-      { 429: 'More than WEBHOOK_TEST_RATE_LIMIT (default 60) test and redeliver calls of the partner in a minute; Retry-After says when to retry' },
+      { 429: 'More than the limit (default 60) of test and redeliver calls of the partner in a minute; Retry-After says when to retry' },
     ),
   );

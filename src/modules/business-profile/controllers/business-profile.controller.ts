@@ -31,7 +31,7 @@ const NOT_FOUND =
   '404/10/0 "Business profile not found" for an account without a business profile (consumer accounts included).';
 const PUT_NOT_FOUND =
   '404/10/0 "Account Not Found" for an unknown account, one of another partner or program, or one without a business profile ' +
-  '(consumer accounts included: SERVICE.md, "Invalid account information").';
+  '(consumer accounts included: the update has one not-found answer, for invalid account information).';
 
 @ApiTags('business profile')
 @Controller('v1/programs/:programCode/accounts/:accountIdentifier/businessProfile')

@@ -19,7 +19,7 @@ export class WebhookDeliveryDto {
     enum: DELIVERY_OUTCOMES,
     description:
       'delivered (a 2xx answered), httpStatus (another status, in statusCode; redirects are not followed), timeout (no answer within ' +
-      'WEBHOOK_TIMEOUT_MS, default 10 s), connectionRefused (no HTTP answer: the connection could not be opened, the name did not resolve, ' +
+      'the delivery timeout, default 10 s), connectionRefused (no HTTP answer: the connection could not be opened, the name did not resolve, ' +
       'or it closed without an answer), tls (the TLS handshake or the certificate failed), refusedAddress (production: the host resolves ' +
       'to a loopback, private, link-local, unique-local or other non-public address; nothing was sent)',
     example: 'delivered',
