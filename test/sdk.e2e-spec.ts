@@ -43,6 +43,9 @@ describe('The typed SDK in client/ (e2e)', () => {
     const { accountIdentifier, card } = await enrollOne(app.baseUrl, PARTNERS.acme.clientId, PARTNERS.acme.clientSecret);
     expect(typeof accountIdentifier).toBe('string');
     expect(card).toMatchObject({ status: 'active', embossedName: 'JOSE NUNEZ' });
+    // A reader runs it again: a new person each time, so the account limits do not decline the second run (2/60).
+    const again = await enrollOne(app.baseUrl, PARTNERS.acme.clientId, PARTNERS.acme.clientSecret);
+    expect(again.accountIdentifier).not.toBe(accountIdentifier);
   });
 
   it('types every operation and caches the token: three calls, one token request', async () => {
