@@ -9,7 +9,8 @@ import { sendError } from './common/http/exception.filter';
 import { installRequestTimeout } from './common/http/request-timeout';
 import { setRouteBodyLimit } from './common/http/route-hooks';
 import { installGracefulClose } from './common/http/graceful-close';
-import { unavailableFaultHook } from './common/context/sandbox-faults';
+import { sandboxFaultHook } from './common/context/sandbox-faults';
+import { ENROLLMENT_SANDBOX_FAULTS } from './modules/enrollment/services/enrollment-points';
 import { installRequestContext } from './common/context/request-scope';
 import { ApiFastifyAdapter } from './common/http/api-fastify-adapter';
 import { incomingRequestId } from './common/http/request-id';
@@ -95,7 +96,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useBodyParser(FORM_MEDIA_TYPE, { bodyLimit: BODY_LIMIT_BYTES }, parseFormBody);
   // 64 KiB for every body (BODY_LIMIT_BYTES) but the scan capture's identity document images.
   setRouteBodyLimit(fastify, 'POST', SCAN_CAPTURE_ROUTE, SCAN_CAPTURE_BODY_LIMIT_BYTES);
-  if (config.isSandbox) fastify.addHook('preHandler', unavailableFaultHook);
+  if (config.isSandbox) fastify.addHook('preHandler', sandboxFaultHook(ENROLLMENT_SANDBOX_FAULTS));
   fastify.addHook('preValidation', jsonBodyHook);
   app.useGlobalPipes(createValidationPipe());
   // Closing: the calls still running (a client may have gone away) finish on their connections before the pool closes.

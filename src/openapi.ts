@@ -8,6 +8,7 @@ import { ERROR_CATALOGUE, ErrorKey } from './common/errors/error-catalogue';
 import { DEFAULT_ERROR_KEYS, errorExample, Examples } from './common/openapi/api-answers';
 import { AppConfig } from './config/app-config';
 import { projectRoot } from './config/env';
+import { ENROLLMENT_POINTS } from './modules/enrollment/services/enrollment-points';
 
 const DESCRIPTION = `
 Partner-facing enrollment API. Every JSON body carries \`requestId\` and \`responseDetails\`
@@ -29,6 +30,12 @@ sandbox) and ten times that per source address; beyond either it answers 429 (co
 Retry-After: reuse a token until it expires instead of asking for one per call. Calls that take locks
 (enrollments, user and profile updates) are limited in how many of one partner may be in flight at once;
 beyond that they answer 503 (code 503, subCode 3) with Retry-After, like any 503.
+
+Sandbox only, the header \`X-Sandbox-Fault\` (comma-separated) simulates failures: \`unavailable\` answers any
+call 503 (code 503, subCode 2) before anything else; on an enrollment, \`billCycle\` fails the bill-cycle step
+(the account stays pending, no card, until the identical retry), and \`after:<point>\` answers 503 right after
+that step is stored, so the identical retry resumes it (points: ${ENROLLMENT_POINTS.join(', ')}). Any other value
+answers 400 (code 100, subCode 5). Production ignores the header.
 
 Webhooks: events are POSTed to your webhook URL with the Standard Webhooks headers \`webhook-id\`,
 \`webhook-timestamp\` and \`webhook-signature\`; see \`POST /v1/webhooks/test\`.

@@ -272,6 +272,26 @@ describe('Idempotency (e2e)', () => {
     }
   });
 
+  it('X-Sandbox-Fault with a fault the sandbox does not know answers 400/100/5 naming the header and the known faults, and enrolls no one', async () => {
+    const client = app.client();
+    for (const header of ['after:foo', 'billcycle', 'after:kycDecided, nope']) {
+      const request = EnrollmentRequestFactory.build();
+      const res = await client.post(ENROLL, request, { headers: { 'x-sandbox-fault': header }, noRetry: true });
+      expect({ header, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({
+        header,
+        status: 400,
+        detail: { code: 100, subCode: 5, field: 'X-Sandbox-Fault' },
+      });
+      expect(res.body.responseDetails[0].description).toContain('after:instrumentIssued');
+      expect(await countRowsForSsnRequest(app, request.requestId)).toEqual({ accounts: 0, users: 0, purses: 0, cards: 0 });
+    }
+    // Every fault the documents name is known.
+    for (const header of ['billCycle', 'after:accountWritten', 'after:kycDecided, billCycle']) {
+      const res = await client.post(ENROLL, EnrollmentRequestFactory.build(), { headers: { 'x-sandbox-fault': header }, noRetry: true });
+      expect({ header, status: res.status }).not.toMatchObject({ status: 400 });
+    }
+  });
+
   it('keeps past retention the requestId of an enrollment that opened an account (its identical retry still replays), and purges one that opened none', async () => {
     const opened = EnrollmentRequestFactory.build();
     const first = await app.client().post<EnrollmentBody>(ENROLL, opened);

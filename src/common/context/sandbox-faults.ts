@@ -6,6 +6,8 @@ import { DomainError } from '../errors/domain-error';
 
 export const SANDBOX_FAULTS = 'sandbox:faults';
 export const SANDBOX_FAULT_HEADER = 'x-sandbox-fault';
+/** The header as documents and error details name it. */
+export const SANDBOX_FAULT_HEADER_NAME = 'X-Sandbox-Fault';
 
 /** Parses `X-Sandbox-Fault: billCycle, after:accountWritten` into its parts. */
 export function parseSandboxFaults(header: string | string[] | undefined): string[] {
@@ -57,15 +59,27 @@ function requestFaults(cls: ClsService): readonly string[] {
 
 /** Whether the request asked for `X-Sandbox-Fault: unavailable` (never outside the sandbox: the faults are read there only). */
 export function unavailableRequested(): boolean {
-  return requestFaults(ClsServiceManager.getClsService()).includes('unavailable');
+  return requestFaults(ClsServiceManager.getClsService()).includes(UNAVAILABLE_FAULT);
 }
 
+/** The fault every route of the sandbox knows; the others are named by the modules that read them. */
+export const UNAVAILABLE_FAULT = 'unavailable';
+
 /**
- * `X-Sandbox-Fault: unavailable` answers 503/503/2 before anything else happens (CONTRACT section
- * 10): a preHandler hook (sandbox only), where the body's requestId is known for the answer; a
- * failure before it (a body that is not JSON, too large, of another type; an unknown route) is
- * answered 503 too, by the error path (exception.filter.ts).
+ * The sandbox's fault header, checked in a preHandler hook (sandbox only), where the body's
+ * requestId is known for the answer:
+ * - `X-Sandbox-Fault: unavailable` answers 503/503/2 before anything else happens (CONTRACT section
+ *   10); a failure before the hook (a body that is not JSON, too large, of another type; an unknown
+ *   route) is answered 503 too, by the error path (exception.filter.ts);
+ * - a fault that is not `unavailable` nor one of `known` answers 400/100/5 naming the header and the
+ *   known faults: a misspelt fault would otherwise let the call run for real.
  */
-export function unavailableFaultHook(_request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  done(unavailableRequested() ? new DomainError('DEPENDENCY_UNAVAILABLE') : undefined);
+export function sandboxFaultHook(known: readonly string[]): (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
+  const names = [UNAVAILABLE_FAULT, ...known];
+  const description = `X-Sandbox-Fault has an invalid value; the sandbox knows ${names.join(', ')}`;
+  return (_request, _reply, done) => {
+    if (unavailableRequested()) return done(new DomainError('DEPENDENCY_UNAVAILABLE'));
+    const unknown = requestFaults(ClsServiceManager.getClsService()).some((fault) => !names.includes(fault));
+    done(unknown ? new DomainError('INVALID_FIELD', { field: SANDBOX_FAULT_HEADER_NAME, property: SANDBOX_FAULT_HEADER_NAME, description }) : undefined);
+  };
 }

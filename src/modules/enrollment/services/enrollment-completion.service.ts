@@ -16,7 +16,7 @@ import { UserRecordsService } from '../../user/services/user-records.service';
 import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import { Clock } from '../../../infrastructure/time/clock';
-import { EnrollmentPoint, isAhead } from './enrollment-points';
+import { BILL_CYCLE_FAULT, EnrollmentPoint, isAhead } from './enrollment-points';
 import { CareAuditService } from '../../audit/care-audit.service';
 import { ofacHoldAudit } from './enrollment-state';
 
@@ -64,7 +64,7 @@ export class EnrollmentCompletionService {
     if (!account) throw new DomainError('ACCOUNT_NOT_FOUND');
     if (account.statusReason === lifecycle.STATUS_REASON.ofacReview) return 'held';
     if (isAhead('finished', point) && !continues(account)) return 'incomplete';
-    if (isAhead('billCycleAssigned', point) && this.faults.has('billCycle')) return 'incomplete';
+    if (isAhead('billCycleAssigned', point) && this.faults.has(BILL_CYCLE_FAULT)) return 'incomplete';
     if (account.activatedAt === null) {
       // Not counted while pending: counted now, under the keys' locks, before it activates.
       const breach = await this.tx.run(call, (manager) => this.limits.recheckAccount(manager, account));

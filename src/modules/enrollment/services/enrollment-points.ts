@@ -9,6 +9,10 @@ import type { IdempotencyKey } from '../../idempotency/idempotency.store';
 export const ENROLLMENT_POINTS = ['accountWritten', 'kycDecided', 'billCycleAssigned', 'instrumentIssued', 'finished'] as const;
 export type EnrollmentPoint = (typeof ENROLLMENT_POINTS)[number];
 
+/** The sandbox faults an enrollment reads (`X-Sandbox-Fault`, docs/partner-api.md): the bill-cycle step's, and an interruption after each point. */
+export const BILL_CYCLE_FAULT = 'billCycle';
+export const ENROLLMENT_SANDBOX_FAULTS: readonly string[] = [BILL_CYCLE_FAULT, ...ENROLLMENT_POINTS.map((point) => `after:${point}`)];
+
 export const ENROLLMENT_OPERATION = 'enrollment';
 
 /**

@@ -19,7 +19,7 @@ import { KYC_PROVIDER, KycProvider } from '../kyc/kyc-provider';
 import { EnrollmentProgressRepository } from '../repositories/enrollment-progress.repository';
 import { Clock } from '../../../infrastructure/time/clock';
 import { CompletionOutcome, EnrollmentCompletionService } from './enrollment-completion.service';
-import { enrollmentCall, EnrollmentPoint } from './enrollment-points';
+import { BILL_CYCLE_FAULT, enrollmentCall, EnrollmentPoint } from './enrollment-points';
 import { EnrollmentPlan, EnrollmentRulesService } from './enrollment-rules.service';
 import { decide, PENDING_STATE } from '../../lifecycle/account-lifecycle';
 import { EnrollmentWriter } from './enrollment-writer';
@@ -148,7 +148,7 @@ export class EnrollmentService {
       return this.continue(call, partner, plan, account.id, 'accountWritten');
     }
     const kyc = await this.kyc.screen({ programCode, accountType: plan.accountType, user: userData });
-    const decision = decide(kyc.outcome, this.faults.has('billCycle'), now);
+    const decision = decide(kyc.outcome, this.faults.has(BILL_CYCLE_FAULT), now);
     // The rows join the runner's batch: they are sent with the stored answer, in one statement.
     const rows = await this.writer.write(
       manager,
