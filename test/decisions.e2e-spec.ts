@@ -175,6 +175,7 @@ describe('Decisions where SERVICE.md is silent (e2e)', () => {
       '400/660/0',
       'Kycrefer',
       'NFC',
+      'a business enrollment needs its businessData',
     ]) {
       expect(enrollment).toContain(phrase);
     }

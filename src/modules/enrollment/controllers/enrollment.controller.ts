@@ -44,7 +44,8 @@ const ENROLL_DESCRIPTION = [
   '(5) two default phones, ssnSuffix different from last4SSN, accountType business on a program without KYB and a termsAcceptanceDateTime that is not ISO 8601 answer 400/100/5 naming the field;',
   '(6) a date of birth in the future answers 400/700;',
   '(7) an onboardingID on a program without Matricula enrollment answers 400/660/0;',
-  '(8) sandbox only: the last name Kycrefer refers KYC on programs without kycRequired too.',
+  '(8) sandbox only: the last name Kycrefer refers KYC on programs without kycRequired too;',
+  '(9) a business enrollment needs its businessData: without it, 400/200/0 "businessData is required".',
 ].join(' ');
 
 const ENROLLMENTS_PATH = 'v1/programs/:programCode/enrollments';

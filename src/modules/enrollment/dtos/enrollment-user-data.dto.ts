@@ -40,7 +40,10 @@ export class EnrollmentUserDataDto extends UserNamesDto {
   @NestedObject(() => EmailDto)
   email?: EmailDto;
 
-  @ApiPropertyOptional({ type: BusinessDataDto, description: 'Only when accountType is business.' })
+  @ApiPropertyOptional({
+    type: BusinessDataDto,
+    description: 'Required when accountType is business (else 400/200/0 "businessData is required"); refused for any other accountType (400/630/0).',
+  })
   @IsOptional()
   @NestedObject(() => BusinessDataDto)
   businessData?: BusinessDataDto;
