@@ -33,6 +33,20 @@ import { SCAN_CAPTURE_BODY_LIMIT_BYTES, SCAN_CAPTURE_ROUTE } from './modules/enr
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * Closes the app in the order an instance behind a load balancer needs (docs/operations.md,
+ * "Stopping"): the partner port first, so from this moment no new connection is taken, a request on
+ * an open one is answered 503/503/2 with Connection: close, and the requests in flight and the calls
+ * that outlive them finish (graceful-close.ts); then Nest's close, with the modules' background work
+ * (webhook attempts in flight, the job queue) and the database pool. Nest's `close()` alone closes the
+ * port last, after that work, which may take WEBHOOK_TIMEOUT_MS, while the instance still takes
+ * requests and answers ready. Closing the port a second time (inside Nest's close) does nothing.
+ */
+export async function closeApp(app: NestFastifyApplication): Promise<void> {
+  await app.getHttpAdapter().close();
+  await app.close();
+}
+
 /** Builds the whole application (used by main.ts, the e2e tests and the benchmark). */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   if (!config.env.databaseUrl) throw new Error('DATABASE_URL must be resolved before createApp');

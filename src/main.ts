@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 import * as path from 'node:path';
 import { AppConfig } from './config/app-config';
 import { projectRoot } from './config/env';
-import { createApp } from './app.factory';
+import { closeApp, createApp } from './app.factory';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { stopTelemetry } from './infrastructure/telemetry/telemetry-switch';
 import { startupSummary } from './startup-summary';
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: NodeJS.Signals) => {
     try {
       metricsServer?.close();
-      await app.close();
+      await closeApp(app);
       await embedded?.stop();
       await stopTelemetry();
     } catch (error) {

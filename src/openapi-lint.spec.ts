@@ -77,7 +77,10 @@ describe('the published documents speak to their readers', () => {
     const documents = await exportOpenApiDocuments('http://127.0.0.1:3000');
     const open = Object.entries(documents).flatMap(([name, document]) =>
       Object.entries(document.components?.schemas ?? {})
-        .filter(([, schema]) => 'properties' in schema && schema.additionalProperties === undefined)
+        .filter(([, schema]) => {
+          const object = schema as { properties?: unknown; additionalProperties?: unknown };
+          return object.properties !== undefined && object.additionalProperties === undefined;
+        })
         .map(([schemaName]) => `${name}: ${schemaName}`),
     );
     expect(open).toEqual([]);

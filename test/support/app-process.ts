@@ -1,7 +1,7 @@
 // Entry point of a second app *process* for multi-process tests: boots the real app with the
 // given environment on a loopback port and prints "READY <port>" once it listens.
 import 'reflect-metadata';
-import { createApp } from '../../src/app.factory';
+import { closeApp, createApp } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
 import { stopTelemetry } from '../../src/infrastructure/telemetry/telemetry-switch';
 
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const { port } = app.getHttpServer().address() as { port: number };
   process.stdout.write(`READY ${port}\n`);
   const stop = async () => {
-    await app.close();
+    await closeApp(app);
     await stopTelemetry();
     process.exit(0);
   };

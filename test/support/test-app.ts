@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, JWK } from 'jose';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { createApp } from '../../src/app.factory';
+import { closeApp, createApp } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
 import { captureLogs } from '../../src/infrastructure/logging/logging';
 import { EnrollmentClient } from '../../client/enrollment-client';
@@ -204,7 +204,7 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
       return client;
     },
     async close() {
-      await app.close();
+      await closeApp(app);
     },
   };
 }

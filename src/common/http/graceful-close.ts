@@ -5,7 +5,7 @@ import { DomainError } from '../errors/domain-error';
 const SWEEP_MS = 100;
 
 /**
- * How the app closes (main.ts on SIGTERM, or `app.close()`): new requests are refused, the requests
+ * How the app's port closes (the first step of `closeApp`, app.factory.ts): new requests are refused, the requests
  * in flight finish, then `drain` waits for the work that outlives its request (a call whose client
  * went away) before the pool and the rest close. A request that still reaches the server while it
  * closes (on a connection a running call kept open, or pipelined behind one) is answered 503/503/2
