@@ -225,6 +225,38 @@ describe('API locking (e2e)', () => {
     });
   });
 
+  it("CONTRACT section 12: the cap holds from a call's first database read: with the database stuck, one partner holds at most PARTNER_MAX_IN_FLIGHT pooled connections", async () => {
+    const capped = await startTestApp('locking-cap-read', { env: { PARTNER_MAX_IN_FLIGHT: '1', LOCK_WAIT_MS: '10000' } });
+    const holder = await capped.db();
+    // pg_stat_activity is read once per transaction: the observer is another session.
+    const observer = await capped.db();
+    try {
+      // Every read of a requestId's record now waits, the replay interceptor's included.
+      await holder.query('begin');
+      await holder.query(`lock table "${capped.schema}".idempotency_keys in access exclusive mode`);
+      const calls = [0, 1, 2, 3].map(() => capped.client().post<EnrollmentBody>(ENROLL, EnrollmentRequestFactory.build(), { noRetry: true }));
+      const waitingOnTable = async () =>
+        Number(
+          (
+            await observer.query(
+              `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%idempotency_keys%'`,
+            )
+          ).rows[0].n,
+        );
+      await waitUntil(async () => (await waitingOnTable()) >= 1, 10_000, 20);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await waitingOnTable()).toBe(1);
+      await holder.query('commit');
+      const answers = await Promise.all(calls);
+      const outcomes = answers.map((res) => `${res.status} ${res.body.responseDetails[0]?.code}/${res.body.responseDetails[0]?.subCode}`).sort();
+      expect(outcomes).toEqual(['200 0/0', '503 503/3', '503 503/3', '503 503/3']);
+    } finally {
+      await holder.end();
+      await observer.end();
+      await capped.close();
+    }
+  });
+
   it('CONTRACT section 12: a request that cannot finish in REQUEST_TIMEOUT_MS answers 503/503/2 with Retry-After; the identical retry completes it once', async () => {
     const request = EnrollmentRequestFactory.build();
     await withHeldRequestLock(app, 'locking-timeout', { REQUEST_TIMEOUT_MS: '800', LOCK_WAIT_MS: '10000' }, request.requestId, async (slow, release) => {

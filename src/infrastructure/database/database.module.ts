@@ -6,6 +6,7 @@ import { BlindIndexVersionCheck } from './blind-index-version';
 import { DatabasePools, DatabasePoolsModule } from './database-pools';
 import { dataSourceOptions } from './data-source-options';
 import { LockService } from './lock.service';
+import { PartnerInFlight } from './partner-in-flight';
 import { namePreparedStatements } from './prepared-statements';
 import { TransactionRunner } from './transaction-runner';
 
@@ -19,7 +20,8 @@ const DELIVERY_POOL_SIZE = 2;
 
 /**
  * Global because every module reads and writes through the one DataSource: the connection pool,
- * the transactions of a call (TransactionRunner) and the advisory locks (LockService).
+ * the transactions of a call (TransactionRunner), the advisory locks (LockService) and each
+ * partner's share of the pool (PartnerInFlight).
  */
 @Global()
 @Module({
@@ -77,8 +79,8 @@ const DELIVERY_POOL_SIZE = 2;
       dataSourceFactory: initialize,
     }),
   ],
-  providers: [TransactionRunner, LockService, BlindIndexVersionCheck],
-  exports: [TransactionRunner, LockService, DatabasePoolsModule],
+  providers: [TransactionRunner, LockService, PartnerInFlight, BlindIndexVersionCheck],
+  exports: [TransactionRunner, LockService, PartnerInFlight, DatabasePoolsModule],
 })
 export class DatabaseModule {}
 

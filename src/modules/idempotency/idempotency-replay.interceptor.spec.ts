@@ -2,7 +2,7 @@ import { createSecretKey, randomBytes } from 'node:crypto';
 import { CallHandler, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import { lastValueFrom, of } from 'rxjs';
+import { lastValueFrom, of, Subject } from 'rxjs';
 import type { DataSource } from 'typeorm';
 import { RAW_RESPONSE } from '../../common/http/answer';
 import { httpContextOf } from '../../common/testing/http-context';
@@ -11,6 +11,9 @@ import type { FieldCipher } from '../../infrastructure/crypto/field-cipher';
 import type { DatabasePools } from '../../infrastructure/database/database-pools';
 import type { KeyStore } from '../../infrastructure/crypto/key-store';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
+import { PartnerInFlight } from '../../infrastructure/database/partner-in-flight';
+import { Metrics } from '../../infrastructure/metrics/metrics';
+import { DomainError } from '../../common/errors/domain-error';
 import { IDEMPOTENT_OPERATION, IdempotencyReplayInterceptor } from './idempotency-replay.interceptor';
 import { IdempotencyRecord, IdempotencyStore } from './idempotency.store';
 import { LookedUp, StoredLookup } from './stored-lookup';
@@ -73,6 +76,7 @@ describe(IdempotencyReplayInterceptor.name, () => {
   let find: jest.SpyInstance<Promise<IdempotencyRecord | null>, Parameters<IdempotencyStore['find']>>;
   let next: jest.Mocked<CallHandler>;
   let sut: IdempotencyReplayInterceptor;
+  let inFlight: PartnerInFlight;
 
   const record = (overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord => ({
     fingerprint: 'h1:fingerprint',
@@ -86,7 +90,8 @@ describe(IdempotencyReplayInterceptor.name, () => {
     store = new IdempotencyStore({} as DataSource, {} as AppConfig, {} as FieldCipher, {} as DatabasePools);
     find = jest.spyOn(store, 'find').mockResolvedValue(record());
     next = { handle: jest.fn(() => of('the whole way')) };
-    sut = new IdempotencyReplayInterceptor(new Reflector(), store, digests);
+    inFlight = new PartnerInFlight({ env: { partnerMaxInFlight: 1 } } as AppConfig, new Metrics());
+    sut = new IdempotencyReplayInterceptor(new Reflector(), store, digests, inFlight);
   });
 
   const answer = async (context: ExecutionContext) => lastValueFrom(await sut.intercept(context, next));
@@ -123,7 +128,27 @@ describe(IdempotencyReplayInterceptor.name, () => {
     const request = requestOf();
     expect(await answer(contextOf(request))).toBe('the whole way');
     expect(next.handle).toHaveBeenCalledTimes(1);
-    expect(lookedUpOf(request)).toBeUndefined();
+    // Admitted, nothing read: the runner reads for itself and does not admit the call again.
+    expect(lookedUpOf(request)).toEqual({});
+  });
+
+  it("admits the call under its partner's in-flight cap before its read, until the route has answered (CONTRACT section 12)", async () => {
+    find.mockResolvedValue(null);
+    const running = new Subject<string>();
+    next.handle.mockReturnValueOnce(running);
+    const first = lastValueFrom(await sut.intercept(contextOf(requestOf()), next));
+    // The cap is 1: a second call of the partner is refused before it takes a pooled connection for its read.
+    await expect(sut.intercept(contextOf(requestOf()), next)).rejects.toEqual(new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } }));
+    expect(find).toHaveBeenCalledTimes(1);
+    running.next('answered');
+    running.complete();
+    expect(await first).toBe('answered');
+    expect(await answer(contextOf(requestOf()))).toBe('the whole way');
+  });
+
+  it('lets a replayed call go once its stored answer is sent', async () => {
+    await answer(contextOf(requestOf()));
+    expect(await answer(contextOf(requestOf()))).toMatchObject({ body: STORED });
   });
 
   it.each<[string, IdempotencyRecord | null]>([

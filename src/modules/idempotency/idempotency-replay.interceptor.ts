@@ -1,12 +1,13 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { Observable, of } from 'rxjs';
+import { finalize, Observable, of } from 'rxjs';
 import type { Principal } from '../../common/context/request-context';
 import { REQUEST_ID_PATTERN } from '../../common/context/request-context';
 import type { RawResponse } from '../../common/http/answer';
 import { requestBytesOf } from '../../common/http/request-bytes';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
+import { PartnerInFlight } from '../../infrastructure/database/partner-in-flight';
 import { IdempotencyKey, IdempotencyStore } from './idempotency.store';
 import { replayedAnswer } from './replayed-answer';
 import { keepLookup } from './stored-lookup';
@@ -15,13 +16,16 @@ export const IDEMPOTENT_OPERATION = 'idempotency:operation';
 
 /**
  * The idempotency replay of a route marked `@Idempotent(operation)`: after the guard (the caller
- * and its program are admitted) and before the pipes, one read (no lock) of the requestId's record;
+ * and its program are admitted) and before the pipes, the call is admitted under its partner's
+ * in-flight cap (PartnerInFlight: its read takes a pooled connection, CONTRACT section 12) until the
+ * route has answered, and one read (no lock) of the requestId's record;
  * when its answer is final and was stored for these very bytes (same operation, Content-Type and
  * body), that answer is sent again, byte for byte (CONTRACT section 6: a byte-identical retry may be
  * answered before the field rules). Anything else (no record, not final, other bytes, a query
  * string such as `?validateOnly`, the read failing) goes on to the pipes and the call runner, which
- * keeps the authoritative check under the locks (replay / 422 / resume). What it read goes on with
- * the request (`keepLookup`): the runner's look-up before the locks is this read, not a second one.
+ * keeps the authoritative check under the locks (replay / 422 / resume). The admission and what it
+ * read go on with the request (`keepLookup`): the runner neither admits the call again nor reads the
+ * record a second time before the locks.
  */
 @Injectable()
 export class IdempotencyReplayInterceptor implements NestInterceptor {
@@ -29,26 +33,33 @@ export class IdempotencyReplayInterceptor implements NestInterceptor {
     private readonly reflector: Reflector,
     private readonly store: IdempotencyStore,
     private readonly digests: PayloadFingerprint,
+    private readonly inFlight: PartnerInFlight,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const replay = await this.storedAnswer(context);
-    return replay ? of(replay) : next.handle();
-  }
-
-  private async storedAnswer(context: ExecutionContext): Promise<RawResponse | null> {
     const operation = this.reflector.get<string | undefined>(IDEMPOTENT_OPERATION, context.getHandler());
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal; rawBody?: Buffer }>();
     const key = operation === undefined ? null : keyOf(request);
-    if (!key) return null;
-    const digest = this.digests.ofBytes(operation as string, requestBytesOf(request));
-    if (digest === null) return null;
+    const digest = key === null ? null : this.digests.ofBytes(operation as string, requestBytesOf(request));
+    if (key === null || digest === null) return next.handle();
+    const leave = this.inFlight.enter(key.partnerId);
+    try {
+      const replay = await this.storedAnswer(request, key, digest);
+      return (replay ? of(replay) : next.handle()).pipe(finalize(leave));
+    } catch (error) {
+      leave();
+      throw error;
+    }
+  }
+
+  private async storedAnswer(request: FastifyRequest, key: IdempotencyKey, digest: string): Promise<RawResponse | null> {
     try {
       const record = await this.store.find(key);
       keepLookup(request, { record });
       return record?.responseBody != null && record.requestDigest === digest ? replayedAnswer(record.responseBody) : null;
     } catch {
-      // Whatever failed here fails again on the call's own way, which answers it.
+      // Whatever failed here fails again on the call's own way, which answers it (admitted already).
+      keepLookup(request, {});
       return null;
     }
   }

@@ -2,14 +2,13 @@ import type { ClsService } from 'nestjs-cls';
 import type { Client, QueryConfig } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { DomainError } from '../../common/errors/domain-error';
-import type { AppConfig } from '../../config/app-config';
 import type { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import type { LockService } from '../../infrastructure/database/lock.service';
 import type { WriteBatch } from '../../infrastructure/database/write-batch';
 import type { CallConnection } from '../../infrastructure/database/call-connection';
 import type { IdempotencyKey, IdempotencyRecord, IdempotencyStore } from '../idempotency/idempotency.store';
 import { CallRunner, IdempotentCall } from './call-runner';
-import { Metrics } from '../../infrastructure/metrics/metrics';
+import type { PartnerInFlight } from '../../infrastructure/database/partner-in-flight';
 import type { RequestBytes } from '../../common/context/request-bytes';
 import { CallOutcome, Outcome } from './call-outcome';
 import { outcomeText } from './call-answer';
@@ -21,6 +20,8 @@ const ABORTED = Object.assign(new Error('current transaction is aborted'), { cod
 const STORED: IdempotencyRecord = { fingerprint: 'fp', responseStatus: 200, responseBody: '{"stored":true}', requestDigest: null };
 
 interface Setup {
+  /** The calling partner in the request's context (none: outside a request). */
+  partnerId?: string;
   stored?: IdempotencyRecord | null;
   claimed?: IdempotencyRecord | null;
   failing?: (text: string) => Error | undefined;
@@ -71,15 +72,26 @@ function harness(setup: Setup = {}) {
       batch.write('update idempotency_keys set response_body = $1', ['answer']);
     }),
   });
-  const cls = mockOf<ClsService>({ isActive: jest.fn(() => false) });
-  const config = { env: { partnerMaxInFlight: 10, publicUrl: 'http://enrollment.test' } } as AppConfig;
+  const cls = mockOf<ClsService>({
+    isActive: jest.fn(() => setup.partnerId !== undefined),
+    get: jest.fn((_key?: string | symbol) => ({ partner: { partnerId: setup.partnerId } })) as never,
+  });
+  const leave = jest.fn(() => {
+    steps.push('leave');
+  });
+  const inFlight = mockOf<PartnerInFlight>({
+    enter: jest.fn((partnerId: string) => {
+      steps.push(`enter ${partnerId}`);
+      return leave;
+    }),
+  });
   const fingerprints = mockOf<PayloadFingerprint>({
     of: jest.fn((_operation: string, _body: unknown) => 'fp'),
     ofBytes: jest.fn((_operation: string, _bytes: RequestBytes): string | null => 'rd'),
     matches: jest.fn((stored: string, _operation: string, _payload: unknown, _computed?: string) => stored === 'fp'),
   });
   const lockNames = jest.fn(() => ['requestId:acme:sandbox:r-1']);
-  const sut = new CallRunner(dataSource, locks, store, cls, config, fingerprints, new Metrics());
+  const sut = new CallRunner(dataSource, locks, store, cls, fingerprints, inFlight);
   const call = (outcome: () => Promise<CallOutcome<object>>): IdempotentCall => ({
     key: KEY,
     operation: 'enroll',
@@ -98,7 +110,7 @@ function harness(setup: Setup = {}) {
     // The edge's envelope (call-answer.ts's outcomeText, as the controller gives it).
     render: (outcome) => outcomeText(KEY.requestId, outcome, 'http://enrollment.test'),
   });
-  return { sut, steps, store, locks, lockNames, runner, call };
+  return { sut, steps, store, locks, lockNames, runner, call, inFlight };
 }
 
 describe(CallRunner.name, () => {
@@ -205,6 +217,42 @@ describe(CallRunner.name, () => {
       expect(locks.lockStatement).toHaveBeenCalledWith(['account:a']);
       // The work's first statement goes with BEGIN and the locks (CallConnection).
       expect(steps).toEqual(['begin', 'locks', 'work in the transaction', 'commit', 'release']);
+    });
+
+    it("admits a partner's call under its in-flight cap before the connection, and lets it go after the release", async () => {
+      const { sut, steps } = harness({ partnerId: 'acme' });
+      await sut.locked(['account:a'], async (call) => call.rows('work', []));
+      expect(steps).toEqual(['enter acme', 'begin', 'locks', 'work', 'commit', 'release', 'leave']);
+    });
+
+    it('lets the call go when the work fails too', async () => {
+      const { sut, steps } = harness({ partnerId: 'acme', failing: (text) => (text === 'work' ? new Error('boom') : undefined) });
+      await expect(sut.locked(['account:a'], async (call) => call.rows('work', []))).rejects.toThrow('boom');
+      expect(steps.at(-1)).toBe('leave');
+    });
+  });
+
+  describe('in-flight cap of an idempotent call', () => {
+    it('admits the call itself when the replay interceptor did not (no look-up)', async () => {
+      const { sut, steps, call } = harness({ partnerId: 'acme' });
+      await sut.idempotent(call(async () => Outcome.completed({ id: 'a-1' })));
+      expect(steps[0]).toBe('enter acme');
+      expect(steps.at(-1)).toBe('leave');
+    });
+
+    it.each([
+      ['a record it read', { record: null }],
+      ['a read that failed', {}],
+    ])('does not admit it again when the replay interceptor admitted it (%s)', async (_case, lookedUp) => {
+      const { sut, inFlight, call } = harness({ partnerId: 'acme' });
+      await sut.idempotent({ ...call(async () => Outcome.completed({ id: 'a-1' })), lookedUp });
+      expect(inFlight.enter).not.toHaveBeenCalled();
+    });
+
+    it('reads the record for itself when the interceptor admitted the call but its read failed', async () => {
+      const { sut, store, call } = harness({ partnerId: 'acme' });
+      await sut.idempotent({ ...call(async () => Outcome.completed({ id: 'a-1' })), lookedUp: {} });
+      expect(store.find).toHaveBeenCalledTimes(1);
     });
   });
 });

@@ -4,7 +4,6 @@ import { ClsService } from 'nestjs-cls';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../common/context/request-context';
 import { DomainError } from '../../common/errors/domain-error';
-import { AppConfig } from '../../config/app-config';
 import type { Client } from 'pg';
 import type { WriteBatch } from '../../infrastructure/database/write-batch';
 import type { RequestBytes } from '../../common/context/request-bytes';
@@ -14,7 +13,7 @@ import type { StoredLookup } from '../idempotency/stored-lookup';
 import { CallConnection } from '../../infrastructure/database/call-connection';
 import { CallAnswer, CallOutcome, isFinal } from './call-outcome';
 import { LockService } from '../../infrastructure/database/lock.service';
-import { Metrics } from '../../infrastructure/metrics/metrics';
+import { PartnerInFlight } from '../../infrastructure/database/partner-in-flight';
 
 /** A state-changing call whose requestId is an idempotency key (per partner and program). */
 export interface IdempotentCall {
@@ -61,17 +60,9 @@ export class CallRunner {
     private readonly locks: LockService,
     private readonly store: IdempotencyStore,
     private readonly cls: ClsService,
-    private readonly config: AppConfig,
     private readonly fingerprints: PayloadFingerprint,
-    private readonly metrics: Metrics,
+    private readonly inFlight: PartnerInFlight,
   ) {}
-
-  /**
-   * Locked calls in flight per partner on this instance (CONTRACT section 12: PARTNER_MAX_IN_FLIGHT),
-   * so one partner cannot hold every pooled connection. Per instance and in memory, on purpose:
-   * the cap protects this instance's pool, and nothing about it needs to outlive a call.
-   */
-  private readonly inFlight = new Map<string, number>();
 
   /**
    * A call with locks and no idempotency key (user update, ITIN, care): BEGIN with the locks, the
@@ -86,59 +77,47 @@ export class CallRunner {
     const fingerprint = this.fingerprints.of(call.operation, call.payload);
     const samePayload = (record: IdempotencyRecord) => this.fingerprints.matches(record.fingerprint, call.operation, call.payload, fingerprint);
     const beforeLocks = async (manager: EntityManager): Promise<CallAnswer | null> => {
-      const seen = call.lookedUp ? call.lookedUp.record : await this.store.find(call.key, manager);
+      const seen = call.lookedUp?.record !== undefined ? call.lookedUp.record : await this.store.find(call.key, manager);
       if (seen) return replayOf(seen, samePayload(seen));
       await call.firstAttempt?.(manager);
       return null;
     };
-    return this.withConnection(call.locks, beforeLocks, async (connection) => {
-      const existing = await this.store.claim(connection, call.key, call.operation, fingerprint);
-      const replay = existing ? replayOf(existing, samePayload(existing)) : null;
-      if (replay) return replay;
-      const outcome = await call.work({ resumed: existing !== null, call: connection, batch: connection.batch });
-      // The text is fixed before COMMIT: a final answer is stored with the call's rows, and the same bytes are sent.
-      const body = call.render(outcome);
-      if (isFinal(outcome))
-        this.store.stageAnswer(connection.batch, call.key, { status: 200, body, requestDigest: this.fingerprints.ofBytes(call.operation, call.bytes) });
-      return { replayed: false, outcome, body };
-    });
+    const admitted = call.lookedUp !== undefined;
+    return this.withConnection(
+      call.locks,
+      beforeLocks,
+      async (connection) => {
+        const existing = await this.store.claim(connection, call.key, call.operation, fingerprint);
+        const replay = existing ? replayOf(existing, samePayload(existing)) : null;
+        if (replay) return replay;
+        const outcome = await call.work({ resumed: existing !== null, call: connection, batch: connection.batch });
+        // The text is fixed before COMMIT: a final answer is stored with the call's rows, and the same bytes are sent.
+        const body = call.render(outcome);
+        if (isFinal(outcome))
+          this.store.stageAnswer(connection.batch, call.key, { status: 200, body, requestDigest: this.fingerprints.ofBytes(call.operation, call.bytes) });
+        return { replayed: false, outcome, body };
+      },
+      admitted,
+    );
   }
 
-  /** The partner's call is admitted under its in-flight cap (else 503/503/3), then runs on its connection. */
+  /**
+   * The partner's call is admitted under its in-flight cap (else 503/503/3; PartnerInFlight), unless
+   * the replay interceptor admitted it before its read, then runs on its connection.
+   */
   private async withConnection<T>(
     lockNames: readonly string[] | (() => readonly string[]),
     beforeLocks: (manager: EntityManager) => Promise<T | null>,
     work: (connection: CallConnection) => Promise<T>,
+    admitted = false,
   ): Promise<T> {
-    const partnerId = this.cls.isActive() ? (this.cls.get('principal') as Principal | undefined)?.partner.partnerId : undefined;
-    const admitted = this.admit(partnerId);
+    const partnerId = admitted || !this.cls.isActive() ? undefined : (this.cls.get('principal') as Principal | undefined)?.partner.partnerId;
+    const leave = partnerId === undefined ? undefined : this.inFlight.enter(partnerId);
     try {
       return await this.onConnection(lockNames, beforeLocks, work);
     } finally {
-      if (admitted) this.leave(partnerId as string);
+      leave?.();
     }
-  }
-
-  private admit(partnerId: string | undefined): boolean {
-    if (partnerId === undefined) return false;
-    if (!this.tryAdmit(partnerId)) {
-      this.metrics.countInFlightRejection();
-      throw new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } });
-    }
-    return true;
-  }
-
-  private tryAdmit(partnerId: string): boolean {
-    const count = this.inFlight.get(partnerId) ?? 0;
-    if (count >= this.config.env.partnerMaxInFlight) return false;
-    this.inFlight.set(partnerId, count + 1);
-    return true;
-  }
-
-  private leave(partnerId: string): void {
-    const count = (this.inFlight.get(partnerId) ?? 1) - 1;
-    if (count <= 0) this.inFlight.delete(partnerId);
-    else this.inFlight.set(partnerId, count);
   }
 
   /**
