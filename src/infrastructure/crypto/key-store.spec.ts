@@ -3,6 +3,7 @@ import {
   KeyStore,
   KeyStoreError,
   promoteStagedRotation,
+  revokeKey,
   rotateKeyMaterial,
   stageRotation,
   STAGED_KEYS_ACCEPTED_SECONDS,
@@ -48,5 +49,17 @@ describe('a rotation in two steps (keys:rotate -- --stage, then --promote)', () 
     const broken = { ...staged, previousEncryption: [] };
     expect(() => promoteStagedRotation(broken)).toThrow(KeyStoreError);
     await expect(KeyStore.from(JSON.stringify(broken), false, '/nonexistent')).rejects.toThrow('staged names a key the document does not list');
+  });
+
+  it('refuses to revoke a staged key (the document would name a key it no longer lists), and revokes a previous one beside it', async () => {
+    const before = await rotateKeyMaterial(await generateKeyMaterial());
+    const staged = await stageRotation(before);
+    for (const kid of [staged.staged?.signing, staged.staged?.encryption]) {
+      expect(() => revokeKey(staged, String(kid))).toThrow(`${kid} is staged`);
+    }
+    const previous = String(before.previousSigning?.[0]?.kid);
+    const revoked = revokeKey(staged, previous);
+    expect(revoked.previousSigning?.map((jwk) => jwk.kid)).not.toContain(previous);
+    await expect(KeyStore.from(JSON.stringify(revoked), false, '/nonexistent')).resolves.toBeInstanceOf(KeyStore);
   });
 });

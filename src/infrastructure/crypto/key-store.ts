@@ -306,11 +306,15 @@ export function promoteStagedRotation(current: KeyMaterial, options: { rolloutSe
 /**
  * The key document without the previous signing or `enc` key `kid` (`keys:rotate --revoke <kid>`):
  * once deployed, that key leaves the JWKS and its tokens are refused. The current keys cannot be
- * revoked this way: rotate first, then revoke the key that became previous.
+ * revoked this way, nor the keys a staged rotation will make current: rotate (or promote) first, then
+ * revoke the key that became previous.
  */
 export function revokeKey(current: KeyMaterial, kid: string): KeyMaterial {
   if (kid === current.signing.kid || kid === current.encryption.kid) {
     throw new KeyStoreError(`${kid} is a current key: run keys:rotate first, then revoke it`);
+  }
+  if (kid === current.staged?.signing || kid === current.staged?.encryption) {
+    throw new KeyStoreError(`${kid} is staged to become current: promote it (keys:rotate -- --promote) and rotate before revoking it`);
   }
   const previousSigning = (current.previousSigning ?? []).filter((jwk) => jwk.kid !== kid);
   const previousEncryption = (current.previousEncryption ?? []).filter((jwk) => jwk.kid !== kid);
