@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -51,6 +52,26 @@ describe(parseServiceConfig.name, () => {
     [{ programs: [program], partners: [rotating({ clientSecretHash: PHC.replace('r=8', 'r=0') })] }, /clientSecretHash has scrypt parameters out of range/],
   ])('refuses an invalid file with a message naming the entry (%#)', (raw, message) => {
     expect(() => parseServiceConfig(raw)).toThrow(message);
+  });
+
+  it("refuses a partner's encryption key that is not a P-256 public key for encryption, naming the entry (every sealed answer would be a 500)", () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = publicKey.export({ format: 'jwk' });
+    const withKey = (publicKeyJwk: Record<string, unknown>) => () =>
+      parseServiceConfig({ programs: [program], partners: [{ ...partner, encryption: { publicKeyJwk } }] }, {});
+    expect(withKey(jwk)).not.toThrow();
+    expect(withKey({ ...jwk, kid: 'partner-key-1', use: 'enc' })).not.toThrow();
+    for (const [bad, message] of [
+      [{ ...jwk, y: jwk.x }, 'not a valid P-256 public key'],
+      [{ ...jwk, x: 'AAAA' }, 'not a valid P-256 public key'],
+      [privateKey.export({ format: 'jwk' }), 'a public key: it carries the private d'],
+      [{ ...jwk, use: 'sig' }, 'use "enc"'],
+      [{ ...jwk, crv: 'P-384' }, 'must be an EC P-256 public key'],
+    ] as Array<[Record<string, unknown>, string]>) {
+      expect(withKey(bad)).toThrow(ServiceConfigError);
+      expect(withKey(bad)).toThrow(`partners[0] (a).encryption.publicKeyJwk`);
+      expect(withKey(bad)).toThrow(message);
+    }
   });
 
   it('resolves env: secrets and refuses missing ones', () => {

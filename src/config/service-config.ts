@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import * as fs from 'node:fs';
+import { createPublicKey, JsonWebKey } from 'node:crypto';
 import { plainToInstance, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -166,6 +167,25 @@ function mergeLimits(dto: LimitSetDto | undefined, defaults: LimitSet, where: st
   return { ssn: pick('ssn'), itin: pick('itin'), phone: pick('phone') };
 }
 
+/**
+ * A partner's key for the answers sealed to it (CONTRACT section 5): an EC P-256 public key whose
+ * point is on the curve (node:crypto imports it as every sealing will), without the private `d`, for
+ * encryption when it says what for. Checked at start: a key that cannot be imported made every
+ * sealed answer of the partner a 500.
+ */
+function checkEncryptionKey(jwk: Record<string, unknown>, where: string): void {
+  if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string') {
+    throw new ServiceConfigError(`${where} must be an EC P-256 public key (kty, crv, x, y)`);
+  }
+  if ('d' in jwk) throw new ServiceConfigError(`${where} must be a public key: it carries the private d`);
+  if (jwk.use !== undefined && jwk.use !== 'enc') throw new ServiceConfigError(`${where} must be for encryption (use "enc" or no use)`);
+  try {
+    createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
+  } catch {
+    throw new ServiceConfigError(`${where} is not a valid P-256 public key (its point is not on the curve)`);
+  }
+}
+
 export interface ParseOptions {
   /** Production refuses literal secrets in the file: they must be hashes or env: references. */
   production?: boolean;
@@ -252,9 +272,7 @@ export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
       }
     }
     const jwk = partner.encryption?.publicKeyJwk;
-    if (jwk && (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string')) {
-      throw new ServiceConfigError(`${where}.encryption.publicKeyJwk must be an EC P-256 public key (kty, crv, x, y)`);
-    }
+    if (jwk) checkEncryptionKey(jwk, `${where}.encryption.publicKeyJwk`);
     return {
       partnerId: partner.partnerId,
       clientId: partner.clientId,

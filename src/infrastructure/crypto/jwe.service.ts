@@ -49,6 +49,7 @@ export class JweService {
     return named ? [named.key] : all.map((entry) => entry.key);
   }
 
+  /** An answer sealed to the partner's key (CONTRACT section 5), its `kid` in the header when the key has one. */
   async encryptForPartner(value: unknown, publicKeyJwk: Record<string, unknown>): Promise<string> {
     const cacheKey = `${String(publicKeyJwk.x)}.${String(publicKeyJwk.y)}`;
     let key = this.partnerKeys.get(cacheKey);
@@ -57,7 +58,7 @@ export class JweService {
       this.partnerKeys.set(cacheKey, key);
     }
     return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(value)))
-      .setProtectedHeader({ alg: ALG, enc: ENC, cty: 'application/json' })
+      .setProtectedHeader({ alg: ALG, enc: ENC, cty: 'application/json', ...(typeof publicKeyJwk.kid === 'string' ? { kid: publicKeyJwk.kid } : {}) })
       .encrypt(await key);
   }
 }
