@@ -108,8 +108,10 @@ describe('Enrollment account limits (e2e)', () => {
         expect(cleared.body.account).toMatchObject({ status: 'closed', statusReason: 'limitExceeded', activatedDateTime: null });
         expect(cleared.body.paymentInstruments).toEqual([]);
 
+        // The clearance stored the decline as the requestId's final answer: the retry replays it.
         const retry = await app.client().post(SANDBOX, heldRequest);
         expectDecline(retry, 60, 'Number of Active Accounts Exceeded');
+        expect(retry.headers.get('idempotent-replayed')).toBe('true');
         expect(accountIdOf(retry.body)).toBe(other);
         const again = await app.client().post(SANDBOX, heldRequest);
         expect(again.headers.get('idempotent-replayed')).toBe('true');

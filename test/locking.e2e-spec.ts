@@ -237,11 +237,8 @@ describe('API locking (e2e)', () => {
       const calls = [0, 1, 2, 3].map(() => capped.client().post<EnrollmentBody>(ENROLL, EnrollmentRequestFactory.build(), { noRetry: true }));
       const waitingOnTable = async () =>
         Number(
-          (
-            await observer.query(
-              `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%idempotency_keys%'`,
-            )
-          ).rows[0].n,
+          (await observer.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%idempotency_keys%'`)).rows[0]
+            .n,
         );
       await waitUntil(async () => (await waitingOnTable()) >= 1, 10_000, 20);
       await new Promise((resolve) => setTimeout(resolve, 500));

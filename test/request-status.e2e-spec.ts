@@ -61,7 +61,7 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
     expect(body.answer).toEqual(declined.body);
   });
 
-  it('held: OFAC review, no answer stored; completed once care clears it', async () => {
+  it('held: OFAC review, no answer stored; once care clears it, completed with its final answer stored, which the identical retry replays', async () => {
     const request = EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } });
     const held = await app.client().post(ENROLL, request);
     expect(held.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
@@ -71,11 +71,13 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
     const accountId = (held.body.account as { accountIdentifier: string }).accountIdentifier;
     expect((await app.client('care').post(`/v1/care/accounts/${accountId}/ofacClear`, {})).status).toBe(200);
     const cleared = await stateOf(request.requestId);
-    expect(cleared).toMatchObject({ request: { state: 'completed' }, answer: null });
+    // CONTRACT section 11: completed means a final answer is stored, the one the identical retry replays.
+    expect(cleared).toMatchObject({ request: { state: 'completed' }, answer: { requestId: request.requestId, responseDetails: [{ code: 0, subCode: 0 }] } });
+    expect(cleared.answer).toMatchObject({ account: { accountIdentifier: accountId, status: 'normal' } });
     expect(Date.parse(cleared.request.updatedDateTime)).toBeGreaterThanOrEqual(Date.parse(body.request.updatedDateTime));
     const retried = await app.client().post(ENROLL, request);
-    expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
-    expect((await stateOf(request.requestId)).answer).toEqual(retried.body);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(cleared.answer);
   });
 
   it('held: a name on the SDN list (screening), like the sandbox name', async () => {

@@ -25,7 +25,7 @@ import { EnrollmentService } from './services/enrollment.service';
 import { ScanCapturePurge } from './services/scan-capture-purge';
 import { ScanCaptureService } from './services/scan-capture.service';
 
-/** Exports EnrollmentCompletionService so care's OFAC clearance completes a held enrollment. */
+/** Exports EnrollmentService so care's OFAC clearance completes a held enrollment and stores its answer. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([ScanCapture]),
@@ -53,6 +53,6 @@ import { ScanCaptureService } from './services/scan-capture.service';
     ScanCapturePurge,
     { provide: KYC_PROVIDER, useClass: SandboxKycProvider },
   ],
-  exports: [EnrollmentCompletionService],
+  exports: [EnrollmentService],
 })
 export class EnrollmentModule {}

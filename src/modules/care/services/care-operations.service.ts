@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
 import { CareAuditService } from '../../audit/care-audit.service';
 import { Clock } from '../../../infrastructure/time/clock';
-import { EnrollmentCompletionService } from '../../enrollment/services/enrollment-completion.service';
+import { EnrollmentService } from '../../enrollment/services/enrollment.service';
 import * as lifecycle from '../../lifecycle/account-lifecycle';
 import { LifecycleWriter } from '../../lifecycle/lifecycle.writer';
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
@@ -18,7 +18,7 @@ export class CareOperationsService {
     private readonly runner: CareActionRunner,
     private readonly writer: LifecycleWriter,
     private readonly audit: CareAuditService,
-    private readonly completion: EnrollmentCompletionService,
+    private readonly enrollments: EnrollmentService,
     private readonly clock: Clock,
     private readonly limits: AccountLimitsService,
   ) {}
@@ -71,7 +71,7 @@ export class CareOperationsService {
       const account = await this.runner.lockAccount(manager, who, accountId);
       return { id: account.id, before: await this.runner.snapshot(manager, account) };
     });
-    const outcome = await this.completion.completeAfterOfacClearance(call, id);
+    const outcome = await this.enrollments.completeAfterOfacClearance(call, id);
     await call.run(async (manager) => {
       const account = await this.runner.lockAccount(manager, who, id);
       const after = await this.runner.snapshot(manager, account);

@@ -120,7 +120,7 @@ export class EnrollmentController {
     description:
       'state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), ' +
       'held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. ' +
-      "An enrollment completed by the issuer's OFAC clearance is completed with answer null until its identical retry stores the answer. " +
+      "An enrollment the issuer's OFAC clearance completed is completed with its final answer stored at the clearance (the enrollment, or a limit decline), which the identical retry replays. " +
       "Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner's: 404/10/0.",
   })
   @ApiAnswer(EnrollmentRequestStatusResponse, 'The request and the answer its identical retry would replay', {

@@ -59,7 +59,7 @@ export class EnrollmentRequestsService {
 
   private stateOf(running: boolean, enrollment: { point: string; statusReason: string | null } | null): RequestState {
     if (running) return 'inProgress';
-    // Completed by care's OFAC clearance: final, though its answer is stored only when the identical retry asks for it.
+    // Finished without a stored answer: completed by care's OFAC clearance a moment before it stores the answer (EnrollmentService.completeAfterOfacClearance).
     if (enrollment?.point === 'finished') return 'completed';
     if (enrollment?.statusReason === 'ofacReview') return 'held';
     return 'incomplete';

@@ -12,6 +12,9 @@ import { AccountView, AccountViewService } from '../../account-views/services/ac
 import type { CallConnection } from '../../../infrastructure/database/call-connection';
 import { CallAnswer, CallOutcome, isFinal, Outcome } from '../../locking/call-outcome';
 import { CallRunner, IdempotentCall } from '../../locking/call-runner';
+import { outcomeText } from '../../locking/call-answer';
+import { IdempotencyStore } from '../../idempotency/idempotency.store';
+import { AppConfig } from '../../../config/app-config';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import { EnrollmentOutcome, Metrics } from '../../../infrastructure/metrics/metrics';
 import { UserRecordsService } from '../../user/services/user-records.service';
@@ -50,7 +53,39 @@ export class EnrollmentService {
     private readonly clock: Clock,
     @Inject(KYC_PROVIDER) private readonly kyc: KycProvider,
     private readonly metrics: Metrics,
+    private readonly store: IdempotencyStore,
+    private readonly config: AppConfig,
   ) {}
+
+  /**
+   * Care's OFAC clearance of a held enrollment (CONTRACT section 10: "completed automatically"): it
+   * continues exactly as originally requested, and its final answer (the completed enrollment, or the
+   * decline of a limit that filled up meanwhile) is stored for its requestId as the identical retry
+   * would have answered it, so the request status reads completed with that answer and the retry
+   * replays it (CONTRACT section 11: completed means a final answer is stored). `call` is care's, on
+   * the account's lock; an answer a retry stored first is kept.
+   */
+  async completeAfterOfacClearance(call: CallConnection, accountId: string): Promise<CompletionOutcome> {
+    const outcome = await this.completion.completeAfterOfacClearance(call, accountId);
+    if (outcome !== 'completed' && typeof outcome !== 'object') return outcome;
+    await call.run(async (manager) => {
+      const account = await this.accounts.findById(manager, accountId);
+      const partner = account ? this.config.service.partnerById(account.partnerId) : undefined;
+      if (!account?.requestId || !partner) return;
+      let answer: CallOutcome<AccountView>;
+      if (typeof outcome === 'object') {
+        const holder = await this.users.primaryOf(manager, accountId);
+        answer = await this.decline(manager, partner, holder ? this.users.dateOfBirthOf(holder) : null, outcome.declined);
+      } else {
+        answer = Outcome.completed(await this.views.render(accountId, partner, manager));
+      }
+      const key = { partnerId: account.partnerId, programCode: account.programCode, requestId: account.requestId };
+      const batch = new WriteBatch();
+      this.store.stageAnswer(batch, key, { status: 200, body: outcomeText(key.requestId, answer, this.config.env.publicUrl), requestDigest: null });
+      await batch.execute(manager);
+    });
+    return outcome;
+  }
 
   /**
    * `edge`, from the controller: the request's bytes; the requestId's record as the replay
@@ -131,7 +166,7 @@ export class EnrollmentService {
       limits: plan.program.limits[plan.accountType],
       keys: limitKeys,
     });
-    if (breach) return this.decline(manager, partner, plan, breach);
+    if (breach) return this.decline(manager, partner, plan.user.identifyingData.dateOfBirth, breach);
 
     const now = this.clock.now();
     const enrollment = { partner, plan, userData, limitKeys, scanId: claimed?.scan.id ?? null, now };
@@ -175,7 +210,7 @@ export class EnrollmentService {
   ): Promise<CallOutcome<AccountView>> {
     await call.commitKeepingLocks();
     const outcome = await this.completion.continueFrom(call, accountId, point);
-    if (typeof outcome === 'object') return this.decline(call.manager, partner, plan, outcome.declined);
+    if (typeof outcome === 'object') return this.decline(call.manager, partner, plan.user.identifyingData.dateOfBirth, outcome.declined);
     return answerOf(outcome, await this.views.render(accountId, partner, call.manager));
   }
 
@@ -183,12 +218,12 @@ export class EnrollmentService {
    * A limit decline. For an active-account limit whose most recent enrollment has the same date of
    * birth (and is this partner's), that enrollment is returned beside the decline; otherwise only the error.
    */
-  private async decline(manager: EntityManager, partner: PartnerConfig, plan: EnrollmentPlan, breach: LimitBreach): Promise<CallOutcome<AccountView>> {
+  private async decline(manager: EntityManager, partner: PartnerConfig, dateOfBirth: string | null, breach: LimitBreach): Promise<CallOutcome<AccountView>> {
     const decline = new DomainError(breach.error);
     if (breach.scope !== 'active' || !breach.mostRecentAccountId) return Outcome.declined(decline);
     const existing = await this.accounts.findById(manager, breach.mostRecentAccountId);
     const holder = existing && existing.partnerId === partner.partnerId ? await this.users.primaryOf(manager, existing.id) : null;
-    if (!existing || !holder || this.users.dateOfBirthOf(holder) !== plan.user.identifyingData.dateOfBirth) return Outcome.declined(decline);
+    if (!existing || !holder || dateOfBirth === null || this.users.dateOfBirthOf(holder) !== dateOfBirth) return Outcome.declined(decline);
     return Outcome.declined(decline, await this.views.render(existing.id, partner, manager));
   }
 }
