@@ -85,6 +85,18 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
     for (const o of ['completed', 'declined', 'held', 'referred', 'incomplete']) expect({ o, moved: (await outcome(o)) - before[o] }).toEqual({ o, moved: 1 });
   });
 
+  it("counts an enrollment held for OFAC review once more when care's clearance completes it, and not again on the partner's retry (a replay)", async () => {
+    const completed = await value(app, 'enrollment_outcomes_total', 'outcome="completed"');
+    const client = app.client('acme');
+    const request = EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } });
+    const held = await client.post<{ account: { accountIdentifier: string } }>(ENROLL, request);
+    expect(held.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+    expect((await app.client('care').post(`/v1/care/accounts/${held.body.account.accountIdentifier}/ofacClear`, {})).status).toBe(200);
+    expect(await value(app, 'enrollment_outcomes_total', 'outcome="completed"')).toBe(completed + 1);
+    expect((await client.post(ENROLL, request)).headers.get('idempotent-replayed')).toBe('true');
+    expect(await value(app, 'enrollment_outcomes_total', 'outcome="completed"')).toBe(completed + 1);
+  });
+
   it('counts a phased enrollment once, on the retry that resumed and decided it (the interrupted call decided nothing)', async () => {
     const completed = await value(app, 'enrollment_outcomes_total', 'outcome="completed"');
     const client = app.client('acme');

@@ -63,15 +63,15 @@ export class EnrollmentService {
    * decline of a limit that filled up meanwhile) is stored for its requestId as the identical retry
    * would have answered it, so the request status reads completed with that answer and the retry
    * replays it (CONTRACT section 11: completed means a final answer is stored). `call` is care's, on
-   * the account's lock; an answer a retry stored first is kept.
+   * the account's lock; an answer a retry stored first is kept. Counted in enrollment_outcomes_total.
    */
   async completeAfterOfacClearance(call: CallConnection, accountId: string): Promise<CompletionOutcome> {
     const outcome = await this.completion.completeAfterOfacClearance(call, accountId);
     if (outcome !== 'completed' && typeof outcome !== 'object') return outcome;
-    await call.run(async (manager) => {
+    const decided = await call.run(async (manager) => {
       const account = await this.accounts.findById(manager, accountId);
       const partner = account ? this.config.service.partnerById(account.partnerId) : undefined;
-      if (!account?.requestId || !partner) return;
+      if (!account?.requestId || !partner) return undefined;
       let answer: CallOutcome<AccountView>;
       if (typeof outcome === 'object') {
         const holder = await this.users.primaryOf(manager, accountId);
@@ -83,7 +83,10 @@ export class EnrollmentService {
       const batch = new WriteBatch();
       this.store.stageAnswer(batch, key, { status: 200, body: outcomeText(key.requestId, answer, this.config.env.publicUrl), requestDigest: null });
       await batch.execute(manager);
+      return outcomeLabel(answer);
     });
+    // The clearance decided the enrollment, not a call of the partner (whose retry now replays): counted here, once.
+    if (decided) this.metrics.countEnrollment(decided);
     return outcome;
   }
 
