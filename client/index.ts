@@ -4,6 +4,7 @@ export type { components, operations, paths } from './generated/api-types';
 export { TokenError, TokenProvider } from './token-provider';
 export type { TokenProviderOptions } from './token-provider';
 export { decryptData, encryptUserData, serviceEncryptionKey } from './jwe';
+export type { ServiceEncryptionKey } from './jwe';
 export { defaultRetryPolicy, retryDelay, SERVICE_RETRY_RANGES, shouldRetry } from './retry-policy';
 export type { RetryPolicy } from './retry-policy';
 export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifyWebhook } from './webhooks';

@@ -5,16 +5,27 @@ import { compactDecrypt, CompactEncrypt, importJWK, type JWK, type CryptoKey } f
  * sent as a JWE compact string (ECDH-ES, A256GCM, P-256) to the service's `enc` key, and
  * `user.encryptedUserData` / `account.encryptedAccountData` come back encrypted to the partner's key.
  */
-export async function serviceEncryptionKey(baseUrl: string, fetchImpl: typeof fetch = fetch): Promise<CryptoKey> {
-  const jwks = (await (await fetchImpl(`${baseUrl}/.well-known/jwks.json`)).json()) as { keys: Array<JWK & { use?: string }> };
-  const key = jwks.keys.find((k) => k.use === 'enc');
-  if (!key) throw new Error('the service publishes no enc key');
-  return (await importJWK(key, 'ECDH-ES')) as CryptoKey;
+/** The service's current `enc` key (the first of its JWKS), with its `kid`. */
+export interface ServiceEncryptionKey {
+  key: CryptoKey;
+  kid: string | undefined;
 }
 
-/** `encryptedUserData` as the service expects it from an encryption partner. */
-export async function encryptUserData(data: unknown, serviceKey: CryptoKey): Promise<string> {
-  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(data))).setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM' }).encrypt(serviceKey);
+export async function serviceEncryptionKey(baseUrl: string, fetchImpl: typeof fetch = fetch): Promise<ServiceEncryptionKey> {
+  const response = await fetchImpl(`${baseUrl}/.well-known/jwks.json`);
+  if (!response.ok) throw new Error(`the service's JWKS answered ${response.status}`);
+  const jwks = (await response.json()) as { keys: Array<JWK & { use?: string }> };
+  const key = jwks.keys.find((k) => k.use === 'enc');
+  if (!key) throw new Error('the service publishes no enc key');
+  return { key: (await importJWK(key, 'ECDH-ES')) as CryptoKey, kid: key.kid };
+}
+
+/** `encryptedUserData` as the service expects it from an encryption partner, naming the key by its `kid` when known. */
+export async function encryptUserData(data: unknown, serviceKey: CryptoKey | ServiceEncryptionKey): Promise<string> {
+  const { key, kid } = 'key' in serviceKey ? serviceKey : { key: serviceKey, kid: undefined };
+  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(data)))
+    .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', ...(kid ? { kid } : {}) })
+    .encrypt(key);
 }
 
 /** The JSON inside a JWE the service encrypted to the partner's key (private JWK or imported key). */

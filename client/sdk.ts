@@ -1,7 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { CryptoKey } from 'jose';
 import type { components, paths } from './generated/api-types';
-import { encryptUserData, serviceEncryptionKey } from './jwe';
+import { encryptUserData, serviceEncryptionKey, ServiceEncryptionKey } from './jwe';
 import { defaultRetryPolicy, type RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
 import { TokenError, TokenProvider } from './token-provider';
 
@@ -67,7 +67,16 @@ export function createEnrollmentSdk(options: SdkOptions) {
     return baseFetch(again);
   };
   const api: ApiClient = createClient<paths>({ baseUrl: options.baseUrl, fetch: retrying(policy, authorized) });
-  let encKey: Promise<CryptoKey> | undefined;
+  // The service's enc key, fetched once; a failed fetch is not kept, and a JWE the service could not
+  // open (its key rotated away, 400/100/5 on encryptedUserData) makes it fetched again (encryptedWithFreshKey).
+  let encKey: Promise<ServiceEncryptionKey> | undefined;
+  const currentKey = (): Promise<ServiceEncryptionKey> => {
+    const fetched = (encKey ??= serviceEncryptionKey(options.baseUrl, options.fetch));
+    fetched.catch(() => {
+      if (encKey === fetched) encKey = undefined;
+    });
+    return fetched;
+  };
 
   return {
     /** Every operation of the document, typed: `api.GET('/v1/programs/{programCode}/accounts/{accountIdentifier}/users', { params })`. */
@@ -78,9 +87,15 @@ export function createEnrollmentSdk(options: SdkOptions) {
     /** An encryption partner's enrollment: encryptedUserData sealed to the service's enc key (JWE ECDH-ES/A256GCM), unless already sealed. */
     async enrollEncrypted(programCode: string, body: EnrollmentRequest) {
       const data = body.encryptedUserData;
-      encKey ??= serviceEncryptionKey(options.baseUrl, options.fetch);
-      const sealed = typeof data === 'string' ? data : await encryptUserData(data, await encKey);
-      return api.POST('/v1/programs/{programCode}/enrollments', { params: { path: { programCode } }, body: { ...body, encryptedUserData: sealed } });
+      const send = async () => {
+        const sealed = typeof data === 'string' ? data : await encryptUserData(data, await currentKey());
+        return api.POST('/v1/programs/{programCode}/enrollments', { params: { path: { programCode } }, body: { ...body, encryptedUserData: sealed } });
+      };
+      const first = await send();
+      if (typeof data === 'string' || !unopened(first.error)) return first;
+      // A 400 stores nothing, so the same requestId may be sent again, sealed to the key the JWKS lists now.
+      encKey = undefined;
+      return send();
     },
     getAccount: (programCode: string, accountIdentifier: string) =>
       api.GET('/v1/programs/{programCode}/enrollments/accounts/{accountIdentifier}', { params: { path: { programCode, accountIdentifier } } }),
@@ -88,6 +103,12 @@ export function createEnrollmentSdk(options: SdkOptions) {
 }
 
 export type EnrollmentSdk = ReturnType<typeof createEnrollmentSdk>;
+
+/** A 400/100/5 on encryptedUserData itself: the service could not open the JWE. */
+function unopened(error: unknown): boolean {
+  const detail = (error as { responseDetails?: ResponseDetail[] } | undefined)?.responseDetails?.[0];
+  return detail?.code === 100 && detail.subCode === 5 && detail.field === 'encryptedUserData';
+}
 
 /** True when the answer is a success (code 0); declines (codes 2 and 5) come with HTTP 200 too. */
 export function isSuccess(body: { responseDetails: ResponseDetail[] } | undefined): boolean {

@@ -89,7 +89,7 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
     const completed = await value(app, 'enrollment_outcomes_total', 'outcome="completed"');
     const client = app.client('acme');
     const request = EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } });
-    const held = await client.post<{ account: { accountIdentifier: string } }>(ENROLL, request);
+    const held = await client.post<{ account: { accountIdentifier: string }; responseDetails: Array<{ code: number; subCode: number }> }>(ENROLL, request);
     expect(held.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
     expect((await app.client('care').post(`/v1/care/accounts/${held.body.account.accountIdentifier}/ofacClear`, {})).status).toBe(200);
     expect(await value(app, 'enrollment_outcomes_total', 'outcome="completed"')).toBe(completed + 1);
