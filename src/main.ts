@@ -28,7 +28,9 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   const metricsPort = config.isProduction ? config.env.metricsPort : undefined;
-  const metricsServer = metricsPort ? await app.get(Metrics).listenSeparately(config.env.metricsHost, metricsPort) : undefined;
+  const metricsServer = metricsPort
+    ? await naming('METRICS_HOST and METRICS_PORT', config.env.metricsHost, metricsPort, app.get(Metrics).listenSeparately(config.env.metricsHost, metricsPort))
+    : undefined;
   // Through the app's logger (pino, JSON lines): one line at start, one at a clean stop (CONTRACT section 16).
   const logger = new Logger('Service');
   const shutdown = async (signal: NodeJS.Signals) => {
@@ -46,8 +48,17 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ host: config.env.host, port: config.env.port });
+  await naming('HOST and PORT', config.env.host, config.env.port, app.listen({ host: config.env.host, port: config.env.port }));
   logger.log({ ...startupSummary(app, config, metricsServer, embedded !== undefined), msg: 'enrollment-service started' });
+}
+
+/** A listener that could not start (an address that does not resolve, a port in use) names the settings that chose it. */
+async function naming<T>(settings: string, host: string, port: number, listening: Promise<T>): Promise<T> {
+  try {
+    return await listening;
+  } catch (error) {
+    throw new Error(`cannot listen on ${host}:${port} (${settings}): ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 main().catch((error: unknown) => {

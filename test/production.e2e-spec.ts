@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { generateKeyMaterial } from '../src/infrastructure/crypto/key-store';
 import { Metrics } from '../src/infrastructure/metrics/metrics';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
-import { BASE_PROGRAMS, PARTNERS, startTestApp, TestApp } from './support/test-app';
+import { BASE_PROGRAMS, PARTNERS, startTestApp, TestApp, uniqueSchema } from './support/test-app';
 import { expectTooManyTokenRequests, tokenRequest } from './support/token-requests';
 import { waitUntil } from './support/wait';
 
@@ -184,6 +184,21 @@ describe('Production mode (e2e)', () => {
         expect({ code, lines: stderr.trim().split('\n') }).toEqual({ code: 1, lines: [expect.stringContaining(reason)] });
         expect(stderr).toMatch(/^enrollment-service failed to start: /);
       }
+    });
+
+    it('a listen address that cannot be used is refused in one line naming HOST and PORT', async () => {
+      const { code, stderr } = await start({
+        ...(await valid()),
+        DATABASE_URL: process.env.DATABASE_URL as string,
+        DATABASE_TLS: 'off',
+        DB_SCHEMA: uniqueSchema('prod-listen'),
+        HOST: '999.1.1.1',
+        PORT: '4999',
+      });
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^enrollment-service failed to start: cannot listen on 999\.1\.1\.1:4999 \(HOST and PORT\): /),
+      ]);
     });
 
     it('an external issuer without OAUTH_AUDIENCE is refused', async () => {

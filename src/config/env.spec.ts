@@ -24,6 +24,39 @@ describe(loadEnv.name, () => {
     expect(loadEnv({ METRICS_HOST: '0.0.0.0' }).metricsHost).toBe('0.0.0.0');
   });
 
+  it('a flag is "true" or "false" (README: a bad value stops the start, naming it); the default when unset', () => {
+    expect(loadEnv({})).toMatchObject({ jobsEnabled: true, dbPreparedStatements: true, docsInProduction: false });
+    expect(loadEnv({ JOBS_ENABLED: 'false', DB_PREPARED_STATEMENTS: 'false', DOCS_IN_PRODUCTION: 'true' })).toMatchObject({
+      jobsEnabled: false,
+      dbPreparedStatements: false,
+      docsInProduction: true,
+    });
+    for (const name of ['JOBS_ENABLED', 'DB_PREPARED_STATEMENTS', 'DOCS_IN_PRODUCTION']) {
+      for (const raw of ['FALSE', 'yes', '0', 'off']) {
+        expect(() => loadEnv({ [name]: raw })).toThrow(new EnvError(`${name} must be "true" or "false", got "${raw}"`));
+      }
+    }
+  });
+
+  it('a port is 1 to 65535, naming the variable', () => {
+    for (const name of ['PORT', 'METRICS_PORT', 'EMBEDDED_PG_PORT']) {
+      expect(() => loadEnv({ [name]: '70000' })).toThrow(new EnvError(`${name} must be a port (1 to 65535), got "70000"`));
+    }
+    expect(loadEnv({ PORT: '65535' }).port).toBe(65535);
+  });
+
+  it("LOG_LEVEL is one of the logger's levels", () => {
+    expect(loadEnv({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+    expect(() => loadEnv({ LOG_LEVEL: 'verbose' })).toThrow(/^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"$/);
+  });
+
+  it('PUBLIC_URL is an http(s) URL without query or fragment (the token issuer and every docUrl start with it)', () => {
+    expect(loadEnv({ PUBLIC_URL: 'https://api.bank.example/' }).publicUrl).toBe('https://api.bank.example');
+    for (const raw of ['notaurl', 'ftp://api.bank.example', 'https://api.bank.example/?x=1', 'https://api.bank.example/#top']) {
+      expect(() => loadEnv({ PUBLIC_URL: raw })).toThrow(new EnvError(`PUBLIC_URL must be an http or https URL without query or fragment, got "${raw}"`));
+    }
+  });
+
   it('DATABASE_TLS is "off" or "on" (default on)', () => {
     expect(loadEnv({}).databaseTlsOff).toBe(false);
     expect(loadEnv({ DATABASE_TLS: 'off' }).databaseTlsOff).toBe(true);

@@ -104,6 +104,44 @@ function int(name: string, raw: string | undefined, fallback: number, min = 0): 
   return value;
 }
 
+/** A TCP port: 1 to 65535. */
+function portOf(name: string, raw: string | undefined, fallback: number): number {
+  const value = int(name, raw, fallback, 1);
+  if (value > 65535) throw new EnvError(`${name} must be a port (1 to 65535), got "${raw}"`);
+  return value;
+}
+
+/** "true" or "false"; the default when unset. Anything else (FALSE, yes, 0) is refused, not read as one or the other. */
+function flag(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new EnvError(`${name} must be "true" or "false", got "${raw}"`);
+}
+
+/** pino's levels, and silent. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'info';
+  if (!LOG_LEVELS.includes(raw)) throw new EnvError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
+/** The service's external base URL (token issuer, RFC 8414 metadata, every docUrl), without a trailing slash. */
+function publicUrl(raw: string | undefined, host: string, port: number): string {
+  if (raw === undefined || raw === '') return `http://${host}:${port}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || raw.includes('#') || raw.includes('?')) {
+    throw new EnvError(`PUBLIC_URL must be an http or https URL without query or fragment, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
 function intList(name: string, raw: string | undefined, fallback: number[]): number[] {
   if (raw === undefined || raw === '') return fallback;
   const values = raw.split(',').map((part) => Number(part.trim()));
@@ -211,32 +249,32 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new EnvError(`APP_MODE must be "sandbox" or "production", got "${source.APP_MODE}"`);
   }
   const host = source.HOST || '127.0.0.1';
-  const port = int('PORT', source.PORT, 3000);
+  const port = portOf('PORT', source.PORT, 3000);
   const dataDir = path.resolve(source.DATA_DIR || path.join(PROJECT_ROOT, '.data'));
   return {
     appMode,
     host,
     port,
-    publicUrl: (source.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
+    publicUrl: publicUrl(source.PUBLIC_URL, host, port),
     databaseUrl: source.DATABASE_URL || undefined,
     dbSchema: schemaName(source.DB_SCHEMA),
     embeddedPg: {
       dir: path.resolve(source.EMBEDDED_PG_DIR || path.join(dataDir, 'pg')),
-      port: int('EMBEDDED_PG_PORT', source.EMBEDDED_PG_PORT, 54329, 1),
+      port: portOf('EMBEDDED_PG_PORT', source.EMBEDDED_PG_PORT, 54329),
     },
     dataDir,
     serviceConfigPath: path.resolve(source.SERVICE_CONFIG || path.join(PROJECT_ROOT, 'config', 'sandbox.json')),
-    logLevel: source.LOG_LEVEL || 'info',
+    logLevel: logLevel(source.LOG_LEVEL),
     lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
     partnerMaxInFlight: int('PARTNER_MAX_IN_FLIGHT', source.PARTNER_MAX_IN_FLIGHT, 16, 1),
     tokenRateLimit: int('TOKEN_RATE_LIMIT', source.TOKEN_RATE_LIMIT, 60, 1),
     trustProxy: trustProxy(source.TRUST_PROXY),
     scryptQueueLimit: int('SCRYPT_QUEUE_LIMIT', source.SCRYPT_QUEUE_LIMIT, 32),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
-    metricsPort: source.METRICS_PORT ? int('METRICS_PORT', source.METRICS_PORT, 0, 1) : undefined,
+    metricsPort: source.METRICS_PORT ? portOf('METRICS_PORT', source.METRICS_PORT, 0) : undefined,
     metricsHost: source.METRICS_HOST || '127.0.0.1',
     databaseTlsOff: databaseTlsOff(source.DATABASE_TLS),
-    docsInProduction: source.DOCS_IN_PRODUCTION === 'true',
+    docsInProduction: flag('DOCS_IN_PRODUCTION', source.DOCS_IN_PRODUCTION, false),
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
     // Past the server's own statement_timeout, so a slow statement is still ended by the server first.
     dbQueryTimeoutMs: int(
@@ -260,8 +298,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ...poolSize(source),
     serviceKeys: source.SERVICE_KEYS || undefined,
     oauth: externalIssuer(source),
-    jobsEnabled: (source.JOBS_ENABLED ?? 'true') !== 'false',
-    dbPreparedStatements: (source.DB_PREPARED_STATEMENTS ?? 'true') !== 'false',
+    jobsEnabled: flag('JOBS_ENABLED', source.JOBS_ENABLED, true),
+    dbPreparedStatements: flag('DB_PREPARED_STATEMENTS', source.DB_PREPARED_STATEMENTS, true),
     ofac: {
       listDir: source.OFAC_LIST_DIR ? path.resolve(source.OFAC_LIST_DIR) : undefined,
       matchThreshold: fraction('OFAC_MATCH_THRESHOLD', source.OFAC_MATCH_THRESHOLD, 0.92),
