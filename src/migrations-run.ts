@@ -1,0 +1,18 @@
+// `npm run migration:run`: the pending migrations of DATABASE_URL's DB_SCHEMA, run as the service
+// runs them before it serves (runMigrations: the schema created when missing, one instance at a time
+// under an advisory lock), for an operator who migrates ahead of a deployment. The TypeORM CLI
+// (`npm run typeorm`, ormconfig.ts) stays for generating and reverting migrations.
+import { loadEnv } from './config/env';
+import { runMigrations } from './infrastructure/database/migrate';
+
+async function main(): Promise<void> {
+  const env = loadEnv();
+  if (!env.databaseUrl) throw new Error('DATABASE_URL must be set');
+  await runMigrations(env.databaseUrl, env.dbSchema);
+  process.stdout.write(`migrations of schema "${env.dbSchema}" are up to date\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`migration:run failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { uniqueSchema } from './support/test-app';
+
+const ROOT = path.resolve(__dirname, '..');
+
+/** `npm run migration:run`'s program (src/migrations-run.ts), as an operator runs it before a deployment. */
+function migrate(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'migrations-run.ts')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.spec.json'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run migration:run (e2e)', () => {
+  it('migrates a DB_SCHEMA that does not exist yet, as the service does at start, and again with nothing to do', async () => {
+    const schema = uniqueSchema('migration-run');
+    const env = { DATABASE_URL: process.env.DATABASE_URL as string, DB_SCHEMA: schema };
+    for (const run of [1, 2]) {
+      const { code, stdout, stderr } = await migrate(env);
+      expect({ run, code, stdout, stderr }).toEqual({ run, code: 0, stdout: `migrations of schema "${schema}" are up to date\n`, stderr: '' });
+    }
+    const db = new Client({ connectionString: process.env.DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ n: number }>(
+        `select count(*)::int as n from information_schema.tables where table_schema = $1 and table_name = 'accounts'`,
+        [schema],
+      );
+      expect(rows[0]?.n).toBe(1);
+    } finally {
+      await db.query(`drop schema if exists "${schema}" cascade`);
+      await db.end();
+    }
+  });
+
+  it('without DATABASE_URL: one line, exit 1', async () => {
+    const { code, stderr } = await migrate({});
+    expect({ code, stderr }).toEqual({ code: 1, stderr: 'migration:run failed: DATABASE_URL must be set\n' });
+  });
+});
