@@ -5,8 +5,10 @@
  */
 // Jest follows Node's require(esm) (jose, p-limit and the other ESM-only dependencies) only through
 // vm.SyntheticModule, which Node exposes under --experimental-vm-modules: `npm test` passes it.
+// One line and exit 1 (docs/testing.md): a thrown Error would print Jest's stack trace around it.
 if (typeof require('node:vm').SyntheticModule !== 'function') {
-  throw new Error('Jest needs Node 24 with --experimental-vm-modules: run `npm test`, or set NODE_OPTIONS=--experimental-vm-modules');
+  process.stderr.write('Jest needs Node 24 with --experimental-vm-modules: run `npm test`, or set NODE_OPTIONS=--experimental-vm-modules\n');
+  process.exit(1);
 }
 
 const shared = {
