@@ -1,7 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
-import type { CryptoKey } from 'jose';
 import type { components, paths } from './generated/api-types';
-import { encryptUserData, serviceEncryptionKey, ServiceEncryptionKey } from './jwe';
+import { encryptUserData, serviceEncryptionKey, type ServiceEncryptionKey } from './jwe';
 import { defaultRetryPolicy, type RetryPolicy, retryDelay, shouldRetry } from './retry-policy';
 import { TokenError, TokenProvider } from './token-provider';
 

@@ -57,7 +57,7 @@ async function naming<T>(settings: string, host: string, port: number, listening
   try {
     return await listening;
   } catch (error) {
-    throw new Error(`cannot listen on ${host}:${port} (${settings}): ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`cannot listen on ${host}:${port} (${settings}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 
