@@ -146,6 +146,47 @@ describe('DELETE /v1/sandbox/programs/{programCode}/data (e2e, CONTRACT section 
     expect((await app.client().delete(RESET('sandbox'), undefined, { anonymous: true })).status).toBe(401);
   });
 
+  it('a delivery attempt logged for one of its events while the reset runs does not fail it (the events are locked before their log is deleted)', async () => {
+    await acmeEventsDelivered();
+    expect((await app.client().post(enroll('sandbox'), EnrollmentRequestFactory.build())).status).toBe(200);
+    await acmeEventsDelivered();
+    // A delivery in progress: it holds one of acme's events, as the dispatcher's attempt does…
+    const dispatcher = await app.db();
+    const observer = await app.db();
+    try {
+      await dispatcher.query('begin');
+      const { rows } = await dispatcher.query<{ id: string }>(
+        `select id from outbox_events where partner_id = 'acme' and program_code = 'sandbox' limit 1 for no key update`,
+      );
+      const eventId = rows[0]?.id as string;
+      const reset = app.client().delete(RESET('sandbox'));
+      // …the reset reaches that event and waits for it…
+      await waitUntil(
+        async () =>
+          (
+            await observer.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%outbox_events%'`,
+            )
+          ).rows[0].n > 0,
+        10_000,
+        20,
+      );
+      // …and the attempt is logged and committed meanwhile.
+      await dispatcher.query(
+        `insert into webhook_deliveries (event_id, attempt, url, status_code, outcome, duration_ms) values ($1, 9, 'https://hook.test', 200, 'delivered', 1)`,
+        [eventId],
+      );
+      await dispatcher.query('commit');
+      const res = await reset;
+      expect({ status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0, subCode: 0 } });
+      const left = await observer.query<{ n: number }>(`select count(*)::int as n from webhook_deliveries where event_id = $1`, [eventId]);
+      expect(left.rows[0].n).toBe(0);
+    } finally {
+      await dispatcher.end();
+      await observer.end();
+    }
+  });
+
   it('leaves the whole schema unchanged when the partner has nothing there', async () => {
     // The previous test's retried enrollment may have run after its reset: its events are still being delivered.
     await acmeEventsDelivered();

@@ -71,7 +71,9 @@ describe('Token rate limits (e2e, sandbox)', () => {
       paths: Record<string, { post?: { description?: string; responses: Record<string, { description: string; headers?: Record<string, unknown> }> } }>;
     };
     const operation = document.paths['/oauth2/token'].post;
-    expect(operation?.description).toContain('TOKEN_RATE_LIMIT');
+    // The limit as a partner sees it, not the setting's name (docs/partner-api.md: descriptions speak to a partner).
+    expect(operation?.description).toContain('default 60');
+    expect(operation?.description).not.toContain('TOKEN_RATE_LIMIT');
     expect(operation?.responses['429'].description).toMatch(/code 429, subCode 0/);
     expect(Object.keys(operation?.responses['429'].headers ?? {})).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit', 'RateLimit-Policy']));
   });

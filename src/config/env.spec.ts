@@ -38,11 +38,13 @@ describe(loadEnv.name, () => {
     }
   });
 
-  it('a port is 1 to 65535, naming the variable', () => {
-    for (const name of ['PORT', 'METRICS_PORT', 'EMBEDDED_PG_PORT']) {
+  it('a port is at most 65535, naming the variable (PORT 0: any free port)', () => {
+    for (const name of ['METRICS_PORT', 'EMBEDDED_PG_PORT']) {
       expect(() => loadEnv({ [name]: '70000' })).toThrow(new EnvError(`${name} must be a port (1 to 65535), got "70000"`));
     }
+    expect(() => loadEnv({ PORT: '70000' })).toThrow(new EnvError('PORT must be a port (0 to 65535), got "70000"'));
     expect(loadEnv({ PORT: '65535' }).port).toBe(65535);
+    expect(loadEnv({ PORT: '0' }).port).toBe(0);
   });
 
   it("LOG_LEVEL is one of the logger's levels", () => {

@@ -104,10 +104,10 @@ function int(name: string, raw: string | undefined, fallback: number, min = 0): 
   return value;
 }
 
-/** A TCP port: 1 to 65535. */
-function portOf(name: string, raw: string | undefined, fallback: number): number {
-  const value = int(name, raw, fallback, 1);
-  if (value > 65535) throw new EnvError(`${name} must be a port (1 to 65535), got "${raw}"`);
+/** A TCP port, up to 65535 (PORT may be 0: any free port, as the tests start the service). */
+function portOf(name: string, raw: string | undefined, fallback: number, min = 1): number {
+  const value = int(name, raw, fallback, min);
+  if (value > 65535) throw new EnvError(`${name} must be a port (${min} to 65535), got "${raw}"`);
   return value;
 }
 
@@ -249,7 +249,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new EnvError(`APP_MODE must be "sandbox" or "production", got "${source.APP_MODE}"`);
   }
   const host = source.HOST || '127.0.0.1';
-  const port = portOf('PORT', source.PORT, 3000);
+  const port = portOf('PORT', source.PORT, 3000, 0);
   const dataDir = path.resolve(source.DATA_DIR || path.join(PROJECT_ROOT, '.data'));
   return {
     appMode,

@@ -24,6 +24,10 @@ export class SandboxResetRepository {
       (await manager.query(`select id from users where account_id = any($1::uuid[]) order by id for update`, [accounts])) as Array<{ id: string }>
     ).map((r) => r.id);
     const partner = [partnerId, programCode];
+    // The partner's events locked before their delivery log is deleted: an attempt finishing meanwhile
+    // (its log row references its event) waits for the reset, then finds the event gone; logged
+    // between the two deletes, it would fail the events' delete on that reference (a 500).
+    await manager.query(`select id from outbox_events where partner_id = $1 and program_code = $2 order by id for update`, partner);
     await manager.query(`delete from webhook_deliveries where event_id in (select id from outbox_events where partner_id = $1 and program_code = $2)`, partner);
     await manager.query(`delete from outbox_events where partner_id = $1 and program_code = $2`, partner);
     for (const table of ['care_audit', 'enrollments', 'account_limit_keys', 'purses', 'business_profiles', 'payment_instruments']) {
