@@ -34,8 +34,8 @@ beyond that they answer 503 (code 503, subCode 3) with Retry-After, like any 503
 Sandbox only, the header \`X-Sandbox-Fault\` (comma-separated) simulates failures: \`unavailable\` answers any
 call 503 (code 503, subCode 2) before anything else; on an enrollment, \`billCycle\` fails the bill-cycle step
 (the account stays pending, no card, until the identical retry), and \`after:<point>\` answers 503 right after
-that step is stored, so the identical retry resumes it (points: ${ENROLLMENT_POINTS.join(', ')}). Any other value
-answers 400 (code 100, subCode 5). Production ignores the header.
+that step is stored, so the identical retry resumes it (points: ${ENROLLMENT_POINTS.join(', ')}). On a /v1 route any
+other value answers 400 (code 100, subCode 5). Production ignores the header.
 
 Webhooks: events are POSTed to your webhook URL with the Standard Webhooks headers \`webhook-id\`,
 \`webhook-timestamp\` and \`webhook-signature\`; see \`POST /v1/webhooks/test\`.

@@ -1,7 +1,7 @@
 import { CompactEncrypt, importJWK, JWK } from 'jose';
 import { IdempotencyStore } from '../src/modules/idempotency/idempotency.store';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
-import { startTestApp, TestApp } from './support/test-app';
+import { PARTNERS, startTestApp, TestApp } from './support/test-app';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
 
@@ -285,6 +285,15 @@ describe('Idempotency (e2e)', () => {
       expect(res.body.responseDetails[0].description).toContain('after:instrumentIssued');
       expect(await countRowsForSsnRequest(app, request.requestId)).toEqual({ accounts: 0, users: 0, purses: 0, cards: 0 });
     }
+    // Outside the partner API's routes the header changes nothing but `unavailable`: the token endpoint keeps its RFC 6749 answers, an unknown route its 404.
+    const token = await fetch(`${app.baseUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-sandbox-fault': 'nope' },
+      body: `grant_type=client_credentials&client_id=${PARTNERS.acme.clientId}&client_secret=${PARTNERS.acme.clientSecret}`,
+    });
+    expect(token.status).toBe(200);
+    expect((await fetch(`${app.baseUrl}/v1/nowhere`, { headers: { 'x-sandbox-fault': 'nope' } })).status).toBe(404);
+    expect((await fetch(`${app.baseUrl}/health/live`, { headers: { 'x-sandbox-fault': 'nope' } })).status).toBe(200);
     // Every fault the documents name is known.
     for (const header of ['billCycle', 'after:accountWritten', 'after:kycDecided, billCycle']) {
       const res = await client.post(ENROLL, EnrollmentRequestFactory.build(), { headers: { 'x-sandbox-fault': header }, noRetry: true });

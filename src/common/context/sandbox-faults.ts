@@ -71,14 +71,17 @@ export const UNAVAILABLE_FAULT = 'unavailable';
  * - `X-Sandbox-Fault: unavailable` answers 503/503/2 before anything else happens (CONTRACT section
  *   10); a failure before the hook (a body that is not JSON, too large, of another type; an unknown
  *   route) is answered 503 too, by the error path (exception.filter.ts);
- * - a fault that is not `unavailable` nor one of `known` answers 400/100/5 naming the header and the
- *   known faults: a misspelt fault would otherwise let the call run for real.
+ * - on a route of the partner API (`/v1/...`, its JSON envelope), a fault that is not `unavailable`
+ *   nor one of `known` answers 400/100/5 naming the header and the known faults: a misspelt fault
+ *   would otherwise let the call run for real. Elsewhere (the token endpoint's RFC 6749 answers, the
+ *   health checks, the console, an unknown route's 404) the header means nothing but `unavailable`.
  */
 export function sandboxFaultHook(known: readonly string[]): (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
   const names = [UNAVAILABLE_FAULT, ...known];
   const description = `X-Sandbox-Fault has an invalid value; the sandbox knows ${names.join(', ')}`;
-  return (_request, _reply, done) => {
+  return (request, _reply, done) => {
     if (unavailableRequested()) return done(new DomainError('DEPENDENCY_UNAVAILABLE'));
+    if (!request.routeOptions.url?.startsWith('/v1/') || request.is404) return done();
     const unknown = requestFaults(ClsServiceManager.getClsService()).some((fault) => !names.includes(fault));
     done(unknown ? new DomainError('INVALID_FIELD', { field: SANDBOX_FAULT_HEADER_NAME, property: SANDBOX_FAULT_HEADER_NAME, description }) : undefined);
   };
