@@ -2,12 +2,16 @@
 // runs them before it serves (runMigrations: the schema created when missing, one instance at a time
 // under an advisory lock), for an operator who migrates ahead of a deployment. The TypeORM CLI
 // (`npm run typeorm`, ormconfig.ts) stays for generating and reverting migrations.
+import { databaseTlsGap } from './config/app-config';
 import { loadEnv } from './config/env';
 import { runMigrations } from './infrastructure/database/migrate';
 
 async function main(): Promise<void> {
   const env = loadEnv();
   if (!env.databaseUrl) throw new Error('DATABASE_URL must be set');
+  // The production rule of the service's own start (CONTRACT section 12): no credentials in clear text.
+  const tls = env.appMode === 'production' ? databaseTlsGap(env) : undefined;
+  if (tls) throw new Error(`APP_MODE=production: ${tls}`);
   await runMigrations(env.databaseUrl, env.dbSchema);
   process.stdout.write(`migrations of schema "${env.dbSchema}" are up to date\n`);
 }

@@ -43,6 +43,20 @@ describe('npm run migration:run (e2e)', () => {
     }
   });
 
+  it('in production, refuses a DATABASE_URL without TLS as the service does (CONTRACT section 12), unless DATABASE_TLS=off', async () => {
+    const env = { APP_MODE: 'production', DATABASE_URL: process.env.DATABASE_URL as string, DB_SCHEMA: uniqueSchema('migration-run-prod') };
+    const refused = await migrate(env);
+    expect({ code: refused.code, stderr: refused.stderr }).toEqual({
+      code: 1,
+      stderr:
+        'migration:run failed: APP_MODE=production: DATABASE_URL must use TLS (sslmode=require, verify-ca or verify-full), or set DATABASE_TLS=off to say it is not\n',
+    });
+    expect((await migrate({ ...env, DATABASE_TLS: 'off' })).code).toBe(0);
+    const db = new Client({ connectionString: process.env.DATABASE_URL });
+    await db.connect();
+    await db.query(`drop schema if exists "${env.DB_SCHEMA}" cascade`).finally(() => db.end());
+  });
+
   it('without DATABASE_URL: one line, exit 1', async () => {
     const { code, stderr } = await migrate({});
     expect({ code, stderr }).toEqual({ code: 1, stderr: 'migration:run failed: DATABASE_URL must be set\n' });

@@ -38,9 +38,8 @@ function productionGaps(env: Env, source: NodeJS.ProcessEnv): string[] {
   if (!env.databaseUrl) missing.push('DATABASE_URL is not set (the embedded PostgreSQL is for the sandbox)');
   if (!source.PUBLIC_URL || !env.publicUrl.startsWith('https://')) missing.push('PUBLIC_URL must be an https URL');
   if (!env.ofac.listDir) missing.push('OFAC_LIST_DIR is not set (the SDN list enrollments are screened against)');
-  if (env.databaseUrl && !env.databaseTlsOff && !usesTls(env.databaseUrl)) {
-    missing.push('DATABASE_URL must use TLS (sslmode=require, verify-ca or verify-full), or set DATABASE_TLS=off to say it is not');
-  }
+  const tls = databaseTlsGap(env);
+  if (tls) missing.push(tls);
   // CONTRACT section 12 (2026-11-25): identity providers' URLs over TLS only.
   const urls = Object.keys(source)
     .filter((name) => ['OAUTH_ISSUER', 'OAUTH_JWKS_URI', 'CARE_OAUTH_ISSUER'].includes(name) || /^CARE_OAUTH_\w+_URL$/.test(name))
@@ -50,6 +49,15 @@ function productionGaps(env: Env, source: NodeJS.ProcessEnv): string[] {
     if (url && !url.startsWith('https://')) missing.push(`${name} must be an https URL`);
   }
   return missing;
+}
+
+/**
+ * CONTRACT section 12: production talks to its database over TLS unless DATABASE_TLS=off says it
+ * does not; the refusal, or undefined. For the service's start and the migration tool alike.
+ */
+export function databaseTlsGap(env: Env): string | undefined {
+  if (!env.databaseUrl || env.databaseTlsOff || usesTls(env.databaseUrl)) return undefined;
+  return 'DATABASE_URL must use TLS (sslmode=require, verify-ca or verify-full), or set DATABASE_TLS=off to say it is not';
 }
 
 /**

@@ -38,6 +38,11 @@ describe(loadEnv.name, () => {
     }
   });
 
+  it('an integer is written in decimal digits (no hex, exponent or fraction)', () => {
+    for (const raw of ['0x1195', '3e3', '1.0', ' 80']) expect(() => loadEnv({ PORT: raw })).toThrow(/^PORT must be an integer/);
+    expect(loadEnv({ LOCK_WAIT_MS: '250' }).lockWaitMs).toBe(250);
+  });
+
   it('a port is at most 65535, naming the variable (PORT 0: any free port)', () => {
     for (const name of ['METRICS_PORT', 'EMBEDDED_PG_PORT']) {
       expect(() => loadEnv({ [name]: '70000' })).toThrow(new EnvError(`${name} must be a port (1 to 65535), got "70000"`));
@@ -54,8 +59,16 @@ describe(loadEnv.name, () => {
 
   it('PUBLIC_URL is an http(s) URL without query or fragment (the token issuer and every docUrl start with it)', () => {
     expect(loadEnv({ PUBLIC_URL: 'https://api.bank.example/' }).publicUrl).toBe('https://api.bank.example');
-    for (const raw of ['notaurl', 'ftp://api.bank.example', 'https://api.bank.example/?x=1', 'https://api.bank.example/#top']) {
-      expect(() => loadEnv({ PUBLIC_URL: raw })).toThrow(new EnvError(`PUBLIC_URL must be an http or https URL without query or fragment, got "${raw}"`));
+    for (const raw of [
+      'notaurl',
+      'ftp://api.bank.example',
+      'https://api.bank.example/?x=1',
+      'https://api.bank.example/#top',
+      ' https://api.bank.example',
+      'http:api.bank.example',
+      'https://user:pw@api.bank.example',
+    ]) {
+      expect(() => loadEnv({ PUBLIC_URL: raw })).toThrow(new EnvError(`PUBLIC_URL must be an http or https URL without user info, query or fragment, got "${raw}"`));
     }
   });
 

@@ -99,8 +99,9 @@ const PROJECT_ROOT = path.resolve(__dirname, '..', '..', ...(__dirname.includes(
 
 function int(name: string, raw: string | undefined, fallback: number, min = 0): number {
   if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new EnvError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  // Decimal digits only: Number() would also read 0x1195, 3e3 and 1.0.
+  const value = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min) throw new EnvError(`${name} must be an integer >= ${min}, got "${raw}"`);
   return value;
 }
 
@@ -127,7 +128,7 @@ function logLevel(raw: string | undefined): string {
   return raw;
 }
 
-/** The service's external base URL (token issuer, RFC 8414 metadata, every docUrl), without a trailing slash. */
+/** The service's external base URL (token issuer, RFC 8414 metadata, every docUrl), without a trailing slash; no user info, query or fragment. */
 function publicUrl(raw: string | undefined, host: string, port: number): string {
   if (raw === undefined || raw === '') return `http://${host}:${port}`;
   let url: URL | undefined;
@@ -136,8 +137,9 @@ function publicUrl(raw: string | undefined, host: string, port: number): string 
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || raw.includes('#') || raw.includes('?')) {
-    throw new EnvError(`PUBLIC_URL must be an http or https URL without query or fragment, got "${raw}"`);
+  // As written, not as the URL parser mends it (it trims spaces and reads `http:host` as `http://host`): the text is what gets published.
+  if (!url || !/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/.test(raw) || url.username !== '' || url.password !== '') {
+    throw new EnvError(`PUBLIC_URL must be an http or https URL without user info, query or fragment, got "${raw}"`);
   }
   return raw.replace(/\/+$/, '');
 }

@@ -67,6 +67,9 @@ describe(parseServiceConfig.name, () => {
       [privateKey.export({ format: 'jwk' }), 'a public key: it carries the private d'],
       [{ ...jwk, use: 'sig' }, 'use "enc"'],
       [{ ...jwk, crv: 'P-384' }, 'must be an EC P-256 public key'],
+      // jose imports an ECDH public key with no key_ops (WebCrypto gives it no usages): any list made every sealing fail.
+      [{ ...jwk, key_ops: ['deriveBits'] }, 'must not list key_ops'],
+      [{ ...jwk, kid: 5 }, 'kid must be a string'],
     ] as Array<[Record<string, unknown>, string]>) {
       expect(withKey(bad)).toThrow(ServiceConfigError);
       expect(withKey(bad)).toThrow(`partners[0] (a).encryption.publicKeyJwk`);

@@ -169,8 +169,8 @@ function mergeLimits(dto: LimitSetDto | undefined, defaults: LimitSet, where: st
 
 /**
  * A partner's key for the answers sealed to it (CONTRACT section 5): an EC P-256 public key whose
- * point is on the curve (node:crypto imports it as every sealing will), without the private `d`, for
- * encryption when it says what for. Checked at start: a key that cannot be imported made every
+ * point is on the curve (node:crypto imports it as every sealing will), without the private `d` or
+ * `key_ops`, for encryption when it says what for, its `kid` a string. Checked at start: a key that cannot be imported made every
  * sealed answer of the partner a 500.
  */
 function checkEncryptionKey(jwk: Record<string, unknown>, where: string): void {
@@ -178,6 +178,9 @@ function checkEncryptionKey(jwk: Record<string, unknown>, where: string): void {
     throw new ServiceConfigError(`${where} must be an EC P-256 public key (kty, crv, x, y)`);
   }
   if ('d' in jwk) throw new ServiceConfigError(`${where} must be a public key: it carries the private d`);
+  // An ECDH public key has no operations of its own (WebCrypto gives it no usages): jose refuses any list.
+  if ('key_ops' in jwk) throw new ServiceConfigError(`${where} must not list key_ops (a public ECDH key has none; use "enc" says what it is for)`);
+  if (jwk.kid !== undefined && typeof jwk.kid !== 'string') throw new ServiceConfigError(`${where}.kid must be a string`);
   if (jwk.use !== undefined && jwk.use !== 'enc') throw new ServiceConfigError(`${where} must be for encryption (use "enc" or no use)`);
   try {
     createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
