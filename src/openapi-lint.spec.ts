@@ -85,5 +85,7 @@ describe('the published documents speak to their readers', () => {
     );
     expect(open).toEqual([]);
     expect(documents.partner.components?.schemas?.UpdateUserRequestDto).toMatchObject({ additionalProperties: false });
+    // RFC 6749 section 3.2: the token endpoint ignores form parameters it does not know.
+    expect(documents.partner.components?.schemas?.TokenRequest).toMatchObject({ additionalProperties: true });
   });
 });

@@ -186,14 +186,22 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+/** The token request's form: RFC 6749 section 3.2 has the endpoint ignore parameters it does not know, and it does. */
+const OPEN_SCHEMAS = new Set(['TokenRequest']);
+
 /**
  * Every named object schema lists all the properties it may carry (`additionalProperties: false`):
  * the service refuses a request body with an undeclared property (400/100/2), and an answer with an
- * undocumented field fails the e2e schema check. A schema that says otherwise keeps its own setting.
+ * undocumented field fails the e2e schema check. A schema that says otherwise keeps its own setting,
+ * and the OPEN_SCHEMAS say `true`.
  */
 function closeObjectSchemas(document: OpenAPIObject): void {
-  for (const schema of Object.values(document.components?.schemas ?? {})) {
+  for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
     if ('$ref' in schema || schema.additionalProperties !== undefined || schema.properties === undefined) continue;
+    if (OPEN_SCHEMAS.has(name)) {
+      schema.additionalProperties = true;
+      continue;
+    }
     if (schema.allOf || schema.oneOf || schema.anyOf) continue;
     schema.additionalProperties = false;
   }

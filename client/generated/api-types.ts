@@ -1143,6 +1143,8 @@ export interface components {
              * @example enrollments users
              */
             scope?: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description RFC 6749 §5.1 */
         TokenResponse: {
