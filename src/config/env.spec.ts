@@ -68,7 +68,9 @@ describe(loadEnv.name, () => {
       'http:api.bank.example',
       'https://user:pw@api.bank.example',
     ]) {
-      expect(() => loadEnv({ PUBLIC_URL: raw })).toThrow(new EnvError(`PUBLIC_URL must be an http or https URL without user info, query or fragment, got "${raw}"`));
+      expect(() => loadEnv({ PUBLIC_URL: raw })).toThrow(
+        new EnvError(`PUBLIC_URL must be an http or https URL without user info, query or fragment, got "${raw}"`),
+      );
     }
   });
 
