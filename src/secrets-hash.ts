@@ -3,13 +3,12 @@
 // with a fresh 16-byte salt and a 32-byte hash. The secret is read from standard input (a trailing
 // newline dropped), never from the command line, where it would stay in the shell's history.
 import { randomBytes, scryptSync } from 'node:crypto';
+import { formatScryptPhc, scryptOptions } from './config/scrypt-phc';
 import { DEFAULT_SCRYPT } from './config/service-config';
 
 /** The PHC string the service verifies `secret` against (ScryptHasher, auth/client-secret.ts). */
 export function hashClientSecret(secret: string, salt: Buffer = randomBytes(16)): string {
-  const { ln, r, p } = DEFAULT_SCRYPT;
-  const hash = scryptSync(secret, salt, 32, { N: 2 ** ln, r, p, maxmem: 256 * 1024 * 1024 });
-  return `$scrypt$ln=${ln},r=${r},p=${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+  return formatScryptPhc({ ...DEFAULT_SCRYPT, salt, hash: scryptSync(secret, salt, 32, scryptOptions(DEFAULT_SCRYPT)) });
 }
 
 async function main(): Promise<void> {

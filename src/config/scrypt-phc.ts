@@ -38,3 +38,13 @@ export function parseScryptPhc(phc: string): ScryptPhc | { refused: string } {
   }
   return { ln, r, p, salt, hash };
 }
+
+/** scrypt's options for a PHC's parameters, as the token endpoint verifies with them (memory for up to ln 20). */
+export function scryptOptions({ ln, r, p }: Pick<ScryptPhc, 'ln' | 'r' | 'p'>): { N: number; r: number; p: number; maxmem: number } {
+  return { N: 2 ** ln, r, p, maxmem: 256 * 1024 * 1024 };
+}
+
+/** The PHC string of `phc`: the one writer beside parseScryptPhc, its reader. */
+export function formatScryptPhc({ ln, r, p, salt, hash }: ScryptPhc): string {
+  return `$scrypt$ln=${ln},r=${r},p=${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}

@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Injectable } from '@nestjs/common';
-import { parseScryptPhc, ScryptPhc } from '../../config/scrypt-phc';
+import { formatScryptPhc, parseScryptPhc, ScryptPhc, scryptOptions } from '../../config/scrypt-phc';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 
@@ -17,9 +17,8 @@ export class ScryptHasher {
   async matches(secret: string, phc: string): Promise<boolean> {
     const parsed = parsePhc(phc);
     if (!parsed) return false;
-    const { ln, r, p, salt, hash } = parsed;
-    const actual = await scryptAsync(secret, salt, hash.length, { N: 2 ** ln, r, p, maxmem: 256 * 1024 * 1024 });
-    return actual.length === hash.length && timingSafeEqual(actual, hash);
+    const actual = await scryptAsync(secret, parsed.salt, parsed.hash.length, scryptOptions(parsed));
+    return actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash);
   }
 
   /** scrypt's work for one verification of `phc` (N·r·p); 0 when malformed. */
@@ -32,7 +31,6 @@ export class ScryptHasher {
   dummyLike(phc: string): string | undefined {
     const parsed = parsePhc(phc);
     if (!parsed) return undefined;
-    const { ln, r, p, salt, hash } = parsed;
-    return `$scrypt$ln=${ln},r=${r},p=${p}$${randomBytes(salt.length).toString('base64')}$${randomBytes(hash.length).toString('base64')}`;
+    return formatScryptPhc({ ...parsed, salt: randomBytes(parsed.salt.length), hash: randomBytes(parsed.hash.length) });
   }
 }
