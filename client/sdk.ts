@@ -67,7 +67,7 @@ export function createEnrollmentSdk(options: SdkOptions) {
   };
   const api: ApiClient = createClient<paths>({ baseUrl: options.baseUrl, fetch: retrying(policy, authorized) });
   // The service's enc key, fetched once; a failed fetch is not kept, and a JWE the service could not
-  // open (its key rotated away, 400/100/5 on encryptedUserData) makes it fetched again (encryptedWithFreshKey).
+  // open (its key rotated away, 400/100/5 on encryptedUserData) makes it fetched again (enrollEncrypted).
   let encKey: Promise<ServiceEncryptionKey> | undefined;
   const currentKey = (): Promise<ServiceEncryptionKey> => {
     const fetched = (encKey ??= serviceEncryptionKey(options.baseUrl, options.fetch));

@@ -131,14 +131,9 @@ function logLevel(raw: string | undefined): string {
 /** The service's external base URL (token issuer, RFC 8414 metadata, every docUrl), without a trailing slash; no user info, query or fragment. */
 function publicUrl(raw: string | undefined, host: string, port: number): string {
   if (raw === undefined || raw === '') return `http://${host}:${port}`;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  // As written, not as the URL parser mends it (it trims spaces and reads `http:host` as `http://host`): the text is what gets published.
-  if (!url || !/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/.test(raw) || url.username !== '' || url.password !== '') {
+  // As written, not as the URL parser mends it (it trims spaces and reads `http:host` as `http://host`): the
+  // text is what gets published. No `@` before the path, so no user info; a valid URL besides.
+  if (!/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/.test(raw) || !URL.canParse(raw)) {
     throw new EnvError(`PUBLIC_URL must be an http or https URL without user info, query or fragment, got "${raw}"`);
   }
   return raw.replace(/\/+$/, '');
