@@ -80,6 +80,46 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
     expect(retried.body).toEqual(cleared.answer);
   });
 
+  it('closed by care before it completed (held, or stopped short): completed, its answer the closed account, stored, which the identical retry replays', async () => {
+    const cases: Array<[ReturnType<typeof EnrollmentRequestFactory.build>, Record<string, string>]> = [
+      [EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } }), {}],
+      [EnrollmentRequestFactory.build(), { 'x-sandbox-fault': 'billCycle' }],
+    ];
+    for (const [request, headers] of cases) {
+      const first = await app.client().post(ENROLL, request, { headers });
+      const accountId = (first.body.account as { accountIdentifier: string }).accountIdentifier;
+      expect((await stateOf(request.requestId)).answer).toBeNull();
+      expect((await app.client('care').post(`/v1/care/accounts/${accountId}/close`, {})).status).toBe(200);
+      const closed = await stateOf(request.requestId);
+      expect(closed).toMatchObject({
+        request: { state: 'completed' },
+        answer: { requestId: request.requestId, responseDetails: [{ code: 0, subCode: 0 }], account: { accountIdentifier: accountId, status: 'closed' } },
+      });
+      const retried = await app.client().post(ENROLL, request);
+      expect(retried.headers.get('idempotent-replayed')).toBe('true');
+      expect(retried.body).toEqual(closed.answer);
+    }
+  });
+
+  it("closed by care with no answer stored (closed before care's close stored one): the identical retry answers the closed account and stores it", async () => {
+    const request = EnrollmentRequestFactory.build();
+    const first = await app.client().post(ENROLL, request, { headers: { 'x-sandbox-fault': 'billCycle' } });
+    const accountId = (first.body.account as { accountIdentifier: string }).accountIdentifier;
+    expect((await app.client('care').post(`/v1/care/accounts/${accountId}/close`, {})).status).toBe(200);
+    // As an account closed before the close stored the answer was left: no answer, its recovery point short of finished.
+    await db.query(`update idempotency_keys set response_status = null, response_body = null where request_id = $1`, [request.requestId]);
+    await db.query(`update enrollments set recovery_point = 'kycDecided' where account_id = $1`, [accountId]);
+    expect(await stateOf(request.requestId)).toMatchObject({ request: { state: 'incomplete' }, answer: null });
+
+    const retried = await app.client().post(ENROLL, request);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(retried.body).toMatchObject({ responseDetails: [{ code: 0, subCode: 0 }], account: { accountIdentifier: accountId, status: 'closed' } });
+    expect(await stateOf(request.requestId)).toMatchObject({ request: { state: 'completed' }, answer: retried.body });
+    const replayed = await app.client().post(ENROLL, request);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body).toEqual(retried.body);
+  });
+
   it('held: a name on the SDN list (screening), like the sandbox name', async () => {
     const request = EnrollmentRequestFactory.build({ encryptedUserData: { firstName: 'Ignatius', lastName: 'Thornwick' } });
     const held = await app.client().post(ENROLL, request);

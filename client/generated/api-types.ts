@@ -243,7 +243,7 @@ export interface paths {
         };
         /**
          * What happened to an enrollment requestId, and the answer its identical retry would replay
-         * @description state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. An enrollment the issuer's OFAC clearance completed is completed with its final answer stored at the clearance (the enrollment, or a limit decline), which the identical retry replays. Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner's: 404/10/0.
+         * @description state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. An enrollment the issuer's OFAC clearance completed is completed with its final answer stored at the clearance (the enrollment, or a limit decline), which the identical retry replays. One whose account the issuer closed before it finished (held, or incomplete) is completed too: its answer, stored at the close, is code 0 with the closed account. Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner's: 404/10/0.
          */
         get: operations["getEnrollmentRequest"];
         put?: never;

@@ -41,10 +41,14 @@ export class CareOperationsService {
     });
   }
 
-  /** Closing ends the account and every card still usable; closed accounts stop counting as active for limits. */
+  /**
+   * Closing ends the account and every card still usable; closed accounts stop counting as active for
+   * limits. An enrollment that had not finished (held, or stopped short) ends with it, its answer stored.
+   */
   close(call: CallConnection, who: CareActor, accountId: string): Promise<void> {
     return this.runner.run(call, who, accountId, 'close', async (manager, account, cards) => {
       await this.writer.apply(manager, account, lifecycle.close(account, cards, this.clock.now()));
+      await this.enrollments.endClosedByCare(manager, account.id);
     });
   }
 

@@ -18,6 +18,15 @@ export class EnrollmentProgressRepository {
     await manager.query(`update enrollments set recovery_point = $2, updated_at = now() where account_id = $1`, [accountId, point]);
   }
 
+  /** Records the enrollment as finished; true when it was not yet (an enrollment care ended by closing its account). */
+  async finish(manager: EntityManager, accountId: string): Promise<boolean> {
+    const rows = (await manager.query(
+      `update enrollments set recovery_point = 'finished', updated_at = now() where account_id = $1 and recovery_point <> 'finished' returning account_id`,
+      [accountId],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
   /** Where the enrollment of a requestId stands (request status endpoint), if its first rows were committed. */
   async stateByRequest(
     manager: EntityManager,

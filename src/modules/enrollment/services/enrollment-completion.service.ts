@@ -21,10 +21,11 @@ import { CareAuditService } from '../../audit/care-audit.service';
 import { ofacHoldAudit } from './enrollment-state';
 
 /**
- * Where a continued enrollment stopped: done, held for OFAC review, short of its bill cycle, or
- * declined because a limit filled up while it was pending.
+ * Where a continued enrollment stopped: done, held for OFAC review, short of its bill cycle, its
+ * account closed by care before it finished (final: it will never continue), or declined because a
+ * limit filled up while it was pending.
  */
-export type CompletionOutcome = 'completed' | 'held' | 'incomplete' | { declined: LimitBreach };
+export type CompletionOutcome = 'completed' | 'held' | 'incomplete' | 'closed' | { declined: LimitBreach };
 
 /** A phase's work on its locked account (what it returns is not used). */
 type PhaseWork = (manager: EntityManager, account: Account) => Promise<unknown>;
@@ -56,12 +57,15 @@ export class EnrollmentCompletionService {
    * Runs every phase after `point` (the last recovery point reached), on the call's connection when
    * there is one. An unfinished enrollment continues only while its account is pending: one that
    * care locked, fraud-blocked or closed meanwhile stays as care left it ('incomplete', the account
-   * as it is), and continues on a later retry once care has returned it to pending.
+   * as it is), and continues on a later retry once care has returned it to pending. A closed one
+   * never will: 'closed'.
    */
   async continueFrom(call: CallConnection | undefined, accountId: string, point: EnrollmentPoint): Promise<CompletionOutcome> {
-    if (isAhead('kycDecided', point) && !(await this.decideKyc(call, accountId))) return 'incomplete';
+    const kycDecided = !isAhead('kycDecided', point) || (await this.decideKyc(call, accountId));
     const account = await this.tx.read(call, (manager) => this.accounts.findById(manager, accountId));
     if (!account) throw new DomainError('ACCOUNT_NOT_FOUND');
+    if (account.status === 'closed') return 'closed';
+    if (!kycDecided) return 'incomplete';
     if (account.statusReason === lifecycle.STATUS_REASON.ofacReview) return 'held';
     if (isAhead('finished', point) && !continues(account)) return 'incomplete';
     if (isAhead('billCycleAssigned', point) && this.faults.has(BILL_CYCLE_FAULT)) return 'incomplete';
@@ -76,7 +80,7 @@ export class EnrollmentCompletionService {
       ['finished', (manager, current) => this.apply(manager, current, lifecycle.activate(current, this.clock.now()))],
     ];
     for (const [next, work] of phases) {
-      if (isAhead(next, point) && !(await this.phase(call, accountId, next, work))) return 'incomplete';
+      if (isAhead(next, point) && !(await this.phase(call, accountId, next, work))) return this.stopped(call, accountId);
     }
     return 'completed';
   }
@@ -98,6 +102,12 @@ export class EnrollmentCompletionService {
     // the account for manual review, as it would have without the list match).
     if (!(await this.decideKyc(call, accountId, { ofacCleared: true }))) return 'incomplete';
     return this.continueFrom(call, accountId, 'kycDecided');
+  }
+
+  /** A phase found its account no longer pending: care acted between the phases. */
+  private async stopped(call: CallConnection | undefined, accountId: string): Promise<CompletionOutcome> {
+    const account = await this.tx.read(call, (manager) => this.accounts.findById(manager, accountId));
+    return account?.status === 'closed' ? 'closed' : 'incomplete';
   }
 
   /** The key filled up while the enrollment was pending: it ends with the limit's decline, its account closed (never activated). */

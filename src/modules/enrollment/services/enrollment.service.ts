@@ -13,7 +13,7 @@ import type { CallConnection } from '../../../infrastructure/database/call-conne
 import { CallAnswer, CallOutcome, isFinal, Outcome } from '../../locking/call-outcome';
 import { CallRunner, IdempotentCall } from '../../locking/call-runner';
 import { outcomeText } from '../../locking/call-answer';
-import { IdempotencyStore } from '../../idempotency/idempotency.store';
+import { IdempotencyKey, IdempotencyStore } from '../../idempotency/idempotency.store';
 import { AppConfig } from '../../../config/app-config';
 import { LockNames } from '../../../infrastructure/database/lock.service';
 import { EnrollmentOutcome, Metrics } from '../../../infrastructure/metrics/metrics';
@@ -79,15 +79,35 @@ export class EnrollmentService {
       } else {
         answer = Outcome.completed(await this.views.render(accountId, partner, manager));
       }
-      const key = { partnerId: account.partnerId, programCode: account.programCode, requestId: account.requestId };
-      const batch = new WriteBatch();
-      this.store.stageAnswer(batch, key, { status: 200, body: outcomeText(key.requestId, answer, this.config.env.publicUrl), requestDigest: null });
-      await batch.execute(manager);
+      await this.storeFinal(manager, { partnerId: account.partnerId, programCode: account.programCode, requestId: account.requestId }, answer);
       return outcomeLabel(answer);
     });
     // The clearance decided the enrollment, not a call of the partner (whose retry now replays): counted here, once.
     if (decided) this.metrics.countEnrollment(decided);
     return outcome;
+  }
+
+  /**
+   * Care closed the account of an enrollment that had no final answer (held for OFAC review, or
+   * stopped short): it will never continue, so it ends here, its answer the closed account as the
+   * identical retry answers it (`continueFrom`'s 'closed'), stored so that the request status reads
+   * completed with it and the retry replays it. In care's transaction, after the close; an answer
+   * already stored is kept. Not counted in enrollment_outcomes_total: care ended it, not the enrollment.
+   */
+  async endClosedByCare(manager: EntityManager, accountId: string): Promise<void> {
+    if (!(await this.progress.finish(manager, accountId))) return;
+    const account = await this.accounts.findById(manager, accountId);
+    const partner = account ? this.config.service.partnerById(account.partnerId) : undefined;
+    if (!account?.requestId || !partner) return;
+    const key = { partnerId: account.partnerId, programCode: account.programCode, requestId: account.requestId };
+    await this.storeFinal(manager, key, Outcome.completed(await this.views.render(accountId, partner, manager)));
+  }
+
+  /** An answer decided outside the partner's call, stored for its requestId as the identical retry would have answered it. */
+  private async storeFinal(manager: EntityManager, key: IdempotencyKey, answer: CallOutcome<AccountView>): Promise<void> {
+    const batch = new WriteBatch();
+    this.store.stageAnswer(batch, key, { status: 200, body: outcomeText(key.requestId, answer, this.config.env.publicUrl), requestDigest: null });
+    await batch.execute(manager);
   }
 
   /**
@@ -234,6 +254,7 @@ export class EnrollmentService {
 function answerOf(outcome: Exclude<CompletionOutcome, object>, view: AccountView): CallOutcome<AccountView> {
   switch (outcome) {
     case 'completed':
+    case 'closed':
       return Outcome.completed(view);
     case 'incomplete':
       return Outcome.incomplete(view);
@@ -242,8 +263,14 @@ function answerOf(outcome: Exclude<CompletionOutcome, object>, view: AccountView
   }
 }
 
-/** A completed enrollment whose account waits on a KYC gate was referred for manual review. */
-function outcomeLabel(outcome: CallOutcome<AccountView>): EnrollmentOutcome {
-  if (outcome.kind === 'completed' && outcome.data.account.kycPendingGate !== 'none') return 'referred';
+/**
+ * A completed enrollment whose account waits on a KYC gate was referred for manual review. One whose
+ * account care closed before it finished is not an enrollment's outcome: not counted.
+ */
+function outcomeLabel(outcome: CallOutcome<AccountView>): EnrollmentOutcome | undefined {
+  if (outcome.kind === 'completed') {
+    if (outcome.data.account.status === 'closed') return undefined;
+    if (outcome.data.account.kycPendingGate !== 'none') return 'referred';
+  }
   return outcome.kind;
 }
