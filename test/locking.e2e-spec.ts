@@ -214,6 +214,12 @@ describe('API locking (e2e)', () => {
       expect(third.status).toBe(503);
       expect(third.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 3 });
       expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
+      // CONTRACT section 6: the field rules come before anything is looked up or locked, so a call
+      // that can only fail them answers their 400 whether the cap is full or not (not 503/3, which a
+      // partner would retry).
+      const invalid = await capped.client().post(ENROLL, { ...EnrollmentRequestFactory.build(), currency: 'XYZ' }, { noRetry: true });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.responseDetails[0]).toMatchObject({ code: 650, subCode: 0 });
       const otherPartner = await capped.client('globex').post<EnrollmentBody>(ENROLL, EnrollmentRequestFactory.build(), { noRetry: true });
       expect(otherPartner.status).toBe(200);
       await release();

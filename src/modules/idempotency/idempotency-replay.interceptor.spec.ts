@@ -13,7 +13,6 @@ import type { KeyStore } from '../../infrastructure/crypto/key-store';
 import { PayloadFingerprint } from '../../infrastructure/crypto/payload-fingerprint';
 import { PartnerInFlight } from '../../infrastructure/database/partner-in-flight';
 import { Metrics } from '../../infrastructure/metrics/metrics';
-import { DomainError } from '../../common/errors/domain-error';
 import { IDEMPOTENT_OPERATION, IdempotencyReplayInterceptor } from './idempotency-replay.interceptor';
 import { IdempotencyRecord, IdempotencyStore } from './idempotency.store';
 import { LookedUp, StoredLookup } from './stored-lookup';
@@ -132,14 +131,17 @@ describe(IdempotencyReplayInterceptor.name, () => {
     expect(lookedUpOf(request)).toEqual({});
   });
 
-  it("admits the call under its partner's in-flight cap before its read, until the route has answered (CONTRACT section 12)", async () => {
+  it("admits the call under its partner's in-flight cap before its read, until the route has answered; with the cap full, reads nothing (CONTRACT sections 6, 12)", async () => {
     find.mockResolvedValue(null);
     const running = new Subject<string>();
     next.handle.mockReturnValueOnce(running);
     const first = lastValueFrom(await sut.intercept(contextOf(requestOf()), next));
-    // The cap is 1: a second call of the partner is refused before it takes a pooled connection for its read.
-    await expect(sut.intercept(contextOf(requestOf()), next)).rejects.toEqual(new DomainError('PARTNER_IN_FLIGHT_LIMIT', { headers: { 'retry-after': '1' } }));
+    // The cap is 1: a second call of the partner takes no pooled connection for a read; it goes on
+    // unread to the field rules (which come before any look-up), and the runner admits it or refuses it.
+    const second = requestOf();
+    expect(await answer(contextOf(second))).toBe('the whole way');
     expect(find).toHaveBeenCalledTimes(1);
+    expect(lookedUpOf(second)).toBeUndefined();
     running.next('answered');
     running.complete();
     expect(await first).toBe('answered');

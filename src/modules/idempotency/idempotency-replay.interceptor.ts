@@ -18,7 +18,8 @@ export const IDEMPOTENT_OPERATION = 'idempotency:operation';
  * The idempotency replay of a route marked `@Idempotent(operation)`: after the guard (the caller
  * and its program are admitted) and before the pipes, the call is admitted under its partner's
  * in-flight cap (PartnerInFlight: its read takes a pooled connection, CONTRACT section 12) until the
- * route has answered, and one read (no lock) of the requestId's record;
+ * route has answered, when the cap has room (else it goes on unread, and the runner admits it after
+ * the field rules), and one read (no lock) of the requestId's record;
  * when its answer is final and was stored for these very bytes (same operation, Content-Type and
  * body), that answer is sent again, byte for byte (CONTRACT section 6: a byte-identical retry may be
  * answered before the field rules). Anything else (no record, not final, other bytes, a query
@@ -42,7 +43,10 @@ export class IdempotencyReplayInterceptor implements NestInterceptor {
     const key = operation === undefined ? null : keyOf(request);
     const digest = key === null ? null : this.digests.ofBytes(operation as string, requestBytesOf(request));
     if (key === null || digest === null) return next.handle();
-    const leave = this.inFlight.enter(key.partnerId);
+    // With the partner's cap full, no read here: the call goes on to the field rules, which come
+    // before anything is looked up (CONTRACT section 6), and the runner admits it or answers 503/3.
+    const leave = this.inFlight.tryEnter(key.partnerId);
+    if (leave === null) return next.handle();
     try {
       const replay = await this.storedAnswer(request, key, digest);
       return (replay ? of(replay) : next.handle()).pipe(finalize(leave));
