@@ -13,6 +13,7 @@ import { sandboxFaultHook } from './common/context/sandbox-faults';
 import { ENROLLMENT_SANDBOX_FAULTS } from './modules/enrollment/services/enrollment-points';
 import { installRequestContext } from './common/context/request-scope';
 import { ApiFastifyAdapter } from './common/http/api-fastify-adapter';
+import { clientErrorHandler } from './common/http/client-error';
 import { incomingRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';
@@ -54,6 +55,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // one line (from a Nest provider, Nest would print its own error with a stack first).
   const keys = await KeyStore.load(config);
   await runMigrations(config.env.databaseUrl, config.env.dbSchema);
+  const rootLogger = createRootLogger(config.env.logLevel);
   const adapter = new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // Identifiers in paths are opaque strings (CONTRACT section 1): one of any length a URL can carry
@@ -73,8 +75,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     // Fastify's own URL errors (undecodable %, over-long parameter) answer the envelope too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
       sendError(error, request, reply, new NestLogger('Errors'), config.env.publicUrl),
+    // And what Node's HTTP parser refuses before a request exists (oversized headers, broken framing).
+    clientErrorHandler: clientErrorHandler(rootLogger, config.env.publicUrl),
   });
-  const rootLogger = createRootLogger(config.env.logLevel);
   // First of all hooks: the request's context store and its id, then (at the end) its log line.
   installRequestContext(adapter.getInstance(), config.isSandbox);
   installRequestLogging(adapter.getInstance(), rootLogger);

@@ -153,6 +153,46 @@ describe('Service log lines (e2e)', () => {
       expect(logLines.join('\n')).not.toContain(PARTNERS.acme.clientSecret);
     });
 
+    it.each([
+      [
+        'headers over 16 KiB',
+        (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(17_000)}\r\n\r\n`,
+        /headers exceed 16 KiB/,
+      ],
+      [
+        'a Content-Length that is not a number',
+        (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`,
+        /HTTP could not read it/,
+      ],
+    ])(
+      "what Node's HTTP parser refuses (%s) answers the 400/100/1 envelope with X-Request-Id and no-store, and is logged with its id (CONTRACT sections 1, 2)",
+      async (_case, request, cause) => {
+        const url = new URL(app.baseUrl);
+        const raw = await new Promise<string>((resolve, reject) => {
+          const socket = net.connect(Number(url.port), url.hostname, () => socket.end(request(ENROLL)));
+          let text = '';
+          socket.setEncoding('utf8');
+          socket.on('data', (chunk: string) => (text += chunk));
+          socket.on('end', () => resolve(text));
+          socket.on('error', reject);
+        });
+        const [head, body] = raw.split('\r\n\r\n', 2);
+        expect(head).toMatch(/^HTTP\/1\.1 400 /);
+        const requestId = /\r\nX-Request-Id: ([^\r]+)/i.exec(head)?.[1];
+        expect(head).toMatch(/\r\nCache-Control: no-store/i);
+        const envelope = JSON.parse(body) as {
+          requestId: string;
+          responseDetails: Array<{ code: number; subCode: number; description: string; docUrl: string }>;
+        };
+        expect(envelope.requestId).toBe(requestId);
+        expect(envelope.responseDetails).toEqual([
+          { code: 100, subCode: 1, description: expect.stringMatching(cause), docUrl: expect.stringMatching(/\/docs\/errors#100-1$/) },
+        ]);
+        await waitUntil(async () => parsed().some((l) => l.requestId === requestId), 5_000, 20);
+        expect(requestLine(requestId as string)).toMatchObject({ msg: 'request completed', res: { statusCode: 400, code: 100, subCode: 1 } });
+      },
+    );
+
     it("keeps Nest's start-up narration (a line per route mapped) below info", () => {
       const narration = parsed().filter((l) => /Mapped \{|RouterExplorer|RoutesResolver|InstanceLoader/.test(`${String(l.msg)} ${String(l.context)}`));
       expect(narration).toEqual([]);

@@ -21,6 +21,8 @@ const row = (http: number, code: number, subCode: number, description: string): 
 export const ERROR_CATALOGUE = {
   // Transport and request shape (contract section 1 and 9)
   MALFORMED_JSON: row(400, 100, 1, 'Malformed JSON body'),
+  // What Node's HTTP parser refuses before a request exists (client-error.ts): the same row.
+  MALFORMED_REQUEST: row(400, 100, 1, 'Malformed request: HTTP could not read it'),
   UNKNOWN_PROPERTY: row(400, 100, 2, 'property <property name> should not exist'),
   BODY_TOO_LARGE: row(413, 100, 3, 'Request body exceeds 64 KiB'),
   // The same row on the one route with a larger bound (CONTRACT section 6: the scan capture's images).

@@ -62,6 +62,10 @@ export const ERROR_GUIDANCE = {
     'The body is not well-formed JSON, or its objects and arrays nest deeper than 32 levels (the plaintext of a JWE included).',
     'Send a well-formed JSON body.',
   ),
+  MALFORMED_REQUEST: fix(
+    'HTTP could not read the request: its headers together exceed 16 KiB (a bearer token that long, say), its framing is broken (a Content-Length that is not a number, or beside Transfer-Encoding), or it did not arrive in time. The connection is closed after the answer.',
+    'Send a well-formed HTTP/1.1 request with smaller headers, on a new connection.',
+  ),
   UNKNOWN_PROPERTY: fix(
     "The body has a property the operation does not take: a misspelt name, or one the service sets itself (status, accountCycleDay, …). The detail's field names it.",
     'Remove or rename the property named in field.',

@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { ERROR_CATALOGUE } from '../errors/error-catalogue';
+import { errorEnvelope } from './envelope';
+
+/** What each of Node's parser refusals says in the detail's description (the row's, else). */
+const CAUSES: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: 'Malformed request: its headers exceed 16 KiB',
+  ERR_HTTP_REQUEST_TIMEOUT: 'Malformed request: not received in time',
+};
+
+/**
+ * Fastify's `clientErrorHandler` (its documented option): what Node's HTTP parser refuses before a
+ * request exists (headers over Node's 16 KiB, broken framing such as a Content-Length that is not a
+ * number, a request not received in time), answered on the socket as CONTRACT sections 1 and 2 ask
+ * of every answer: the envelope of 400/100/1 (MALFORMED_REQUEST, the catalogue's malformed-request
+ * row) with a generated `X-Request-Id`, `Cache-Control: no-store`, and its request line in the log.
+ * Fastify's default answered its own JSON with none of them. No route, no partner and no span: no
+ * request was read. The connection closes after the answer (the parser cannot read on).
+ */
+export function clientErrorHandler(root: Logger, publicUrl: string): (error: Error & { code?: string }, socket: Socket) => void {
+  const { http, code, subCode, description } = ERROR_CATALOGUE.MALFORMED_REQUEST;
+  return (error, socket) => {
+    // A reset connection has nobody to answer (Fastify's default does the same).
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const requestId = randomUUID();
+    const cause = (error.code && CAUSES[error.code]) ?? description;
+    const body = JSON.stringify(errorEnvelope(requestId, [{ code, subCode, description: cause }], publicUrl));
+    if (socket.writable) {
+      socket.end(
+        `HTTP/1.1 ${http} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Cache-Control: no-store\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    } else {
+      socket.destroy();
+    }
+    root.info({ requestId, res: { statusCode: http, code, subCode }, reason: error.code }, 'request completed');
+  };
+}
