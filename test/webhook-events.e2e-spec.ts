@@ -197,6 +197,14 @@ describe('Webhook events list and redelivery (e2e, CONTRACT section 11)', () => 
     expect((await page(`?after=${good}&limit=100`)).status).toBe(200);
   });
 
+  it("takes the OpenAPI's example cursor (a partner trying the documented call gets a page, not 400/100/6)", async () => {
+    const document = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as {
+      components: { schemas: Record<string, { properties: Record<string, { example?: string }> }> };
+    };
+    const example = document.components.schemas.WebhookEventListItem.properties.cursor.example as string;
+    expect((await page(`?after=${example}`)).status).toBe(200);
+  });
+
   it('needs scope webhooks', async () => {
     const res = await app.client('acme', { scope: 'enrollments' }).get<Details>('/v1/webhooks/events');
     expect(res.status).toBe(403);

@@ -1293,7 +1293,7 @@ export interface components {
             attempts: number;
             /**
              * @description Opaque cursor right after this event: `after` resumes the list from here
-             * @example MTA0NTYtMTI
+             * @example MTA0NTYuMTI
              */
             cursor: string;
             /**

@@ -31,7 +31,7 @@ const LIST_ITEM_EXAMPLE = {
   accountIdentifier: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
   deliveryStatus: 'delivered',
   attempts: 1,
-  cursor: 'MTA0NTYtMTI',
+  cursor: 'MTA0NTYuMTI',
 };
 
 const EVENT_EXAMPLE = {

@@ -36,7 +36,7 @@ export class WebhookEventListItemDto {
   @ApiProperty({ type: 'integer', description: 'Delivery attempts made so far', example: 1 })
   attempts: number;
 
-  @ApiProperty({ description: 'Opaque cursor right after this event: `after` resumes the list from here', example: 'MTA0NTYtMTI' })
+  @ApiProperty({ description: 'Opaque cursor right after this event: `after` resumes the list from here', example: 'MTA0NTYuMTI' })
   cursor: string;
 }
 
