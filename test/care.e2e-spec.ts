@@ -512,6 +512,27 @@ describe('Care operations (e2e)', () => {
     expect((await auditOf(id)).map((e) => [e.action, e.before.statusReason, e.after.status])).toEqual([['ofacClear', 'ofacReview', 'normal']]);
   });
 
+  it('ofacClear of an account that is not held, racing the identical retry of its enrollment: the retry completes it, the clearance answers 409/5/390, no deadlock', async () => {
+    for (let round = 0; round < 4; round++) {
+      const request = EnrollmentRequestFactory.build();
+      const first = await app.client('acme').post<View>('/v1/programs/sandbox/enrollments', request, { headers: { 'x-sandbox-fault': 'billCycle' } });
+      const id = first.body.account.accountIdentifier;
+      // The retry holds the enrollment's limit keys for its phases and locks the account row in each;
+      // the clearance must take the same locks in the same order (keys, then the row).
+      const [retried, cleared] = await Promise.all([
+        app.client('acme').post<View>('/v1/programs/sandbox/enrollments', request, { noRetry: true }),
+        care().post<View>(path(id, 'ofacClear'), {}, { noRetry: true }),
+      ]);
+      expect({ round, status: retried.status, detail: retried.body.responseDetails[0] }).toMatchObject({ round, status: 200, detail: { code: 0, subCode: 0 } });
+      expect(retried.body.account).toMatchObject({ status: 'normal' });
+      expect({ round, status: cleared.status, detail: cleared.body.responseDetails[0] }).toMatchObject({
+        round,
+        status: 409,
+        detail: { code: 5, subCode: 390 },
+      });
+    }
+  });
+
   it('replaces a card with the current names: old card replaced, new one active; a replaced card cannot be replaced again', async () => {
     const enrolled = await enroll();
     const id = enrolled.account.accountIdentifier;

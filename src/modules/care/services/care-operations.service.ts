@@ -72,6 +72,9 @@ export class CareOperationsService {
    */
   async clearOfac(call: CallConnection, who: CareActor, accountId: string): Promise<void> {
     const { id, before } = await call.run(async (manager) => {
+      // The limit keys before the account row, in the order an enrollment takes them: its identical
+      // retry holds them across its phases and locks the row in each, so the row first deadlocked.
+      await this.limits.lockKeysOf(manager, await this.runner.requireVisible(who, accountId, manager));
       const account = await this.runner.lockAccount(manager, who, accountId);
       return { id: account.id, before: await this.runner.snapshot(manager, account) };
     });
