@@ -270,6 +270,27 @@ describe('Idempotency (e2e)', () => {
       });
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
     }
+    // The token endpoint too: no body, JSON, text, a broken form, a declared length over the limit.
+    for (const [body, contentType] of [
+      [undefined, undefined],
+      ['{"grant_type":"client_credentials"}', 'application/json'],
+      ['hello', 'text/plain'],
+      ['grant_type=client_credentials&grant_type=x', 'application/x-www-form-urlencoded'],
+      [`pad=${'x'.repeat(70 * 1024)}`, 'application/x-www-form-urlencoded'],
+    ]) {
+      const res = await fetch(`${app.baseUrl}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'x-sandbox-fault': 'unavailable', ...(contentType ? { 'content-type': contentType } : {}) },
+        body,
+      });
+      const answer = (await res.json()) as { responseDetails?: Array<{ code: number; subCode: number }> };
+      expect({ contentType, status: res.status, detail: answer.responseDetails?.[0] }).toMatchObject({
+        contentType,
+        status: 503,
+        detail: { code: 503, subCode: 2 },
+      });
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
   });
 
   it('X-Sandbox-Fault with a fault the sandbox does not know answers 400/100/5 naming the header and the known faults, and enrolls no one', async () => {

@@ -4,6 +4,8 @@ import { addRouteHooks, isRoute } from '../../common/http/route-hooks';
 import { FORM_MEDIA_TYPE } from '../../common/http/form-body';
 import { currentRequestId, resolveRequestId } from '../../common/http/request-id';
 import { basicCredentials, ClientCredentials } from './client-credentials';
+import { DomainError } from '../../common/errors/domain-error';
+import { unavailableRequested } from '../../common/context/sandbox-faults';
 
 export const TOKEN_ROUTE = '/oauth2/token';
 /** CONTRACT section 3: a longer client_id is refused before it reaches a limiter, a cache or scrypt. */
@@ -74,7 +76,7 @@ export function tokenRequestOf(form: Record<string, string>, authorization: stri
   return { form, basic, clientId };
 }
 
-function refuse(reply: FastifyReply, requestId: string, description: string): FastifyReply {
+function invalidRequest(reply: FastifyReply, requestId: string, description: string): FastifyReply {
   return reply
     .status(400)
     .header('x-request-id', requestId)
@@ -94,6 +96,12 @@ export function installTokenFormChecks(fastify: FastifyInstance, send: (error: u
   // A declared length over the server's body limit is refused here, in the RFC 6749 form, before
   // Fastify's parser would answer 413 with the envelope (CONTRACT section 3).
   const bodyLimit = fastify.initialConfig.bodyLimit ?? Number.POSITIVE_INFINITY;
+  // The sandbox's `X-Sandbox-Fault: unavailable` answers 503/503/2 before anything else is judged
+  // (CONTRACT section 10), so it goes before the form's own refusals too.
+  const refuse = (request: FastifyRequest, reply: FastifyReply, requestId: string, description: string) => {
+    if (unavailableRequested()) send(new DomainError('DEPENDENCY_UNAVAILABLE'), request, reply);
+    else invalidRequest(reply, requestId, description);
+  };
   const tooLarge = `The body is larger than ${bodyLimit} bytes`;
   const checkMediaType = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const refusal = !isFormMediaType(request.headers['content-type'])
@@ -102,7 +110,7 @@ export function installTokenFormChecks(fastify: FastifyInstance, send: (error: u
         ? tooLarge
         : undefined;
     if (refusal === undefined) return done();
-    refuse(reply, resolveRequestId(request), refusal);
+    refuse(request, reply, resolveRequestId(request), refusal);
   };
   const parseForm = (request: FastifyRequest & { rawBody?: Buffer }, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     let parsed: TokenRequest;
@@ -110,7 +118,7 @@ export function installTokenFormChecks(fastify: FastifyInstance, send: (error: u
       parsed = tokenRequestOf(parseTokenForm(request.rawBody), request.headers.authorization);
     } catch (error) {
       if (!(error instanceof InvalidTokenRequest)) return done(error as Error);
-      refuse(reply, currentRequestId(request), error.message);
+      refuse(request, reply, currentRequestId(request), error.message);
       return;
     }
     request.body = parsed;
@@ -133,7 +141,7 @@ export function installTokenFormChecks(fastify: FastifyInstance, send: (error: u
     if (!isRoute(route, 'POST', TOKEN_ROUTE)) return;
     route.errorHandler = (error, request, reply) => {
       const code = (error as { code?: string }).code;
-      if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(reply, currentRequestId(request), tooLarge);
+      if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(request, reply, currentRequestId(request), tooLarge);
       send(error, request, reply);
     };
   });
