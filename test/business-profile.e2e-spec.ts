@@ -53,6 +53,37 @@ describe('Business profile (e2e)', () => {
     await app.close();
   });
 
+  it("every code the update answers for a field is among the operation's documented 400 examples (OpenAPI, and so the SDK)", async () => {
+    const accountId = await businessAccount();
+    const document = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, { put: { responses: Record<string, { content: Record<string, { examples: Record<string, { $ref: string }> }> }> } }>;
+      components: { examples: Record<string, { value: { responseDetails: Array<{ code: number; subCode: number }> } }> };
+    };
+    const examples =
+      document.paths['/v1/programs/{programCode}/accounts/{accountIdentifier}/businessProfile'].put.responses['400'].content['application/json'].examples;
+    const documented = new Set(
+      Object.values(examples).map((example) => {
+        const lead = document.components.examples[example.$ref.split('/').pop() as string].value.responseDetails[0];
+        return `${lead.code}/${lead.subCode}`;
+      }),
+    );
+    for (const businessData of [
+      { city: 'Aus$tin' },
+      { addressLine1: '1 Main <St>' },
+      { addressLine2: 'Ste @4' },
+      { businessState: 'ZZ' },
+      { phoneNumber: '12' },
+      { businessTaxID: '12345678a' },
+      { businessName: 'A' },
+      { businessName: 'Tacos <LLC>' },
+    ]) {
+      const res = await acme.put(path(accountId), { businessData }, { noRetry: true });
+      expect(res.status).toBe(400);
+      const lead = detail(res.body);
+      expect({ businessData, documented: documented.has(`${lead.code}/${lead.subCode}`) }).toEqual({ businessData, documented: true });
+    }
+  });
+
   it('round trip: GET, PUT a subset, GET shows the change and keeps the rest', async () => {
     const accountId = await businessAccount();
     const before = await acme.get(path(accountId));
