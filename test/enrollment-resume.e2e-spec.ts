@@ -45,8 +45,25 @@ describe('Enrollment interrupted at each recovery point (e2e)', () => {
       } = await db.query(`select response_body from idempotency_keys where request_id = $1`, [request.requestId]);
       expect(key).toEqual({ response_body: null });
 
-      // CONTRACT section 6: pending and never activated, the account shows no cycle day and no card
-      // (not the ones the interrupted call already wrote).
+      // CONTRACT sections 6 and 7: pending and never activated, the account shows no cycle day and no
+      // card (not the ones the interrupted call already wrote), and no event has announced either.
+      const events = async () =>
+        (await db.query(`select event_type as type, payload from outbox_events where account_id = $1 order by seq`, [partial.rows[0].id])).rows as Array<{
+          type: string;
+          payload: { accountCycleDay?: number | null; paymentIdentifier?: string; status?: string };
+        }>;
+      if (point !== 'finished') {
+        const announced = await events();
+        expect({
+          point,
+          cards: announced.filter((e) => e.type === 'cardUpdated'),
+          cycleDays: announced.map((e) => e.payload.accountCycleDay ?? null).filter((d) => d !== null),
+        }).toEqual({
+          point,
+          cards: [],
+          cycleDays: [],
+        });
+      }
       const meanwhile = await client.get<EnrollmentBody>(`${ENROLL}/accounts/${partial.rows[0].id}`);
       expect(meanwhile.status).toBe(200);
       if (point === 'finished') {
@@ -68,6 +85,16 @@ describe('Enrollment interrupted at each recovery point (e2e)', () => {
 
       const retried = await client.post<EnrollmentBody>(ENROLL, request);
       expect(retried.status).toBe(200);
+      // Once it completes, the events say what the answer shows: the cycle day, and the card issued.
+      const card = retried.body.paymentInstruments[0];
+      const all = await events();
+      expect(all.filter((e) => e.type === 'cardUpdated').map((e) => ({ id: e.payload.paymentIdentifier, status: e.payload.status }))).toEqual([
+        { id: card.paymentIdentifier, status: 'active' },
+      ]);
+      expect(all.filter((e) => e.type === 'accountUpdated').at(-1)?.payload).toMatchObject({
+        status: 'normal',
+        accountCycleDay: retried.body.account.accountCycleDay,
+      });
       expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
       expect(retried.body.account.accountIdentifier).toBe(partial.rows[0].id);
       expect(retried.body.account.status).toBe('normal');

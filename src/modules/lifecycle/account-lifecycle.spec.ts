@@ -150,15 +150,15 @@ describe('account lifecycle', () => {
       expect(eventTypes(sut.decideKyc(pending, 'ofacHold'))).toEqual(['accountUpdated:kyc.ofacHold']);
     });
 
-    it('the cycle day is assigned once', () => {
-      expect(sut.assignCycleDay(pending, NOW).patch).toEqual({ accountCycleDay: 28 });
+    it('the cycle day is assigned once, announced only once the account is activated (GET shows none before)', () => {
+      expect(sut.assignCycleDay(pending, NOW)).toMatchObject({ patch: { accountCycleDay: 28 }, events: [] });
       expect(sut.assignCycleDay(account({ accountCycleDay: 3 }), NOW)).toMatchObject({ patch: {}, events: [] });
     });
 
     it('activation: normal with a cycle day and no gate; pending behind a gate; once only', () => {
-      expect(sut.activate({ ...pending, accountCycleDay: 9 }, NOW).patch).toEqual({ activatedAt: NOW, status: 'normal' });
-      expect(sut.activate({ ...pending, accountCycleDay: 9, kycPendingGate: 'manual' }, NOW).patch).toEqual({ activatedAt: NOW });
-      expect(sut.activate(account(), NOW).patch).toEqual({});
+      expect(sut.activate({ ...pending, accountCycleDay: 9 }, [], NOW).patch).toEqual({ activatedAt: NOW, status: 'normal' });
+      expect(sut.activate({ ...pending, accountCycleDay: 9, kycPendingGate: 'manual' }, [], NOW).patch).toEqual({ activatedAt: NOW });
+      expect(sut.activate(account(), [], NOW).patch).toEqual({});
     });
 
     it('the enrollment card: active, inactive behind a gate, never twice, never on a closed account', () => {
@@ -166,7 +166,16 @@ describe('account lifecycle', () => {
       expect(issued.issue).toEqual([
         { id: 'card-1', accountId: 'acc-1', userId: 'user-1', status: 'active', embossedName: "JOSE O'BRIEN", embossedBusinessName: null },
       ]);
-      expect(issued.events.map((e) => e.data)).toEqual([{ paymentIdentifier: 'card-1', status: 'active', previousStatus: null, reason: 'issued' }]);
+      // Never activated: the card is not shown yet, so not announced (CONTRACT section 6); activation announces it.
+      expect(issued.events).toEqual([]);
+      expect(sut.activate({ ...pending, accountCycleDay: 9 }, [card('card-1', 'active')], NOW).events.map((e) => e.data)).toEqual([
+        expect.objectContaining({ status: 'normal', accountCycleDay: 9, previous: expect.objectContaining({ status: 'pending', accountCycleDay: null }) }),
+        { paymentIdentifier: 'card-1', status: 'active', previousStatus: null, reason: 'issued' },
+      ]);
+      // A card issued on an account already activated (a replacement) is announced at once.
+      expect(sut.issueCard(account({ accountCycleDay: 9 }), [], holder, null, 'card-3').events.map((e) => e.data)).toEqual([
+        { paymentIdentifier: 'card-3', status: 'active', previousStatus: null, reason: 'issued' },
+      ]);
       expect(sut.issueCard({ ...pending, kycPendingGate: 'manual' }, [], holder, 'Acme Ltd', 'card-2').issue[0]).toMatchObject({
         status: 'inactive',
         embossedBusinessName: 'ACME LTD',

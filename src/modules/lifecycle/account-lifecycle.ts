@@ -86,10 +86,19 @@ export function restingStatus(account: Pick<Account, 'accountCycleDay' | 'activa
   return account.accountCycleDay !== null && account.activatedAt !== null ? 'normal' : 'pending';
 }
 
-/** accountUpdated when a published field changed, else null. */
-export function accountUpdated(after: LifecycleAccount, before: Published, reason: string): OutboundEvent | null {
-  const now = publishedState(after);
-  const previous = publishedState(before);
+/**
+ * What an event says of an account: its published state, with no cycle day while it was never
+ * activated, as GET shows it (CONTRACT section 6: the enrollment's, shown once it completes).
+ */
+function announcedState(account: Published & Pick<Account, 'activatedAt'>) {
+  const state = publishedState(account);
+  return account.activatedAt === null ? { ...state, accountCycleDay: null } : state;
+}
+
+/** accountUpdated when a field partners see changed (announcedState), else null. */
+export function accountUpdated(after: LifecycleAccount, before: Published & Pick<Account, 'activatedAt'>, reason: string): OutboundEvent | null {
+  const now = announcedState(after);
+  const previous = announcedState(before);
   if (JSON.stringify(now) === JSON.stringify(previous)) return null;
   return { partnerId: after.partnerId, programCode: after.programCode, accountId: after.id, eventType: 'accountUpdated', data: { ...now, previous, reason } };
 }
@@ -98,7 +107,11 @@ function cardUpdated(account: LifecycleAccount, data: Record<string, unknown>): 
   return { partnerId: account.partnerId, programCode: account.programCode, accountId: account.id, eventType: 'cardUpdated', data };
 }
 
-/** Builds a transition: the patch applied in memory, then the events of every change, account first. */
+/**
+ * Builds a transition: the patch applied in memory, then the events of every change, account first.
+ * No card event while the account was never activated: its cards are not shown yet (GET answers
+ * `[]`); `activate` announces them.
+ */
 function transition(
   account: LifecycleAccount,
   patch: AccountPatch,
@@ -109,6 +122,7 @@ function transition(
   const after = { ...account, ...patch };
   const changed = accountUpdated(after, account, reason);
   const events: OutboundEvent[] = changed ? [changed] : [];
+  if (after.activatedAt === null) return { patch, cardMoves, issue: issue.map(({ replaces: _replaces, ...card }) => card), events };
   for (const move of cardMoves) {
     events.push(
       cardUpdated(account, {
@@ -229,11 +243,17 @@ export function assignCycleDay(account: LifecycleAccount, now: Date): Transition
   return transition(account, account.accountCycleDay === null ? { accountCycleDay: cycleDayOf(now) } : {}, 'billCycleAssigned');
 }
 
-/** Completion of the enrollment: activated, normal when it has a cycle day and no gate (once). */
-export function activate(account: LifecycleAccount, now: Date): Transition {
+/**
+ * Completion of the enrollment: activated, normal when it has a cycle day and no gate (once). The
+ * cards issued before (`cards`, by an enrollment in phases) are announced now, as the answer first
+ * shows them.
+ */
+export function activate(account: LifecycleAccount, cards: readonly LifecycleCard[], now: Date): Transition {
   if (account.activatedAt !== null) return transition(account, {}, 'enrollmentCompleted');
   const status = activatedStatus(account);
-  return transition(account, { activatedAt: now, ...(status === 'normal' ? { status } : {}) }, 'enrollmentCompleted');
+  const change = transition(account, { activatedAt: now, ...(status === 'normal' ? { status } : {}) }, 'enrollmentCompleted');
+  const issued = cards.map((card) => cardUpdated(account, { paymentIdentifier: card.id, status: card.status, previousStatus: null, reason: 'issued' }));
+  return { ...change, events: [...change.events, ...issued] };
 }
 
 /**
@@ -282,7 +302,7 @@ export function decide(kyc: KycOutcome, billCycleFails: boolean, now: Date): Dec
   if (kyc === 'ofacHold') return { state: decided, issueCard: false, answer: 'held', reason: 'kyc.ofacHold' };
   if (billCycleFails) return { state: decided, issueCard: false, answer: 'incomplete', reason: `kyc.${kyc}` };
   const withCycle = { ...blank(), ...decided, ...assignCycleDay({ ...blank(), ...decided }, now).patch };
-  const active = { ...withCycle, ...activate(withCycle, now).patch };
+  const active = { ...withCycle, ...activate(withCycle, [], now).patch };
   const state: AccountState = {
     status: active.status,
     statusReason: active.statusReason,

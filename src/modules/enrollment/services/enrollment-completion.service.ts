@@ -77,7 +77,11 @@ export class EnrollmentCompletionService {
     const phases: Array<[EnrollmentPoint, PhaseWork]> = [
       ['billCycleAssigned', (manager, current) => this.apply(manager, current, lifecycle.assignCycleDay(current, this.clock.now()))],
       ['instrumentIssued', (manager, current) => this.issueCard(manager, current)],
-      ['finished', (manager, current) => this.apply(manager, current, lifecycle.activate(current, this.clock.now()))],
+      [
+        'finished',
+        async (manager, current) =>
+          this.apply(manager, current, lifecycle.activate(current, await this.instruments.listFor(manager, current.id), this.clock.now())),
+      ],
     ];
     for (const [next, work] of phases) {
       if (isAhead(next, point) && !(await this.phase(call, accountId, next, work))) return this.stopped(call, accountId);
