@@ -84,6 +84,16 @@ describe('?validateOnly=true (e2e, CONTRACT section 11)', () => {
           detail: linked({ code: 100, subCode: 5, description: 'validateOnly has an invalid value or type', field: 'validateOnly' }),
         });
       }
+      // A misspelt name too: any query parameter but validateOnly is an unknown property (400/100/2), and nothing runs.
+      for (const query of ['validateonly=true', 'validate_only=true', 'dryRun=true']) {
+        const res = await app.client().post(`${ENROLL}?${query}`, request);
+        const name = query.split('=')[0];
+        expect({ query, status: res.status, detail: detail(res.body) }).toEqual({
+          query,
+          status: 400,
+          detail: linked({ code: 100, subCode: 2, description: `property ${name} should not exist`, field: name }),
+        });
+      }
       const real = await app.client().post(`${ENROLL}?validateOnly=false`, request);
       expect(detail(real.body)).toMatchObject({ code: 0, subCode: 0, description: 'Success' });
     });

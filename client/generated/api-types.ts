@@ -1935,7 +1935,7 @@ export interface operations {
     updateBusinessProfile: {
         parameters: {
             query?: {
-                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, so that a dry run misspelt never runs for real. */
+                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, and any other query parameter (validateonly, dryRun): 400/100/2 naming it, so that a dry run misspelt never runs for real. */
                 validateOnly?: "true" | "false";
             };
             header?: never;
@@ -2095,7 +2095,7 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: {
-                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, so that a dry run misspelt never runs for real. */
+                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, and any other query parameter (validateonly, dryRun): 400/100/2 naming it, so that a dry run misspelt never runs for real. */
                 validateOnly?: "true" | "false";
             };
             header?: never;
@@ -2190,7 +2190,7 @@ export interface operations {
     enroll: {
         parameters: {
             query?: {
-                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, so that a dry run misspelt never runs for real. */
+                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, and any other query parameter (validateonly, dryRun): 400/100/2 naming it, so that a dry run misspelt never runs for real. */
                 validateOnly?: "true" | "false";
             };
             header?: never;
