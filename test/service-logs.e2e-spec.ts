@@ -133,6 +133,25 @@ describe('Service log lines (e2e)', () => {
       expect(logLines.join('\n')).not.toContain('not-a-program-Zq9');
     });
 
+    it('names the program a call resolves without naming it: the default of a webhook test, the account of an ITIN call or a care action', async () => {
+      const defaulted = await app.client().post('/v1/webhooks/test', { eventType: 'accountUpdated' });
+      expect(defaulted.status).toBe(200);
+      expect(requestLine(String(defaulted.body.requestId))).toMatchObject({ partnerId: 'acme', programCode: 'sandbox' });
+      const enrolled = await app.client().post(ENROLL, EnrollmentRequestFactory.build());
+      const accountId = (enrolled.body.account as { accountIdentifier: string }).accountIdentifier;
+      const userId = (enrolled.body.user as { userIdentifier: string }).userIdentifier;
+      // Not a Matricula enrollment: refused (5/380) after the account was found, still in its program.
+      const itin = await app.client().post(`/v1/accounts/${accountId}/users/${userId}/identity`, { itin: '912701234' }, { noRetry: true });
+      expect(requestLine(String(itin.body.requestId))).toMatchObject({
+        partnerId: 'acme',
+        programCode: 'sandbox',
+        req: { route: '/v1/accounts/:accountIdentifier/users/:userIdentifier/identity' },
+      });
+      const locked = await app.client('care').post(`/v1/care/accounts/${accountId}/lock`, {});
+      expect(locked.status).toBe(200);
+      expect(requestLine(String(locked.body.requestId))).toMatchObject({ programCode: 'sandbox' });
+    });
+
     it('names the partner of a token request once its client authenticated, and none for a refused one', async () => {
       const tokenRequest = (secret: string, requestId: string) =>
         fetch(`${app.baseUrl}/oauth2/token`, {

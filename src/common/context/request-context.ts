@@ -1,4 +1,4 @@
-import { ClsStore } from 'nestjs-cls';
+import { ClsServiceManager, ClsStore } from 'nestjs-cls';
 import { SANDBOX_FAULTS } from './sandbox-faults';
 import type { PartnerConfig, Scope } from '../../config/service-config';
 
@@ -15,6 +15,24 @@ export interface RequestContextStore extends ClsStore {
   principal?: Principal;
   /** The sandbox test controls of X-Sandbox-Fault (none outside the sandbox). */
   [SANDBOX_FAULTS]?: readonly string[];
+  /** The program a call resolved without naming it (noteCallProgram). */
+  programCode?: string;
+}
+
+/**
+ * The program a call works in when neither its path nor its body names it (an ITIN call's or a care
+ * action's account, a webhook test's default program), once resolved and admitted: the request line
+ * names it (CONTRACT section 16). Nothing outside a request.
+ */
+export function noteCallProgram(programCode: string): void {
+  const cls = ClsServiceManager.getClsService<RequestContextStore>();
+  if (cls.isActive()) cls.set('programCode', programCode);
+}
+
+/** The program noteCallProgram recorded for the request being served, if any. */
+export function notedCallProgram(): string | undefined {
+  const cls = ClsServiceManager.getClsService<RequestContextStore>();
+  return cls.isActive() ? cls.get('programCode') : undefined;
 }
 
 /** A partner's body requestId (1 to 64 characters); valid, it is the request's id (common/http/request-id.ts). */

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
 import { installAnswerCode } from '../../common/http/answer-code';
+import { notedCallProgram } from '../../common/context/request-context';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { destination, pino, type DestinationStream, type Logger as PinoRoot, type LoggerOptions } from 'pino';
 
@@ -148,14 +149,15 @@ interface AuthenticatedRequest {
 }
 
 /**
- * The program the call names: its path's, else its body's `programCode` (webhook test, scan
- * capture) when it is one of the partner's programs. An unchecked body value never reaches the log.
+ * The program the call names: its path's, else its body's `programCode` (scan capture, webhook test)
+ * when it is one of the partner's programs, else the one the call resolved (noteCallProgram: an
+ * account's, a default). An unchecked body value never reaches the log.
  */
 function programCodeOf({ user, params, body }: AuthenticatedRequest): string | undefined {
   const inPath = (params as { programCode?: string } | undefined)?.programCode;
   if (inPath !== undefined) return inPath;
   const inBody = body !== null && typeof body === 'object' ? (body as { programCode?: unknown }).programCode : undefined;
-  return typeof inBody === 'string' && user?.partner?.programs?.includes(inBody) ? inBody : undefined;
+  return typeof inBody === 'string' && user?.partner?.programs?.includes(inBody) ? inBody : notedCallProgram();
 }
 
 /**

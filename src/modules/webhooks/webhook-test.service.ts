@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors/domain-error';
+import { noteCallProgram } from '../../common/context/request-context';
 import type { PartnerConfig } from '../../config/service-config';
 import { EventType } from '../events/event-types';
 import { OutboxService } from '../events/outbox.service';
@@ -24,6 +25,7 @@ export class WebhookTestService {
   async send(partner: PartnerConfig, eventType: EventType, programCode?: string): Promise<TestWebhookResult> {
     const program = programCode ?? partner.programs[0];
     if (!program || !partner.programs.includes(program)) throw new DomainError('PROGRAM_NOT_ALLOWED');
+    noteCallProgram(program);
     const eventId = await this.transactions.run(undefined, (manager) =>
       this.outbox.emit(manager, {
         partnerId: partner.partnerId,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../../common/errors/domain-error';
+import { noteCallProgram } from '../../../common/context/request-context';
 import type { Account } from '../../accounts/account.types';
 import type { PaymentInstrument } from '../../accounts/account.types';
 import { AccountsService } from '../../accounts/services/accounts.service';
@@ -54,6 +55,7 @@ export class CareActionRunner {
   async requireVisible(who: CareActor, accountId: string, manager: EntityManager = this.dataSource.manager): Promise<Account> {
     const found = await this.accounts.findById(manager, accountId);
     if (!found || !who.programs.includes(found.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
+    noteCallProgram(found.programCode);
     return found;
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Principal } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
+import { noteCallProgram } from '../../../common/context/request-context';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
 import { OutboxService } from '../../events/outbox.service';
 import { CallRunner } from '../../locking/call-runner';
@@ -53,6 +54,7 @@ export class IdentityService {
   /** The ITIN's rules and writes (added to the call's batch with its outbox row); the user in memory gets its new columns too. */
   private async add(manager: EntityManager, batch: WriteBatch, principal: Principal, { account, user }: LockedForItin, itin: string): Promise<void> {
     if (!principal.partner.programs.includes(account.programCode)) throw new DomainError('ACCOUNT_NOT_FOUND');
+    noteCallProgram(account.programCode);
     if (account.identityKind !== 'matricula') throw new DomainError('NOT_MATRICULA_ENROLLMENT');
     if (account.status === 'locked') throw new DomainError('ACCOUNT_LOCKED');
 
