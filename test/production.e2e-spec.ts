@@ -48,7 +48,7 @@ function writeProductionConfig(file: string, literalSecret = false): void {
 }
 
 /** The real app in production mode on a loopback port (the test app's TOKEN_RATE_LIMIT unless `env` sets it). */
-async function startProductionApp(label: string, env: Record<string, string> = {}): Promise<TestApp> {
+async function startProductionApp(label: string, env: Record<string, string> = {}, logLines?: string[]): Promise<TestApp> {
   const config = path.join(process.env.TEST_RUN_DIR as string, `${label}.json`);
   writeProductionConfig(config);
   return startTestApp(label, {
@@ -64,6 +64,7 @@ async function startProductionApp(label: string, env: Record<string, string> = {
       PROD_CARE_SECRET: PARTNERS.care.clientSecret,
       ...env,
     },
+    ...(logLines ? { logLines } : {}),
   });
 }
 
@@ -236,10 +237,11 @@ describe('Production mode (e2e)', () => {
 
   describe('serving', () => {
     let app: TestApp;
+    const logLines: string[] = [];
 
     beforeAll(async () => {
       // The card unblock's retries a moment apart, so the fraud block's removal can be followed to its end.
-      app = await startProductionApp('production', { UNBLOCK_RETRY_DELAYS_MS: '100,100,100' });
+      app = await startProductionApp('production', { UNBLOCK_RETRY_DELAYS_MS: '100,100,100', LOG_LEVEL: 'info' }, logLines);
     });
 
     afterAll(async () => {
@@ -316,6 +318,15 @@ describe('Production mode (e2e)', () => {
         const elsewhere = await fetch(`http://127.0.0.1:${port}/v1/errors`);
         expect(elsewhere.status).toBe(404);
         expect(elsewhere.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+        // CONTRACT section 1: every response is logged with its X-Request-Id, this listener's too.
+        const lineOf = (requestId: string) => logLines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.requestId === requestId);
+        await waitUntil(async () => lineOf('scrape-1') !== undefined && lineOf(elsewhere.headers.get('x-request-id') as string) !== undefined, 5_000, 20);
+        expect(lineOf('scrape-1')).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/metrics' }, res: { statusCode: 200 } });
+        expect(lineOf(elsewhere.headers.get('x-request-id') as string)).toMatchObject({
+          msg: 'request completed',
+          req: { url: '/v1/errors' },
+          res: { statusCode: 404 },
+        });
       } finally {
         server.close();
       }

@@ -2,6 +2,10 @@ import { createServer, Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { incomingRequestId } from '../../common/http/request-id';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Logger } from '@nestjs/common';
+
+/** The metrics listener's request lines, through the app's logger. */
+const METRICS_LOG = new Logger('Metrics');
 
 /**
  * How an enrollment call decided (CONTRACT section 16): `completed` (active account), `referred`
@@ -130,9 +134,17 @@ export class Metrics {
    */
   async listenSeparately(host: string, port: number): Promise<Server> {
     const server = createServer((request, response) => {
-      // CONTRACT section 1: every response carries X-Request-Id, this listener's too.
-      response.setHeader('x-request-id', incomingRequestId(request));
-      if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+      // CONTRACT section 1: every response carries X-Request-Id and is logged with it, this listener's too
+      // (the API port's request line, without a route, a partner or a program).
+      const requestId = incomingRequestId(request);
+      const url = request.url?.split('?')[0];
+      response.setHeader('x-request-id', requestId);
+      response.once('finish', () => {
+        const line = { requestId, req: { method: request.method, url }, res: { statusCode: response.statusCode }, msg: 'request completed' };
+        if (response.statusCode >= 500) METRICS_LOG.error({ ...line, msg: 'request errored' });
+        else METRICS_LOG.log(line);
+      });
+      if (request.method !== 'GET' || url !== '/metrics') {
         response.writeHead(404).end();
         return;
       }
