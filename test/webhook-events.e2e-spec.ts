@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { OutboxService } from '../src/modules/events/outbox.service';
 import { startTestApp, TestApp } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
+import { waitUntil } from './support/wait';
 
 interface ListedEvent {
   eventId: string;
@@ -280,6 +281,29 @@ describe('Webhook events list and redelivery (e2e, CONTRACT section 11)', () => 
       receiver.stall(false);
       await held.close();
     }
+  });
+
+  it("CONTRACT section 3, tenancy: an event of a program the partner's configuration no longer lists is neither listed, shown nor redelivered", async () => {
+    const kept = await sendTest();
+    const db = await app.db();
+    let dropped: string;
+    try {
+      // As an event written while the partner still had the program, before the configuration dropped it.
+      dropped = (
+        await db.query(
+          `insert into outbox_events (id, partner_id, program_code, account_id, event_type, payload, next_attempt_at, dead)
+           values (gen_random_uuid(), 'acme', 'no-longer-listed', null, 'transaction', '{}', null, true) returning id`,
+        )
+      ).rows[0].id as string;
+    } finally {
+      await db.end();
+    }
+    await waitUntil(async () => (await walk(null, 100)).seen.some((e) => e.eventId === kept), 5_000, 50);
+    expect((await walk(null, 100)).seen.map((e) => e.eventId)).not.toContain(dropped);
+    const shown = await app.client('acme').get<Details>(`/v1/webhooks/events/${dropped}`);
+    expect({ status: shown.status, detail: shown.body.responseDetails[0] }).toMatchObject({ status: 404, detail: { code: 10, subCode: 0 } });
+    const redelivered = await app.client('acme').post<Details>(`/v1/webhooks/events/${dropped}/redeliver`, {});
+    expect({ status: redelivered.status, detail: redelivered.body.responseDetails[0] }).toMatchObject({ status: 404, detail: { code: 10, subCode: 0 } });
   });
 
   it("answers 404/10/0 to redeliver an unknown event or another partner's", async () => {

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors/domain-error';
 import { DeliveryOutcome, EVENT_TYPES } from './event-types';
-import { EventListRow, ListCursor, OutboxRepository, OutboxRow } from './outbox.repository';
+import { EventListRow, ListCursor, OutboxRepository, OutboxRow, PartnerScope } from './outbox.repository';
 import { isUuid } from '../../common/validation/identifiers';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'notDeliverable';
@@ -54,7 +54,7 @@ export class EventLogService {
    * A page of the partner's events, oldest first (CONTRACT section 11). `after`, `limit` and
    * `eventType` are the raw query values: a bad cursor or limit is 400/100/6, an unknown event type 400/100/5.
    */
-  async list(partnerId: string, query: { after?: unknown; limit?: unknown; eventType?: unknown }): Promise<EventPage> {
+  async list(partner: PartnerScope, query: { after?: unknown; limit?: unknown; eventType?: unknown }): Promise<EventPage> {
     // A repeated query parameter arrives as an array: as bad as any other malformed value.
     if ((query.after !== undefined && typeof query.after !== 'string') || (query.limit !== undefined && typeof query.limit !== 'string')) {
       throw new DomainError('BAD_CURSOR_OR_LIMIT');
@@ -65,27 +65,35 @@ export class EventLogService {
       throw new DomainError('INVALID_FIELD', { field: 'eventType', property: 'eventType' });
     }
     // One row more than the page tells whether there is a next page without a count.
-    const rows = await this.outbox.listPage(this.dataSource.manager, partnerId, after, limit + 1, (query.eventType as string | undefined) ?? null);
-    const page = rows.slice(0, limit).map(listItem);
-    return { events: page, nextCursor: rows.length > limit ? (page[page.length - 1]?.cursor ?? null) : null };
+    const rows = await this.outbox.listPage(this.dataSource.manager, partner.partnerId, after, limit + 1, (query.eventType as string | undefined) ?? null);
+    const read = rows.slice(0, limit);
+    const last = read[read.length - 1];
+    // Tenancy (CONTRACT section 3): the programs the partner's configuration lists now; an event of
+    // a program taken out of it stays unlisted. Left out after the read, not in its statement (which
+    // slowed every page of a partner's list under concurrent writes, test/webhook-events-concurrent):
+    // the cursor is the last event read, so a page may hold fewer than `limit` events.
+    const page = read.filter((row) => partner.programs.includes(row.programCode)).map(listItem);
+    return { events: page, nextCursor: rows.length > limit && last ? encodeCursor({ txId: last.txId, seq: last.seq }) : null };
   }
 
-  /** Makes the partner's event due for one more attempt now; null for an unknown event or another partner's. */
-  async redeliver(partnerId: string, eventId: string): Promise<EventListItem | null> {
+  /** Makes the partner's event due for one more attempt now; null for an unknown event, another partner's or another program's. */
+  async redeliver(partner: PartnerScope, eventId: string): Promise<EventListItem | null> {
     if (!isUuid(eventId)) return null;
-    const deliverable = Boolean(this.config.service.partnerById(partnerId)?.webhook);
-    const row = await this.outbox.redeliver(this.dataSource.manager, eventId, partnerId, deliverable);
+    const deliverable = Boolean(this.config.service.partnerById(partner.partnerId)?.webhook);
+    const row = await this.outbox.redeliver(this.dataSource.manager, eventId, partner, deliverable);
     return row ? listItem(row) : null;
   }
 
-  /** null when the event does not exist or (with `partnerId`) belongs to another partner. */
-  /** One event, as its partner (`partnerId`) or care (`programs`: the care client's programs only) may see it. */
-  async describe(eventId: string, scope: { partnerId: string } | { programs: readonly string[] }): Promise<EventView | null> {
+  /**
+   * One event, as its partner (its own, of the programs it lists) or care (`programs`: the care
+   * client's programs only) may see it; null when it does not exist or is not theirs to see.
+   */
+  async describe(eventId: string, scope: PartnerScope | { programs: readonly string[] }): Promise<EventView | null> {
     if (!isUuid(eventId)) return null;
     const manager = this.dataSource.manager;
     const event = await this.outbox.find(manager, eventId);
     if (!event) return null;
-    if ('partnerId' in scope ? event.partnerId !== scope.partnerId : !scope.programs.includes(event.programCode)) return null;
+    if (('partnerId' in scope && event.partnerId !== scope.partnerId) || !scope.programs.includes(event.programCode)) return null;
     const deliveries = await this.outbox.deliveries(manager, eventId);
     const status = deliveryStatus(event);
     return {

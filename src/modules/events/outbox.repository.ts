@@ -57,6 +57,12 @@ export interface FinishedAttempt {
   next: AttemptNext;
 }
 
+/** A partner as its events are reached: its own, of the programs its configuration lists now (CONTRACT section 3, tenancy). */
+export interface PartnerScope {
+  partnerId: string;
+  programs: readonly string[];
+}
+
 /** Position in a partner's event list: the inserting transaction's id and the row's sequence number. */
 export interface ListCursor {
   txId: string;
@@ -65,6 +71,7 @@ export interface ListCursor {
 
 export interface EventListRow {
   id: string;
+  programCode: string;
   eventType: string;
   occurredAt: Date;
   accountId: string | null;
@@ -75,7 +82,7 @@ export interface EventListRow {
   seq: string;
 }
 
-const LIST_COLUMNS = `id, event_type as "eventType", occurred_at as "occurredAt", account_id as "accountId", attempts,
+const LIST_COLUMNS = `id, program_code as "programCode", event_type as "eventType", occurred_at as "occurredAt", account_id as "accountId", attempts,
   delivered_at as "deliveredAt", dead, tx_id::text as "txId", seq::text as "seq"`;
 
 const COLUMNS = `id, partner_id as "partnerId", program_code as "programCode", account_id as "accountId",
@@ -194,13 +201,13 @@ export class OutboxRepository {
    * no longer settles it (`finishAttempts`). null for an unknown event or another
    * partner's. Left untouched when `deliverable` is false (no webhook to send to).
    */
-  async redeliver(manager: EntityManager, eventId: string, partnerId: string, deliverable: boolean): Promise<EventListRow | null> {
+  async redeliver(manager: EntityManager, eventId: string, partner: PartnerScope, deliverable: boolean): Promise<EventListRow | null> {
     const rows = (await manager.query(
       deliverable
         ? `update outbox_events set next_attempt_at = now(), delivered_at = null, dead = false, redeliveries = redeliveries + 1
-            where id = $1 and partner_id = $2 returning ${LIST_COLUMNS}`
-        : `select ${LIST_COLUMNS} from outbox_events where id = $1 and partner_id = $2`,
-      [eventId, partnerId],
+            where id = $1 and partner_id = $2 and program_code = any($3) returning ${LIST_COLUMNS}`
+        : `select ${LIST_COLUMNS} from outbox_events where id = $1 and partner_id = $2 and program_code = any($3)`,
+      [eventId, partner.partnerId, partner.programs],
     )) as [EventListRow[], number] | EventListRow[];
     const list = (Array.isArray(rows[0]) ? rows[0] : rows) as EventListRow[];
     return list[0] ?? null;

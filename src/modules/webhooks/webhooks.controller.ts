@@ -119,7 +119,7 @@ export class WebhooksController {
     @Query('limit') limit?: unknown,
     @Query('eventType') eventType?: unknown,
   ): Promise<EventPage> {
-    return this.events.list(principal.partner.partnerId, { after, limit, eventType });
+    return this.events.list(principal.partner, { after, limit, eventType });
   }
 
   @Post('v1/webhooks/events/:eventId/redeliver')
@@ -142,7 +142,7 @@ export class WebhooksController {
   })
   @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event or another partner's event" })
   async redeliver(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string, @Body() _body: EmptyBody): Promise<{ event: EventListItem }> {
-    const event = await this.events.redeliver(principal.partner.partnerId, eventId);
+    const event = await this.events.redeliver(principal.partner, eventId);
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
     return { event };
   }
@@ -155,7 +155,7 @@ export class WebhooksController {
   })
   @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event or another partner's event" })
   async partnerEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventView }> {
-    const event = await this.events.describe(eventId, { partnerId: principal.partner.partnerId });
+    const event = await this.events.describe(eventId, principal.partner);
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
     return { event };
   }
