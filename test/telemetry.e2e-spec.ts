@@ -146,6 +146,16 @@ describe('Tracing (e2e, CONTRACT section 16)', () => {
     }
   }, 120_000);
 
+  it('exports nothing of the background work: no pg-boss job spans, no statements outside a call (operations-observability.md)', async () => {
+    const before = otlp.jsonSpans().length;
+    await tracedProcess('http/json');
+    // pg-boss fetches its queues every second or two: an idle few seconds would export its spans.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const since = otlp.jsonSpans().slice(before);
+    const traced = new Set(since.filter((span) => span.kind === SERVER).map((span) => span.traceId));
+    expect(since.filter((span) => !traced.has(span.traceId)).map((span) => span.name)).toEqual([]);
+  }, 60_000);
+
   it('exports http/protobuf by default, the continued trace id inside', async () => {
     const child = await tracedProcess('http/protobuf');
     const trace = traceparent();

@@ -46,6 +46,10 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
       supervise: jobsEnabled,
       schedule: jobsEnabled,
       maintenanceIntervalSeconds: 30,
+      // pg-boss's own spans (a trace for every fetch of every queue, each with its SQL) are off: the
+      // service traces HTTP requests, their statements and webhook attempts, not background polling
+      // (operations-observability.md); idle, an instance exported a couple of traces a second.
+      openTelemetry: { enabled: false },
     });
     // An EventEmitter 'error' without a listener would crash the process.
     this.boss.on('error', (error: Error) => this.logger.warn({ errorName: error.name, message: error.message }, 'job queue error'));
