@@ -165,6 +165,23 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
     }
   });
 
+  it('leaves out of the backlog the events of a partner no longer configured: never claimed, they would age the gauge (and its alert) for ever', async () => {
+    // The test before may leave an event pending (retried in a minute): the removed partner's adds nothing to the count, nor its hour to the age.
+    const before = await value(app, 'outbox_pending_events');
+    const db = await app.db();
+    try {
+      await db.query(
+        `insert into outbox_events (id, partner_id, program_code, account_id, event_type, payload, next_attempt_at, dead, occurred_at)
+         values (gen_random_uuid(), 'partner-removed', 'sandbox', null, 'transaction', '{}', now(), false, now() - interval '1 hour')`,
+      );
+      expect(await value(app, 'outbox_pending_events')).toBeLessThanOrEqual(before);
+      expect(await value(app, 'outbox_oldest_pending_age_seconds')).toBeLessThan(600);
+    } finally {
+      await db.query(`delete from outbox_events where partner_id = 'partner-removed'`);
+      await db.end();
+    }
+  });
+
   it('shows the pool: connections used and idle from the pool itself', async () => {
     const idle = await value(app, 'db_client_connection_count', 'state="idle"');
     const used = await value(app, 'db_client_connection_count', 'state="used"');

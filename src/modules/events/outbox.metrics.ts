@@ -2,13 +2,15 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DELIVERY_DATA_SOURCE } from '../../infrastructure/database/database.module';
+import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../../infrastructure/metrics/metrics';
 import { OutboxRepository } from './outbox.repository';
 
 /**
  * The outbox backlog at scrape time: events not yet delivered (nor given up) and the age of the
- * oldest. Both gauges share one query per scrape, on the poller's pool (a scrape never queues
- * behind partners' locked calls).
+ * oldest, of the partners configured now (the poller claims no other partner's events, so one
+ * removed from SERVICE_CONFIG would age the gauge, and its alert, for ever). Both gauges share one
+ * query per scrape, on the poller's pool (a scrape never queues behind partners' locked calls).
  */
 @Injectable()
 export class OutboxMetrics implements OnModuleInit {
@@ -18,6 +20,7 @@ export class OutboxMetrics implements OnModuleInit {
     private readonly metrics: Metrics,
     private readonly outbox: OutboxRepository,
     @InjectDataSource(DELIVERY_DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
@@ -36,7 +39,12 @@ export class OutboxMetrics implements OnModuleInit {
    */
   private read(): Promise<{ pending: number; oldestAgeSeconds: number }> {
     this.reading ??= new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.outbox.backlog(this.dataSource.manager))
+      .then(() =>
+        this.outbox.backlog(
+          this.dataSource.manager,
+          this.config.service.partners.map((partner) => partner.partnerId),
+        ),
+      )
       .finally(() => (this.reading = undefined));
     return this.reading;
   }

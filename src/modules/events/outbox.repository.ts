@@ -142,10 +142,11 @@ export class OutboxRepository {
   }
 
   /** Events still to deliver and the age of the oldest, in one read of the pending (partial) index's rows. */
-  async backlog(manager: EntityManager): Promise<{ pending: number; oldestAgeSeconds: number }> {
+  async backlog(manager: EntityManager, partnerIds: readonly string[]): Promise<{ pending: number; oldestAgeSeconds: number }> {
     const [row] = (await manager.query(
       `select count(*)::int as pending, coalesce(extract(epoch from now() - min(occurred_at)), 0)::float8 as "oldestAgeSeconds"
-         from outbox_events where delivered_at is null and not dead`,
+         from outbox_events where delivered_at is null and not dead and partner_id = any($1)`,
+      [partnerIds],
     )) as [{ pending: number; oldestAgeSeconds: number }];
     return row;
   }
