@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { JobQueue } from '../src/infrastructure/queue/job-queue';
 import { IDEMPOTENCY_PURGE_JOB } from '../src/modules/idempotency/idempotency-purge';
@@ -57,6 +58,7 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
       ['partner_in_flight_rejections_total', ''],
       ['ofac_list_entries', ''],
       ['ofac_list_loaded_timestamp_seconds', ''],
+      ['ofac_list_file_timestamp_seconds', ''],
       ...['completed', 'declined', 'held', 'referred', 'incomplete'].map((outcome) => ['enrollment_outcomes_total', `outcome="${outcome}"`]),
     ]) {
       expect({ name, labels, value: sample(text, name, labels) }).toEqual({ name, labels, value: expect.any(Number) });
@@ -200,6 +202,9 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
     const loaded = await value(app, 'ofac_list_loaded_timestamp_seconds');
     expect(Date.now() / 1000 - loaded).toBeLessThan(600);
     expect(Date.now() / 1000 - loaded).toBeGreaterThanOrEqual(0);
+    // The files' own age, which a restart does not reset (the OfacListStale alert reads it).
+    const modified = Math.max(...['sdn.csv', 'alt.csv'].map((file) => fs.statSync(path.join(__dirname, 'fixtures', 'ofac', file)).mtimeMs)) / 1000;
+    expect(Math.abs((await value(app, 'ofac_list_file_timestamp_seconds')) - modified)).toBeLessThan(1);
   });
 
   describe('refusals, and a pool that makes callers wait', () => {
@@ -214,6 +219,7 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
     it('0 without an OFAC list', async () => {
       expect(await value(tight, 'ofac_list_entries')).toBe(0);
       expect(await value(tight, 'ofac_list_loaded_timestamp_seconds')).toBe(0);
+      expect(await value(tight, 'ofac_list_file_timestamp_seconds')).toBe(0);
     });
 
     it('shows the depth of a pg-boss queue nobody works (JOBS_ENABLED=false here)', async () => {

@@ -48,9 +48,9 @@ export class OfacScreeningService implements OnModuleInit, OnModuleDestroy {
     return this.list !== undefined;
   }
 
-  /** The list in use: its SDN individuals and when it was (re)loaded; undefined without a list. */
-  loadedList(): { entries: number; loadedAt: Date } | undefined {
-    return this.list && this.loadedAt ? { entries: this.list.index.stats.individuals, loadedAt: this.loadedAt } : undefined;
+  /** The list in use: its SDN individuals, when it was (re)loaded and when its files were last modified; undefined without a list. */
+  loadedList(): { entries: number; loadedAt: Date; modifiedAt: Date } | undefined {
+    return this.list && this.loadedAt ? { entries: this.list.index.stats.individuals, loadedAt: this.loadedAt, modifiedAt: this.list.modifiedAt } : undefined;
   }
 
   /** The best SDN individual name scoring at least the threshold (scored with and without a middle name), or null. */
