@@ -25,7 +25,7 @@ import { createRootLogger, installRequestLogging, nestLogger } from './infrastru
 import { Metrics } from './infrastructure/metrics/metrics';
 import { installTraceRoute } from './infrastructure/telemetry/trace-context';
 import { installTokenFormChecks, TOKEN_ROUTE } from './modules/auth/token-form';
-import { installTokenRateLimit } from './modules/auth/token-rate-limit';
+import { installTokenRateLimit, TokenRateLimits } from './modules/auth/token-rate-limit';
 import { installWebhookCallLimitHeaders, LIMITED_WEBHOOK_ROUTES, WebhookCallLimiter } from './modules/webhooks/webhook-call-limit';
 import rateLimit from '@fastify/rate-limit';
 import { setupOpenApi } from './openapi';
@@ -100,7 +100,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   installRequestTimeout(fastify, config.env.requestTimeoutMs, send);
   // The token route's own hooks: its address limit first (every request counts), then its strict form
   // checks (onRequest, preValidation), then the client's limits (preHandler), in this order.
-  installTokenRateLimit(fastify, config.env.tokenRateLimit, send);
+  installTokenRateLimit(fastify, app.get(TokenRateLimits), send);
   installTokenFormChecks(fastify, send);
   // @fastify/rate-limit's counter (`createRateLimit`) for the webhook test and redeliver limit; not global.
   // Registered here, with the app's other Fastify set-up, not from a Nest lifecycle hook: registered

@@ -1,4 +1,4 @@
-import { startTestApp, TestApp } from './support/test-app';
+import { PARTNERS, startTestApp, TestApp } from './support/test-app';
 
 /**
  * The console's HTTP plumbing (console-http.ts): a session on its routes only, and there its headers
@@ -44,6 +44,39 @@ describe('care console HTTP (e2e)', () => {
     expect(res.status).toBe(404);
     expect(res.headers.getSetCookie()).toEqual([]);
     expect(res.headers.get('content-security-policy')).toBeNull();
+  });
+
+  it('the sandbox sign-in counts wrong secrets as the token endpoint does (CONTRACT sections 3, 12): beyond TOKEN_RATE_LIMIT a minute per client and address, even the right one is refused', async () => {
+    const limited = await startTestApp('console-http-limit', { env: { TOKEN_RATE_LIMIT: '2' } });
+    try {
+      const attempt = async (clientSecret: string) => {
+        const page = await fetch(`${limited.baseUrl}/care/sign-in`);
+        const cookie = page.headers
+          .getSetCookie()
+          .map((c) => c.split(';', 1)[0])
+          .join('; ');
+        const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] as string;
+        const res = await fetch(`${limited.baseUrl}/care/sign-in`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret, staffEmail: '', _csrf: csrf }),
+        });
+        return { status: res.status, retryAfter: res.headers.get('retry-after') };
+      };
+      expect(await attempt('wrong-1')).toMatchObject({ status: 401 });
+      expect(await attempt('wrong-2')).toMatchObject({ status: 401 });
+      expect(await attempt(PARTNERS.care.clientSecret)).toEqual({ status: 429, retryAfter: expect.stringMatching(/^\d+$/) });
+      // The same counter as the token endpoint's: the care client's token requests from here are refused too.
+      const token = await fetch(`${limited.baseUrl}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: PARTNERS.care.clientId, client_secret: PARTNERS.care.clientSecret }),
+      });
+      expect(token.status).toBe(429);
+    } finally {
+      await limited.close();
+    }
   });
 
   it("an unknown path under /care is the console's HTML 404 page, under its headers; elsewhere the JSON envelope", async () => {

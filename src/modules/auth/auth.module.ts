@@ -7,6 +7,7 @@ import { BearerStrategy } from './bearer.strategy';
 import { ScryptHasher } from './client-secret';
 import { CLIENT_SECRET_VERIFIER_OPTIONS, ClientSecretVerifier, DEFAULT_CLIENT_SECRET_VERIFIER_OPTIONS } from './client-secret-verifier';
 import { TokenController } from './token.controller';
+import { TokenRateLimits } from './token-rate-limit';
 import { TokenService } from './token.service';
 
 @Module({
@@ -21,9 +22,10 @@ import { TokenService } from './token.service';
     },
     ClientSecretVerifier,
     TokenService,
+    TokenRateLimits,
     BearerStrategy,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],
-  exports: [TokenService],
+  exports: [TokenService, TokenRateLimits],
 })
 export class AuthModule {}

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors/domain-error';
+import { AppConfig } from '../../config/app-config';
 import { addRouteHooks, isRoute } from '../../common/http/route-hooks';
 import { sourceAddressKey } from './source-address';
 import { TOKEN_ROUTE, TokenRequest } from './token-form';
@@ -54,6 +56,52 @@ export class FixedWindowCounter {
   }
 }
 
+/**
+ * The token endpoint's three counters (CONTRACT sections 3 and 12), one set per instance: successful
+ * token requests per client id, failed client authentications per (client id, source address), and
+ * every request per source address. The token route's hooks count on them, and so does whatever
+ * else checks a client's secret (the sandbox console's sign-in), so that no other door guesses it
+ * unlimited.
+ */
+@Injectable()
+export class TokenRateLimits {
+  readonly perClient: number;
+  readonly successes: FixedWindowCounter;
+  readonly failures: FixedWindowCounter;
+  readonly addresses: FixedWindowCounter;
+
+  constructor(config: AppConfig) {
+    const windowMs = TOKEN_RATE_WINDOW_SECONDS * 1000;
+    this.perClient = config.env.tokenRateLimit;
+    this.successes = new FixedWindowCounter(this.perClient, windowMs);
+    this.failures = new FixedWindowCounter(this.perClient, windowMs);
+    this.addresses = new FixedWindowCounter(this.perClient * ADDRESS_FACTOR, windowMs);
+  }
+
+  /**
+   * An attempt at a client's secret outside the token route: counted against its source address;
+   * the seconds to wait when the address or the client's failures from it are at their limit, else null
+   * (then `failed` after a wrong secret).
+   */
+  attempt(ip: string, clientId: string): number | null {
+    const address = sourceAddressKey(ip);
+    const nowMs = Date.now();
+    const windows = [this.addresses.peek(address), this.failures.peek(clientAddressKey(clientId, address))];
+    this.addresses.hit(address);
+    const full = windows.filter((window, i) => (i === 0 ? this.addresses : this.failures).exceeded(window));
+    return full.length === 0 ? null : Math.max(1, ...full.map((window) => Math.ceil((window.resetAtMs - nowMs) / 1000)));
+  }
+
+  failed(ip: string, clientId: string): void {
+    this.failures.hit(clientAddressKey(clientId, sourceAddressKey(ip)));
+  }
+}
+
+/** The failures' key: a client id from one source address. */
+function clientAddressKey(clientId: string, address: string): string {
+  return `${clientId}\0${address}`;
+}
+
 interface Verdict {
   policy: string;
   remaining: number;
@@ -77,13 +125,10 @@ interface Verdict {
  */
 export function installTokenRateLimit(
   fastify: FastifyInstance,
-  perClient: number,
+  limits: TokenRateLimits,
   send: (error: unknown, request: FastifyRequest, reply: FastifyReply) => void,
 ): void {
-  const windowMs = TOKEN_RATE_WINDOW_SECONDS * 1000;
-  const successes = new FixedWindowCounter(perClient, windowMs);
-  const failures = new FixedWindowCounter(perClient, windowMs);
-  const addresses = new FixedWindowCounter(perClient * ADDRESS_FACTOR, windowMs);
+  const { perClient, successes, failures, addresses } = limits;
   const policyHeader = [`"client";q=${perClient}`, `"client-address";q=${perClient}`, `"address";q=${perClient * ADDRESS_FACTOR}`]
     .map((policy) => `${policy};w=${TOKEN_RATE_WINDOW_SECONDS}`)
     .join(', ');
@@ -101,7 +146,7 @@ export function installTokenRateLimit(
     const keys = keysOf(request);
     // The form checks ran first: the body is the parsed TokenRequest.
     const clientId = (request.body as TokenRequest | undefined)?.clientId;
-    if (clientId !== undefined && keys.clientId === undefined) Object.assign(keys, { clientId, clientAddress: `${clientId}\0${keys.address}` });
+    if (clientId !== undefined && keys.clientId === undefined) Object.assign(keys, { clientId, clientAddress: clientAddressKey(clientId, keys.address) });
     return keys;
   };
   const verdict = (policy: string, counter: FixedWindowCounter, window: { count: number; resetAtMs: number }, nowMs: number): Verdict => ({

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
 import { AppConfig } from '../../config/app-config';
+import { TokenRateLimits } from '../auth/token-rate-limit';
 import { TokenService } from '../auth/token.service';
 import { CareOidcGuard } from './auth/care-oidc.guard';
 import type { ProviderIdentity } from './auth/care-oidc.strategy';
@@ -24,6 +25,7 @@ export class ConsoleAuthController {
     private readonly gate: ConsoleGate,
     private readonly config: AppConfig,
     private readonly tokens: TokenService,
+    private readonly limits: TokenRateLimits,
   ) {}
 
   @Get('sign-in')
@@ -56,6 +58,16 @@ export class ConsoleAuthController {
     await this.gate.csrf(request);
     const clientId = text(form, 'clientId');
     const email = text(form, 'staffEmail').trim();
+    // The care client's secret is guessed here as at the token endpoint: its limits, on its counters (CONTRACT sections 3, 12).
+    const wait = this.limits.attempt(request.ip, clientId);
+    if (wait !== null) {
+      void reply
+        .status(429)
+        .header('retry-after', String(wait))
+        .type('text/html; charset=utf-8')
+        .send(signInPage({ csrf: this.gate.token(reply), provider: false, sandbox: true, error: `Too many sign-in attempts; try again in ${wait} seconds.` }));
+      return;
+    }
     const partner = this.config.service.partnerByClientId(clientId);
     const valid =
       partner !== undefined &&
@@ -63,6 +75,7 @@ export class ConsoleAuthController {
         () => true,
         () => false,
       ));
+    if (!valid) this.limits.failed(request.ip, clientId);
     if (!partner || !valid || !/^[^\s@<>]{1,64}@[^\s@<>]{1,190}$|^$/.test(email)) {
       void reply
         .status(401)
