@@ -48,9 +48,11 @@ describe('Fuzzing every endpoint: bodies, paths and headers (e2e, fast-check)', 
     const headers: Record<string, string> = { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(options.headers ?? {}) };
     const token = options.token === undefined ? tokens.acme : options.token;
     if (token && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.authorization = `Bearer ${token}`;
-    const response = await fetch(`${app.baseUrl}${path}`, { method, headers, body: options.body });
+    const url = new URL(`${app.baseUrl}${path}`);
+    const response = await fetch(url, { method, headers, body: options.body });
     const text = await response.text();
-    const consolePage = /^\/care(\/|$|\?)/.test(path) && (response.headers.get('content-type') ?? '').startsWith('text/html');
+    // The path as sent: URL parsing resolves dot segments, `%2e%2e` included (/%2e%2e/care/x is /care/x).
+    const consolePage = /^\/care(\/|$)/.test(url.pathname) && (response.headers.get('content-type') ?? '').startsWith('text/html');
     let body: Answer['body'];
     try {
       body = JSON.parse(text) as Answer['body'];
