@@ -86,15 +86,33 @@ export class TokenRateLimits {
   attempt(ip: string, clientId: string): number | null {
     const address = sourceAddressKey(ip);
     const nowMs = Date.now();
-    const windows = [this.addresses.peek(address), this.failures.peek(clientAddressKey(clientId, address))];
+    const current = [
+      verdict('address', this.addresses, this.addresses.peek(address), nowMs),
+      verdict('client-address', this.failures, this.failures.peek(clientAddressKey(clientId, address)), nowMs),
+    ];
     this.addresses.hit(address);
-    const full = windows.filter((window, i) => (i === 0 ? this.addresses : this.failures).exceeded(window));
-    return full.length === 0 ? null : Math.max(1, ...full.map((window) => Math.ceil((window.resetAtMs - nowMs) / 1000)));
+    const exceeded = current.filter((v) => v.exceeded);
+    return exceeded.length === 0 ? null : retryAfterOf(exceeded);
   }
 
   failed(ip: string, clientId: string): void {
     this.failures.hit(clientAddressKey(clientId, sourceAddressKey(ip)));
   }
+}
+
+/** A policy's state for one key: what is left of it, when its window resets, whether it is at its limit. */
+function verdict(policy: string, counter: FixedWindowCounter, window: Window, nowMs: number): Verdict {
+  return {
+    policy,
+    remaining: Math.max(0, counter.max - window.count),
+    resetSeconds: Math.max(1, Math.ceil((window.resetAtMs - nowMs) / 1000)),
+    exceeded: counter.exceeded(window),
+  };
+}
+
+/** Retry-After of a refusal: when the last of the exceeded policies resets. */
+function retryAfterOf(exceeded: readonly Verdict[]): number {
+  return Math.max(1, ...exceeded.map((v) => v.resetSeconds));
 }
 
 /** The failures' key: a client id from one source address. */
@@ -149,12 +167,6 @@ export function installTokenRateLimit(
     if (clientId !== undefined && keys.clientId === undefined) Object.assign(keys, { clientId, clientAddress: clientAddressKey(clientId, keys.address) });
     return keys;
   };
-  const verdict = (policy: string, counter: FixedWindowCounter, window: { count: number; resetAtMs: number }, nowMs: number): Verdict => ({
-    policy,
-    remaining: Math.max(0, counter.max - window.count),
-    resetSeconds: Math.max(1, Math.ceil((window.resetAtMs - nowMs) / 1000)),
-    exceeded: counter.exceeded(window),
-  });
   const verdicts = ({ address, clientId, clientAddress }: Keys): Verdict[] => {
     const nowMs = Date.now();
     const current = [verdict('address', addresses, addresses.peek(address), nowMs)];
@@ -170,8 +182,11 @@ export function installTokenRateLimit(
   };
   const refuse = (request: FastifyRequest, reply: FastifyReply, exceeded: Verdict[], current: Verdict[]) => {
     writeHeaders(reply, current);
-    const retryAfter = Math.max(1, ...exceeded.map((v) => v.resetSeconds));
-    send(new DomainError('TOO_MANY_TOKEN_REQUESTS', { headers: { 'retry-after': String(retryAfter) }, payload: TOO_MANY_OAUTH_ERROR }), request, reply);
+    send(
+      new DomainError('TOO_MANY_TOKEN_REQUESTS', { headers: { 'retry-after': String(retryAfterOf(exceeded)) }, payload: TOO_MANY_OAUTH_ERROR }),
+      request,
+      reply,
+    );
   };
 
   // Callback-style hooks (an async hook costs a promise per request).
