@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../../common/context/request-context';
 import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
 import { DomainError } from '../../../common/errors/domain-error';
@@ -37,27 +37,32 @@ export class EnrollmentRequestsService {
     // The key carries the partner: another partner's requestId is an unknown one.
     const key: IdempotencyKey = { partnerId: principal.partner.partnerId, programCode, requestId };
     const manager = this.dataSource.manager;
-    let record = await this.store.status(key, manager);
+    let record = await this.enrollmentRecord(key, manager);
     if (!record?.responseBody) {
       const runningSince = await this.locks.heldSince(manager, LockNames.requestId(key.partnerId, programCode, requestId));
       if (runningSince === null) {
         // No call holds the requestId now. One may have committed (and let go of its lock) between
         // the two reads: what it committed is visible now, so the record is read again.
-        record = await this.store.status(key, manager);
+        record = await this.enrollmentRecord(key, manager);
       }
       if (!record?.responseBody) return this.unanswered(key, record, runningSince);
     }
-    if (record.operation !== ENROLLMENT_OPERATION) throw new DomainError('REQUEST_NOT_FOUND');
     const answer = JSON.parse(record.responseBody) as { responseDetails?: Array<{ code: number }> };
     const state: RequestState = answer.responseDetails?.[0]?.code === 0 ? 'completed' : 'declined';
     return { request: view(requestId, state, record.createdAt, record.updatedAt), answer };
+  }
+
+  /** The requestId's record; another operation's (a requestId is the enrollment's only) is an unknown one. */
+  private async enrollmentRecord(key: IdempotencyKey, manager: EntityManager): Promise<IdempotencyStatus | null> {
+    const record = await this.store.status(key, manager);
+    if (record && record.operation !== ENROLLMENT_OPERATION) throw new DomainError('REQUEST_NOT_FOUND');
+    return record;
   }
 
   /** A requestId without a final answer: running now, held, incomplete, or unknown. */
   private async unanswered(key: IdempotencyKey, record: IdempotencyStatus | null, runningSince: Date | null): Promise<RequestStatus> {
     const { requestId } = key;
     const manager = this.dataSource.manager;
-    if (record && record.operation !== ENROLLMENT_OPERATION) throw new DomainError('REQUEST_NOT_FOUND');
     const running = runningSince !== null;
     if (!record) {
       // A first attempt in its one transaction has committed nothing yet; only its lock shows it,
