@@ -121,31 +121,37 @@ function transition(
 ): Transition {
   const after = { ...account, ...patch };
   const changed = accountUpdated(after, account, reason);
-  const events: OutboundEvent[] = changed ? [changed] : [];
-  if (after.activatedAt === null) return { patch, cardMoves, issue: issue.map(({ replaces: _replaces, ...card }) => card), events };
-  for (const move of cardMoves) {
-    events.push(
-      cardUpdated(account, {
-        paymentIdentifier: move.id,
-        status: move.to,
-        previousStatus: move.from,
-        reason,
-        ...(move.replacedBy ? { replacedBy: move.replacedBy } : {}),
-      }),
-    );
-  }
-  for (const { replaces, ...card } of issue) {
-    events.push(
-      cardUpdated(account, {
-        paymentIdentifier: card.id,
-        status: card.status,
-        previousStatus: null,
-        reason: replaces ? reason : 'issued',
-        ...(replaces ? { replaces } : {}),
-      }),
-    );
-  }
+  // Never activated: no card is shown yet, so none is announced.
+  const events = [...(changed ? [changed] : []), ...(after.activatedAt === null ? [] : cardEvents(account, reason, cardMoves, issue))];
   return { patch, cardMoves, issue: issue.map(({ replaces: _replaces, ...card }) => card), events };
+}
+
+/** cardUpdated for each card a transition moves or issues. */
+function cardEvents(
+  account: LifecycleAccount,
+  reason: string,
+  cardMoves: readonly CardMove[],
+  issue: ReadonlyArray<LifecycleCard & { replaces?: string }>,
+): OutboundEvent[] {
+  const moved = cardMoves.map((move) =>
+    cardUpdated(account, {
+      paymentIdentifier: move.id,
+      status: move.to,
+      previousStatus: move.from,
+      reason,
+      ...(move.replacedBy ? { replacedBy: move.replacedBy } : {}),
+    }),
+  );
+  const issued = issue.map(({ replaces, ...card }) =>
+    cardUpdated(account, {
+      paymentIdentifier: card.id,
+      status: card.status,
+      previousStatus: null,
+      reason: replaces ? reason : 'issued',
+      ...(replaces ? { replaces } : {}),
+    }),
+  );
+  return [...moved, ...issued];
 }
 
 function moves(cards: readonly LifecycleCard[], from: readonly PaymentInstrumentStatus[], to: PaymentInstrumentStatus): CardMove[] {
@@ -252,8 +258,7 @@ export function activate(account: LifecycleAccount, cards: readonly LifecycleCar
   if (account.activatedAt !== null) return transition(account, {}, 'enrollmentCompleted');
   const status = activatedStatus(account);
   const change = transition(account, { activatedAt: now, ...(status === 'normal' ? { status } : {}) }, 'enrollmentCompleted');
-  const issued = cards.map((card) => cardUpdated(account, { paymentIdentifier: card.id, status: card.status, previousStatus: null, reason: 'issued' }));
-  return { ...change, events: [...change.events, ...issued] };
+  return { ...change, events: [...change.events, ...cardEvents(account, 'enrollmentCompleted', [], cards)] };
 }
 
 /**
