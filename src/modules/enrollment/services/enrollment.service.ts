@@ -69,18 +69,12 @@ export class EnrollmentService {
     const outcome = await this.completion.completeAfterOfacClearance(call, accountId);
     if (outcome !== 'completed' && typeof outcome !== 'object') return outcome;
     const decided = await call.run(async (manager) => {
-      const account = await this.accounts.findById(manager, accountId);
-      const partner = account ? this.config.service.partnerById(account.partnerId) : undefined;
-      if (!account?.requestId || !partner) return undefined;
-      let answer: CallOutcome<AccountView>;
-      if (typeof outcome === 'object') {
+      const answer = await this.storeFinal(manager, accountId, async (partner) => {
+        if (typeof outcome !== 'object') return Outcome.completed(await this.views.render(accountId, partner, manager));
         const holder = await this.users.primaryOf(manager, accountId);
-        answer = await this.decline(manager, partner, holder ? this.users.dateOfBirthOf(holder) : null, outcome.declined);
-      } else {
-        answer = Outcome.completed(await this.views.render(accountId, partner, manager));
-      }
-      await this.storeFinal(manager, { partnerId: account.partnerId, programCode: account.programCode, requestId: account.requestId }, answer);
-      return outcomeLabel(answer);
+        return this.decline(manager, partner, holder ? this.users.dateOfBirthOf(holder) : null, outcome.declined);
+      });
+      return answer && outcomeLabel(answer);
     });
     // The clearance decided the enrollment, not a call of the partner (whose retry now replays): counted here, once.
     if (decided) this.metrics.countEnrollment(decided);
@@ -96,18 +90,28 @@ export class EnrollmentService {
    */
   async endClosedByCare(manager: EntityManager, accountId: string): Promise<void> {
     if (!(await this.progress.finish(manager, accountId))) return;
-    const account = await this.accounts.findById(manager, accountId);
-    const partner = account ? this.config.service.partnerById(account.partnerId) : undefined;
-    if (!account?.requestId || !partner) return;
-    const key = { partnerId: account.partnerId, programCode: account.programCode, requestId: account.requestId };
-    await this.storeFinal(manager, key, Outcome.completed(await this.views.render(accountId, partner, manager)));
+    await this.storeFinal(manager, accountId, async (partner) => Outcome.completed(await this.views.render(accountId, partner, manager)));
   }
 
-  /** An answer decided outside the partner's call, stored for its requestId as the identical retry would have answered it. */
-  private async storeFinal(manager: EntityManager, key: IdempotencyKey, answer: CallOutcome<AccountView>): Promise<void> {
+  /**
+   * An enrollment's answer decided outside the partner's call (`answerFor` its partner), stored for
+   * the account's requestId as the identical retry would have answered it; undefined, storing
+   * nothing, for an account without a requestId or a partner no longer configured.
+   */
+  private async storeFinal(
+    manager: EntityManager,
+    accountId: string,
+    answerFor: (partner: PartnerConfig) => Promise<CallOutcome<AccountView>>,
+  ): Promise<CallOutcome<AccountView> | undefined> {
+    const account = await this.accounts.findById(manager, accountId);
+    const partner = account ? this.config.service.partnerById(account.partnerId) : undefined;
+    if (!account?.requestId || !partner) return undefined;
+    const answer = await answerFor(partner);
+    const key: IdempotencyKey = { partnerId: account.partnerId, programCode: account.programCode, requestId: account.requestId };
     const batch = new WriteBatch();
     this.store.stageAnswer(batch, key, { status: 200, body: outcomeText(key.requestId, answer, this.config.env.publicUrl), requestDigest: null });
     await batch.execute(manager);
+    return answer;
   }
 
   /**
