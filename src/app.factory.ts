@@ -20,6 +20,7 @@ import { AppConfig } from './config/app-config';
 import { KeyStore } from './infrastructure/crypto/key-store';
 import { DatabasePools } from './infrastructure/database/database-pools';
 import { runMigrations } from './infrastructure/database/migrate';
+import { BackgroundWork } from './infrastructure/queue/background-work';
 import { drainPool } from './infrastructure/database/pool-drain';
 import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
@@ -36,13 +37,22 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * Closes the app in the order an instance behind a load balancer needs (docs/operations.md,
- * "Stopping"): the partner port first, so from this moment no new connection is taken, a request on
+ * "Starting and stopping"): the partner port first, so from this moment no new connection is taken, a request on
  * an open one is answered 503/503/2 with Connection: close, and the requests in flight and the calls
  * that outlive them finish (graceful-close.ts); then Nest's close, with the modules' background work
  * (webhook attempts in flight, the job queue) and the database pool. Nest's `close()` alone closes the
  * port last, after that work, which may take WEBHOOK_TIMEOUT_MS, while the instance still takes
  * requests and answers ready. Closing the port a second time (inside Nest's close) does nothing.
  */
+/**
+ * Puts the app on its partner port, then begins its background work (job workers, the webhook
+ * poller; BackgroundWork): an instance whose listener cannot start does none of it.
+ */
+export async function serve(app: NestFastifyApplication, address: { host: string; port: number }): Promise<void> {
+  await app.listen(address);
+  app.get(BackgroundWork).begin();
+}
+
 export async function closeApp(app: NestFastifyApplication): Promise<void> {
   await app.getHttpAdapter().close();
   await app.close();

@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 import * as path from 'node:path';
 import { AppConfig } from './config/app-config';
 import { projectRoot } from './config/env';
-import { closeApp, createApp } from './app.factory';
+import { closeApp, createApp, serve } from './app.factory';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { stopTelemetry } from './infrastructure/telemetry/telemetry-switch';
 import { startupSummary } from './startup-summary';
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  await naming('HOST and PORT', config.env.host, config.env.port, app.listen({ host: config.env.host, port: config.env.port }));
+  await naming('HOST and PORT', config.env.host, config.env.port, serve(app, { host: config.env.host, port: config.env.port }));
   logger.log({ ...startupSummary(app, config, metricsServer, embedded !== undefined), msg: 'enrollment-service started' });
 }
 

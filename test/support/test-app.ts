@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, JWK } from 'jose';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { closeApp, createApp } from '../../src/app.factory';
+import { closeApp, createApp, serve } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
 import { captureLogs } from '../../src/infrastructure/logging/logging';
 import { EnrollmentClient } from '../../client/enrollment-client';
@@ -156,7 +156,7 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
   } finally {
     if (lines) captureLogs(undefined);
   }
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await serve(app, { host: '127.0.0.1', port: 0 });
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
   schemaCheck.watch(baseUrl);

@@ -3,6 +3,7 @@ import { type Db, PgBoss } from 'pg-boss';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../metrics/metrics';
+import { BackgroundWork } from './background-work';
 import { JobDefinition, JobHandler, SendJobOptions, WorkOptions } from './job-definition';
 import { JobWorker } from './job-worker';
 
@@ -34,6 +35,7 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly config: AppConfig,
     metrics: Metrics,
+    private readonly background: BackgroundWork,
   ) {
     const { databaseUrl, dbSchema, jobsEnabled } = config.env;
     if (!databaseUrl) throw new Error('DATABASE_URL must be resolved before the job queue starts');
@@ -124,14 +126,17 @@ export class JobQueue implements OnModuleInit, OnModuleDestroy {
     );
   }
 
-  /** Runs `handler` for each job of the definition; a handler that throws fails that job only (retried per definition). */
+  /**
+   * Runs `handler` for each job of the definition, once the instance serves (BackgroundWork); a
+   * handler that throws fails that job only (retried per definition).
+   */
   async work<T extends object>(definition: JobDefinition<T>, handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
     if (!this.workersEnabled || this.stopped) return;
     await this.ensureQueue(definition.name);
     const { batchSize, pollingIntervalSeconds } = { ...DEFAULT_WORK, ...options };
     const worker = new JobWorker(this.boss, definition, handler, { batchSize, pollingIntervalMs: pollingIntervalSeconds * 1000 }, this.logger);
     this.workers.push(worker);
-    worker.start();
+    this.background.whenServing(() => worker.start());
   }
 
   /** A cron schedule (UTC), kept in the database: one instance sends each tick's job. */

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { DELIVERY_DATA_SOURCE } from '../../infrastructure/database/database.module';
 import { Metrics } from '../../infrastructure/metrics/metrics';
+import { BackgroundWork } from '../../infrastructure/queue/background-work';
 import { JobQueue } from '../../infrastructure/queue/job-queue';
 import { inLinkedSpan } from '../../infrastructure/telemetry/trace-context';
 import { AttemptNext, AttemptOutcome, FinishedAttempt, OutboxRepository, OutboxRow, PartnerQuota } from './outbox.repository';
@@ -54,6 +55,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     private readonly outbox: OutboxRepository,
     private readonly sender: WebhookSender,
     private readonly jobs: JobQueue,
+    private readonly background: BackgroundWork,
     private readonly metrics: Metrics,
   ) {}
 
@@ -61,7 +63,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     // JOBS_ENABLED=false: this instance writes events but delivers none, like its job workers.
     if (!this.config.env.jobsEnabled) return;
     await this.jobs.unschedule(RETIRED_SWEEP_SCHEDULE);
-    this.loop = this.run();
+    // Polls once the instance serves: one that cannot start claims nothing.
+    this.background.whenServing(() => {
+      if (!this.stopped) this.loop = this.run();
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
