@@ -1,6 +1,7 @@
 import type { Client } from 'pg';
 import { ApiBody } from '../client/enrollment-client';
-import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { EnrollmentRequestFactory, uniqueItin } from './support/enrollment-factory';
 import { tableDigest } from './support/hardening';
 import { linked, startTestApp, TestApp } from './support/test-app';
 
@@ -142,6 +143,54 @@ describe('?validateOnly=true (e2e, CONTRACT section 11)', () => {
       expect(await tableDigest(db)).toEqual(before);
       const got = await app.client().get(path);
       expect((got.body.businessData as { businessName: string }).businessName).not.toBe('Other Name LLC');
+    });
+  });
+
+  describe('write routes without a dry run', () => {
+    const refused = (name: string) => ({
+      status: 400,
+      detail: linked({ code: 100, subCode: 2, description: `property ${name} should not exist`, field: name }),
+    });
+
+    it('refuse any query parameter (400/100/2 naming it) and run nothing: ?validateOnly=true never adds an ITIN for real', async () => {
+      const idNumber = `MX${randomBytes(5).toString('hex').toUpperCase()}`;
+      const scanBody = { programCode: 'sandbox', idType: 'matricula', idNumber, issuingCountry: 'MX', frontImage: randomBytes(48).toString('base64') };
+      const beforeScan = await tableDigest(db);
+      const dryScan = await app.client().post('/v1/kycGates/scanCapture?validateOnly=true', scanBody);
+      expect({ status: dryScan.status, detail: detail(dryScan.body) }).toEqual(refused('validateOnly'));
+      expect(await tableDigest(db)).toEqual(beforeScan);
+
+      const scan = await app.client().post('/v1/kycGates/scanCapture', scanBody);
+      const enrolled = await app.client().post(
+        ENROLL,
+        EnrollmentRequestFactory.build({
+          onboardingID: scan.body.onboardingID,
+          encryptedUserData: { identifyingData: { ssn: undefined, matriculaId: idNumber } },
+        }),
+      );
+      expect(detail(enrolled.body)).toMatchObject({ code: 0, subCode: 0 });
+      const accountId = (enrolled.body.account as { accountIdentifier: string }).accountIdentifier;
+      const userId = (enrolled.body.user as { userIdentifier: string }).userIdentifier;
+      const itin = uniqueItin();
+      const identity = `/v1/accounts/${accountId}/users/${userId}/identity`;
+
+      const before = await tableDigest(db);
+      const calls = [
+        { name: 'validateOnly', call: () => app.client().post(`${identity}?validateOnly=true`, { itin }) },
+        { name: 'validateOnly', call: () => app.client('care').post(`/v1/care/accounts/${accountId}/lock?validateOnly=true`, {}) },
+        { name: 'validateOnly', call: () => app.client('care').post(`/v1/care/accounts/${accountId}/close?validateOnly=true`, {}) },
+        { name: 'dryRun', call: () => app.client().post('/v1/webhooks/test?dryRun=1', { eventType: 'accountUpdated' }) },
+        { name: 'validateOnly', call: () => app.client().post(`/v1/webhooks/events/${randomUUID()}/redeliver?validateOnly=true`, {}) },
+        { name: 'validateOnly', call: () => app.client().delete('/v1/sandbox/programs/sandbox/data?validateOnly=true') },
+      ];
+      for (const { name, call } of calls) {
+        const res = await call();
+        expect({ status: res.status, detail: detail(res.body) }).toEqual(refused(name));
+      }
+      expect(await tableDigest(db)).toEqual(before);
+
+      const real = await app.client().post(identity, { itin });
+      expect(detail(real.body)).toMatchObject({ code: 0, subCode: 0, description: 'Success' });
     });
   });
 });

@@ -2441,6 +2441,16 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxResetResponse"];
                 };
             };
+            /** @description A body other than none or {}, or any query parameter. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
@@ -2646,6 +2656,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RedeliveredWebhookEventResponse"];
+                };
+            };
+            /** @description A body other than none or {}, or any query parameter. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */

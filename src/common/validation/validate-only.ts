@@ -8,20 +8,40 @@ export const VALIDATE_ONLY_DESCRIPTION =
   'Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, ' +
   'and any other query parameter (validateonly, dryRun): 400/100/2 naming it, so that a dry run misspelt never runs for real.';
 
+/** The request's query parameters (Fastify's parsed query; none is `{}`). */
+function queryOf(context: ExecutionContext): Record<string, unknown> {
+  return (context.switchToHttp().getRequest<{ query?: Record<string, unknown> }>().query ?? {}) as Record<string, unknown>;
+}
+
+/** Any query parameter but `allowed` is an unknown property: 400/100/2 naming it. */
+function refuseOtherParameters(query: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const name in query) {
+    if (!allowed.includes(name)) throw new DomainError('UNKNOWN_PROPERTY', { field: name, property: name });
+  }
+}
+
 /**
  * `?validateOnly=true|false` (CONTRACT section 11); any other value is refused rather than read as a
  * real call, and so is any other query parameter (400/100/2, an unknown property): `?validateonly=true`
  * is a dry run misspelt, which must not run for real either.
  */
 const ValidateOnlyQuery = createParamDecorator((_data: unknown, context: ExecutionContext): boolean => {
-  const query = (context.switchToHttp().getRequest<{ query?: Record<string, unknown> }>().query ?? {}) as Record<string, unknown>;
-  for (const name in query) {
-    if (name !== 'validateOnly') throw new DomainError('UNKNOWN_PROPERTY', { field: name, property: name });
-  }
+  const query = queryOf(context);
+  refuseOtherParameters(query, ['validateOnly']);
   const value = query.validateOnly;
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
   throw new DomainError('INVALID_FIELD', { field: 'validateOnly', property: 'validateOnly' });
+});
+
+/**
+ * A write route that takes no query parameter refuses any (400/100/2 naming it), as the three
+ * validate-only routes refuse any but theirs: `?validateOnly=true` sent to a route without a dry run
+ * (adding an ITIN, a care action) must not run for real. The parameter it decorates is always undefined.
+ */
+export const NoQuery = createParamDecorator((_data: unknown, context: ExecutionContext): undefined => {
+  refuseOtherParameters(queryOf(context), []);
+  return undefined;
 });
 
 /** The parameter is true for a validate-only call; documents the query parameter. */

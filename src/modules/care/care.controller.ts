@@ -20,6 +20,7 @@ import { AuditView, CareAuditService } from '../audit/care-audit.service';
 import { CareOperationsService } from './services/care-operations.service';
 import { CardReplacementService } from './services/card-replacement.service';
 import { CardUnblockService } from './services/card-unblock.service';
+import { NoQuery } from '../../common/validation/validate-only';
 
 const VIEW = "The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account).";
 
@@ -142,7 +143,13 @@ export class CareController {
     { operationId: 'careLock', summary: 'Lock the account (status locked, statusReason careLock); from normal or pending' },
     'Not applicable: closed, already locked, or held for OFAC review (409, code 5, subCode 390)',
   )
-  lock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
+  lock(
+    @CurrentPrincipal() p: Principal,
+    @Req() r: FastifyRequest,
+    @Param('accountIdentifier') id: string,
+    @Body() _body: CareActionDto,
+    @NoQuery() _query: undefined,
+  ) {
     return this.act(p, r, id, (call, who) => this.operations.lock(call, who, id));
   }
 
@@ -153,7 +160,13 @@ export class CareController {
     CareActionDto,
     true,
   )
-  unlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
+  unlock(
+    @CurrentPrincipal() p: Principal,
+    @Req() r: FastifyRequest,
+    @Param('accountIdentifier') id: string,
+    @Body() _body: CareActionDto,
+    @NoQuery() _query: undefined,
+  ) {
     return this.act(p, r, id, (call, who) => this.operations.unlock(call, who, id));
   }
 
@@ -165,7 +178,13 @@ export class CareController {
     },
     'Already closed (409/5/390)',
   )
-  close(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
+  close(
+    @CurrentPrincipal() p: Principal,
+    @Req() r: FastifyRequest,
+    @Param('accountIdentifier') id: string,
+    @Body() _body: CareActionDto,
+    @NoQuery() _query: undefined,
+  ) {
     return this.act(p, r, id, (call, who) => this.operations.close(call, who, id));
   }
 
@@ -174,7 +193,13 @@ export class CareController {
     { operationId: 'careFraudBlock', summary: 'Fraud block: account locked (statusReason fraudBlock), active and inactive cards blocked' },
     'Closed, already locked or blocked, or held for OFAC review (409/5/390)',
   )
-  fraudBlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
+  fraudBlock(
+    @CurrentPrincipal() p: Principal,
+    @Req() r: FastifyRequest,
+    @Param('accountIdentifier') id: string,
+    @Body() _body: CareActionDto,
+    @NoQuery() _query: undefined,
+  ) {
     return this.act(p, r, id, (call, who) => this.operations.fraudBlock(call, who, id));
   }
 
@@ -196,7 +221,13 @@ export class CareController {
     RemoveFraudBlockDto,
     true,
   )
-  removeFraudBlock(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() body: RemoveFraudBlockDto) {
+  removeFraudBlock(
+    @CurrentPrincipal() p: Principal,
+    @Req() r: FastifyRequest,
+    @Param('accountIdentifier') id: string,
+    @Body() body: RemoveFraudBlockDto,
+    @NoQuery() _query: undefined,
+  ) {
     return this.act(p, r, id, (call, who) => this.unblock.removeFraudBlock(call, who, id, body?.sandboxUnblockFailures ?? 0));
   }
 
@@ -209,7 +240,13 @@ export class CareController {
     },
     'Not held for OFAC review (409/5/390)',
   )
-  ofacClear(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
+  ofacClear(
+    @CurrentPrincipal() p: Principal,
+    @Req() r: FastifyRequest,
+    @Param('accountIdentifier') id: string,
+    @Body() _body: CareActionDto,
+    @NoQuery() _query: undefined,
+  ) {
     return this.act(p, r, id, (call, who) => this.operations.clearOfac(call, who, id));
   }
 
@@ -218,7 +255,13 @@ export class CareController {
     { operationId: 'careClearKycGate', summary: 'Clear the KYC gate: kycPendingGate manual → none, status normal, inactive or blocked cards active' },
     'No manual gate, or the account is locked or closed (409/5/390)',
   )
-  clearKycGate(@CurrentPrincipal() p: Principal, @Req() r: FastifyRequest, @Param('accountIdentifier') id: string, @Body() _body: CareActionDto) {
+  clearKycGate(
+    @CurrentPrincipal() p: Principal,
+    @Req() r: FastifyRequest,
+    @Param('accountIdentifier') id: string,
+    @Body() _body: CareActionDto,
+    @NoQuery() _query: undefined,
+  ) {
     return this.act(p, r, id, (call, who) => this.operations.clearKycGate(call, who, id));
   }
 
@@ -234,6 +277,7 @@ export class CareController {
     @Param('accountIdentifier') id: string,
     @Param('paymentIdentifier') paymentIdentifier: string,
     @Body() _body: CareActionDto,
+    @NoQuery() _query: undefined,
   ) {
     return this.act(p, r, id, (call, who) => this.replacement.replace(call, who, id, paymentIdentifier));
   }

@@ -8,6 +8,7 @@ import { Principal } from '../../common/context/request-context';
 import { ResetCounts } from './sandbox-reset.repository';
 import { SandboxResetResponse } from './sandbox-reset.dto';
 import { SandboxResetService } from './sandbox-reset.service';
+import { NoQuery } from '../../common/validation/validate-only';
 
 @ApiTags('partner tools')
 @Controller('v1/sandbox/programs/:programCode')
@@ -31,13 +32,17 @@ export class SandboxController {
     removed: { summary: 'Two accounts removed', value: successExample({ removed: { accounts: 2, users: 2 } }) },
   })
   @ApiErrors(
-    { 503: ['LOCK_TIMEOUT', 'DEPENDENCY_UNAVAILABLE'] },
-    { 503: "The partner's enrollments in flight did not finish within the lock wait; retry after Retry-After seconds" },
+    { 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'INVALID_FIELD'], 503: ['LOCK_TIMEOUT', 'DEPENDENCY_UNAVAILABLE'] },
+    {
+      400: 'A body other than none or {}, or any query parameter',
+      503: "The partner's enrollments in flight did not finish within the lock wait; retry after Retry-After seconds",
+    },
   )
   async reset(
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,
     @Body() _body: EmptyBody,
+    @NoQuery() _query: undefined,
   ): Promise<{ removed: ResetCounts }> {
     return { removed: await this.resets.reset(principal, programCode) };
   }

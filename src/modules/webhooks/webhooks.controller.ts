@@ -13,6 +13,7 @@ import { EventListItem, EventLogService, EventPage, EventView } from '../events/
 import { SendTestWebhookDto } from './dtos/send-test-webhook.dto';
 import { LimitedWebhookCall } from './webhook-call-limit';
 import { TestWebhookResult, WebhookTestService } from './webhook-test.service';
+import { NoQuery } from '../../common/validation/validate-only';
 
 const DELIVERY_NOTE =
   'Delivery: POST to your webhook URL, at least once, with Standard Webhooks headers webhook-id (= eventId, ' +
@@ -85,7 +86,7 @@ export class WebhooksController {
     },
   })
   @ApiErrors({ 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_FIELD'] })
-  sendTest(@CurrentPrincipal() principal: Principal, @Body() body: SendTestWebhookDto): Promise<TestWebhookResult> {
+  sendTest(@CurrentPrincipal() principal: Principal, @Body() body: SendTestWebhookDto, @NoQuery() _query: undefined): Promise<TestWebhookResult> {
     return this.tests.send(principal.partner, body.eventType, body.programCode);
   }
 
@@ -140,8 +141,16 @@ export class WebhooksController {
   @ApiAnswer(RedeliveredWebhookEventResponseDto, 'The envelope with the event, pending and due now', {
     success: { summary: 'The event made due again', value: successExample({ event: { ...LIST_ITEM_EXAMPLE, deliveryStatus: 'pending' } }) },
   })
-  @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event or another partner's event" })
-  async redeliver(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string, @Body() _body: EmptyBody): Promise<{ event: EventListItem }> {
+  @ApiErrors(
+    { 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'INVALID_FIELD'], 404: ['EVENT_NOT_FOUND'] },
+    { 400: 'A body other than none or {}, or any query parameter', 404: "Unknown event or another partner's event" },
+  )
+  async redeliver(
+    @CurrentPrincipal() principal: Principal,
+    @Param('eventId') eventId: string,
+    @Body() _body: EmptyBody,
+    @NoQuery() _query: undefined,
+  ): Promise<{ event: EventListItem }> {
     const event = await this.events.redeliver(principal.partner, eventId);
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
     return { event };

@@ -7,6 +7,7 @@ import { CurrentPrincipal } from '../../../common/auth/principal.decorator';
 import { Principal } from '../../../common/context/request-context';
 import { ScanCaptureDto } from '../dtos/scan-capture.dto';
 import { ScanCaptureService } from '../services/scan-capture.service';
+import { NoQuery } from '../../../common/validation/validate-only';
 
 export const SCAN_CAPTURE_ROUTE = '/v1/kycGates/scanCapture';
 /** CONTRACT section 6: this route takes bodies up to 10 MiB (identity document images); every other one 64 KiB. */
@@ -51,7 +52,11 @@ export class ScanCaptureController {
     { 400: ['MALFORMED_JSON', 'UNKNOWN_PROPERTY', 'REQUIRED_FIELD_MISSING', 'INVALID_FIELD'], 413: ['BODY_TOO_LARGE_10_MIB'] },
     { 400: 'Malformed fields (100/5), missing fields (200/0)', 413: 'Body over 10 MiB' },
   )
-  capture(@CurrentPrincipal() principal: Principal, @Body() body: ScanCaptureDto): Promise<{ onboardingID: string; status: string }> {
+  capture(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: ScanCaptureDto,
+    @NoQuery() _query: undefined,
+  ): Promise<{ onboardingID: string; status: string }> {
     return this.scans.capture(principal, body);
   }
 }

@@ -10,6 +10,7 @@ import { UserView } from '../../user/services/user-view.service';
 import { ApiLocked } from '../../locking/lock-on.decorator';
 import { AddIdentityDto } from '../dtos/add-identity.dto';
 import { IdentityService } from '../services/identity.service';
+import { NoQuery } from '../../../common/validation/validate-only';
 
 @ApiTags('identity')
 @Controller('v1/accounts/:accountIdentifier/users/:userIdentifier/identity')
@@ -55,6 +56,7 @@ export class IdentityController {
     @Param('accountIdentifier') accountIdentifier: string,
     @Param('userIdentifier') userIdentifier: string,
     @Body() body: AddIdentityDto,
+    @NoQuery() _query: undefined,
   ): Promise<{ user: UserView }> {
     return { user: await this.identity.addItin(principal, accountIdentifier, userIdentifier, body.itin) };
   }
