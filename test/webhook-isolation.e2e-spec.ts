@@ -187,6 +187,8 @@ describe('Webhook isolation (e2e)', () => {
           hookedPartner('closed', `http://127.0.0.1:${await closedPort()}/hooks`, answering.secret),
           // TLS to a plain HTTP receiver: the handshake fails.
           hookedPartner('plaintext', `https://127.0.0.1:${answeringPort}/hooks`, answering.secret),
+          // A secret in the URL (credentials, a query token) is the partner's: never shown back.
+          hookedPartner('tokened', `http://hook-user:hook-pass@127.0.0.1:${answeringPort}/hooks?token=hook-query-secret#part`, answering.secret),
         ],
         env: { WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_SECONDS: '15', WEBHOOK_RETRY_DELAYS_MS: '60000' },
       });
@@ -213,6 +215,17 @@ describe('Webhook isolation (e2e)', () => {
       expect(deliveries[0]).toMatchObject({ attempt: 1, outcome, statusCode });
       expect(deliveries[0]).not.toHaveProperty('error');
       expect(JSON.stringify(event)).not.toMatch(/ECONN|EPROTO|SSL|ssl|wrong version|timeout after|HTTP \d{3}|Error/);
+    });
+
+    it("an attempt names the address called without the URL's credentials, query string or fragment", async () => {
+      const client = clientOf(app, 'tokened');
+      const eventId = await sendTest(client);
+      const { event, deliveries } = await attemptsOf(client, eventId);
+      // The POST went to the URL as configured…
+      expect(answering.received.some((w) => w.url === '/hooks?token=hook-query-secret')).toBe(true);
+      // …and the partner's view (care's is the same view) shows where, not the secrets.
+      expect(deliveries[0]).toMatchObject({ attempt: 1, url: answering.url });
+      expect(JSON.stringify(event)).not.toMatch(/hook-user|hook-pass|hook-query-secret|#part/);
     });
   });
 

@@ -1235,7 +1235,10 @@ export interface components {
              * @example 200
              */
             statusCode: number | null;
-            /** @example https://partner.example.com/hooks */
+            /**
+             * @description The webhook's address as called, without its credentials, query string or fragment (which may carry a secret)
+             * @example https://partner.example.com/hooks
+             */
             url: string;
         };
         WebhookEvent: {

@@ -14,6 +14,8 @@ export interface ReceivedWebhook {
   answered: number;
   /** Names of the request's headers (lower case), to check what the service sends partners. */
   headerNames: string[];
+  /** The request's path and query string, as sent. */
+  url: string;
 }
 
 /** Decides the status of the n-th (1-based) delivery of one webhook-id. */
@@ -115,6 +117,7 @@ export class WebhookReceiver {
         verified: false,
         answered: 0,
         headerNames: Object.keys(req.headers),
+        url: req.url ?? '',
       };
       webhook.verified = verifySignature(this.secret, webhook.id, webhook.timestamp, body, webhook.signature);
       if (this.stalled) {

@@ -6,6 +6,7 @@ import { DomainError } from '../../common/errors/domain-error';
 import { DeliveryOutcome, EVENT_TYPES } from './event-types';
 import { EventListRow, ListCursor, OutboxRepository, OutboxRow, PartnerScope } from './outbox.repository';
 import { isUuid } from '../../common/validation/identifiers';
+import { attemptUrl } from './webhook-sender';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'notDeliverable';
 
@@ -109,7 +110,8 @@ export class EventLogService {
       deliveredDateTime: iso(event.deliveredAt),
       deliveries: deliveries.map((d) => ({
         attempt: d.attempt,
-        url: d.url,
+        // Attempts recorded before addresses were stored without credentials or query string show the same.
+        url: attemptUrl(d.url),
         outcome: d.outcome,
         statusCode: d.statusCode,
         durationMs: d.durationMs,

@@ -12,6 +12,20 @@ export interface WebhookTarget {
   secret: string;
 }
 
+/**
+ * The address an attempt is recorded and shown with: scheme, host, port and path, without the URL's
+ * credentials (user:password@), query string or fragment, which may carry a secret of the partner's
+ * (a token in the query): the partner and care see where it went, not what opened the door.
+ */
+export function attemptUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '';
+  }
+}
+
 /** What the dispatcher learns of one POST: the partner-facing outcome, and for the log only, the error's code. */
 export type PostResult = AttemptOutcome & { ok: boolean; errorCode: string | null };
 
@@ -48,7 +62,7 @@ export class WebhookSender implements OnApplicationShutdown {
     const started = performance.now();
     const result = (outcome: DeliveryOutcome, statusCode: number | null, errorCode: string | null): PostResult => ({
       ok: outcome === 'delivered',
-      url: target.url,
+      url: attemptUrl(target.url),
       outcome,
       statusCode,
       durationMs: Math.max(0, Math.round(performance.now() - started)),

@@ -14,7 +14,11 @@ export class TestWebhookResponseDto extends EnvelopeDto {
 @ApiSchema({ name: 'WebhookDelivery', description: 'One delivery attempt' })
 export class WebhookDeliveryDto {
   @ApiProperty({ type: 'integer', example: 1 }) attempt: number;
-  @ApiProperty({ example: 'https://partner.example.com/hooks' }) url: string;
+  @ApiProperty({
+    description: "The webhook's address as called, without its credentials, query string or fragment (which may carry a secret)",
+    example: 'https://partner.example.com/hooks',
+  })
+  url: string;
   @ApiProperty({
     enum: DELIVERY_OUTCOMES,
     description:
