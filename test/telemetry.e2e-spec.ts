@@ -136,6 +136,18 @@ describe('Tracing (e2e, CONTRACT section 16)', () => {
     for (const secret of [...secrets, querySecret]) expect(raw).not.toContain(secret);
     // No client address or user agent either.
     expect(exported).not.toMatch(/client\.address|user_agent|network\.peer/);
+    // The resource: the service's name, the SDK's and the host's name; never the process's command line,
+    // executable, user or the OS (the SDK's default detectors export them).
+    type Resource = { resourceSpans?: Array<{ resource?: { attributes?: Array<{ key: string }> } }> };
+    const resourceKeys = new Set(
+      otlp.exports
+        .filter((e) => e.contentType.startsWith('application/json'))
+        .flatMap((e) => (JSON.parse(e.body.toString('utf8')) as Resource).resourceSpans ?? [])
+        .flatMap((r) => r.resource?.attributes ?? [])
+        .map((a) => a.key),
+    );
+    expect(resourceKeys.has('service.name')).toBe(true);
+    expect([...resourceKeys].filter((key) => !/^(service\.name|telemetry\.sdk\.\w+|host\.(name|arch|id))$/.test(key))).toEqual([]);
 
     // One span per HTTP request: the operators' probes and scrapes too.
     for (const probe of ['/health/live', '/metrics']) {

@@ -3,6 +3,7 @@ import { OTLPTraceExporter as OtlpProtoTraceExporter } from '@opentelemetry/expo
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
+import { envDetector, hostDetector } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { PrivateSpanExporter } from './private-span-exporter';
 import { onTelemetryStop, tracingRequested } from './telemetry-switch';
@@ -23,6 +24,10 @@ export function startTelemetry(env: NodeJS.ProcessEnv): void {
   const sdk = new NodeSDK({
     // OTEL_SERVICE_NAME (or service.name in OTEL_RESOURCE_ATTRIBUTES) wins when given.
     serviceName: (env.OTEL_SERVICE_NAME ?? env.OTEL_RESOURCE_ATTRIBUTES?.includes('service.name=')) ? undefined : 'enrollment-service',
+    // The resource is what the operator names (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES) and the
+    // host's name; not the SDK's default process and OS detectors, which export the command line
+    // (whatever was passed on it), the executable's path, the user and the kernel version.
+    resourceDetectors: [envDetector, hostDetector],
     traceExporter: new PrivateSpanExporter(exporter),
     // Metrics are Prometheus (/metrics); logs stay pino's lines. Neither goes out over OTLP.
     metricReaders: [],
