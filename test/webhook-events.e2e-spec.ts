@@ -191,11 +191,20 @@ describe('Webhook events list and redelivery (e2e, CONTRACT section 11)', () => 
       '?after=',
       `?after=${Buffer.from('1.2.3').toString('base64url')}`,
       `?after=${good}&after=${good}`,
+      // Not the service's own encoding: a leading zero (PostgreSQL reads such an xid8 as octal, or fails).
+      ...['08.1', '010.1', '09.5', '1.01'].map((text) => `?after=${Buffer.from(text).toString('base64url')}`),
     ]) {
       const res = await page(query);
       expect({ query, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ query, status: 400, detail: { code: 100, subCode: 6 } });
     }
     expect((await page(`?after=${good}&limit=100`)).status).toBe(200);
+  });
+
+  it('answers 400/100/2 naming any other query parameter: a misspelt cursor would page from the start for ever', async () => {
+    for (const name of ['cursor', 'offset', 'Limit']) {
+      const res = await page(`?${name}=1`);
+      expect({ status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ status: 400, detail: { code: 100, subCode: 2, field: name } });
+    }
   });
 
   it("takes the OpenAPI's example cursor (a partner trying the documented call gets a page, not 400/100/6)", async () => {

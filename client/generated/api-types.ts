@@ -301,7 +301,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery state and attempt log of one of the partner's events */
+        /**
+         * Delivery state and attempt log of one of the partner's events
+         * @description The event as listed, with its next attempt, when it was delivered and each finished attempt (an attempt in flight is counted in attempts before it is logged).
+         */
         get: operations["getWebhookEvent"];
         put?: never;
         post?: never;
@@ -2503,7 +2506,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description nextCursor of the previous page (or the cursor of an event); omitted: from the oldest event */
-                after?: unknown;
+                after?: string;
                 /** @description Only events of this type (400/100/5 for an unknown type) */
                 eventType?: "transaction" | "statementReady" | "accountUpdated" | "interestPaid" | "achTransfer" | "failedTransfer" | "nocAlert" | "userUpdated" | "cardUpdated" | "checkUpdated" | "eWallet" | "billPayment" | "paperCheck";
                 limit?: number;
@@ -2524,7 +2527,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventListResponse"];
                 };
             };
-            /** @description A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit outside 1..100; an unknown eventType. 400/100/6 Invalid cursor or limit; 400/100/5 <property name> has an invalid value or type */
+            /** @description A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit outside 1..100; an unknown eventType; any other query parameter (a misspelt cursor would list from the start again). 400/100/6 Invalid cursor or limit; 400/100/5 <property name> has an invalid value or type; 400/100/2 property <property name> should not exist */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -35,12 +35,14 @@ const ValidateOnlyQuery = createParamDecorator((_data: unknown, context: Executi
 });
 
 /**
- * A write route that takes no query parameter refuses any (400/100/2 naming it), as the three
- * validate-only routes refuse any but theirs: `?validateOnly=true` sent to a route without a dry run
- * (adding an ITIN, a care action) must not run for real. The parameter it decorates is always undefined.
+ * A route's query parameters are those it names (`allowed`, none by default); any other is refused
+ * (400/100/2 naming it), as the three validate-only routes refuse any but theirs: `?validateOnly=true`
+ * sent to a write route without a dry run (adding an ITIN, a care action) must not run for real, and a
+ * misspelt `?cursor=` must not page the event list from its start for ever. The parameter it
+ * decorates is always undefined.
  */
-export const NoQuery = createParamDecorator((_data: unknown, context: ExecutionContext): undefined => {
-  refuseOtherParameters(queryOf(context), []);
+export const NoQuery = createParamDecorator((allowed: readonly string[] | undefined, context: ExecutionContext): undefined => {
+  refuseOtherParameters(queryOf(context), allowed ?? []);
   return undefined;
 });
 

@@ -139,7 +139,8 @@ export interface EventPage {
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
-const CURSOR_TEXT = /^(\d{1,20})\.(\d{1,19})$/;
+/** `{txId}.{seq}` in decimal as the service writes it: no leading zero (PostgreSQL would read an xid8 such as `010` as octal, or fail on `08`). */
+const CURSOR_TEXT = /^(0|[1-9]\d{0,19})\.(0|[1-9]\d{0,18})$/;
 
 function listItem(row: EventListRow): EventListItem {
   return {

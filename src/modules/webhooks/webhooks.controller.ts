@@ -102,16 +102,23 @@ export class WebhooksController {
       'account can list after one whose occurredDateTime is later by that wait. Events stay listable for at ' +
       'least 30 days; an undelivered event is never purged.',
   })
-  @ApiQuery({ name: 'after', required: false, description: 'nextCursor of the previous page (or the cursor of an event); omitted: from the oldest event' })
+  @ApiQuery({
+    name: 'after',
+    required: false,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
+    description: 'nextCursor of the previous page (or the cursor of an event); omitted: from the oldest event',
+  })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiQuery({ name: 'eventType', required: false, enum: EVENT_TYPES, description: 'Only events of this type (400/100/5 for an unknown type)' })
   @ApiAnswer(WebhookEventListResponseDto, 'The envelope with events and nextCursor', {
     success: { summary: 'The last page', value: successExample({ events: [LIST_ITEM_EXAMPLE], nextCursor: null }) },
   })
   @ApiErrors(
-    { 400: ['BAD_CURSOR_OR_LIMIT', 'INVALID_FIELD'] },
+    { 400: ['BAD_CURSOR_OR_LIMIT', 'INVALID_FIELD', 'UNKNOWN_PROPERTY'] },
     {
-      400: 'A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit outside 1..100; an unknown eventType',
+      400:
+        'A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit outside 1..100; an unknown eventType; ' +
+        'any other query parameter (a misspelt cursor would list from the start again)',
     },
   )
   listEvents(
@@ -119,6 +126,7 @@ export class WebhooksController {
     @Query('after') after?: unknown,
     @Query('limit') limit?: unknown,
     @Query('eventType') eventType?: unknown,
+    @NoQuery(['after', 'limit', 'eventType']) _others?: undefined,
   ): Promise<EventPage> {
     return this.events.list(principal.partner, { after, limit, eventType });
   }
@@ -158,7 +166,13 @@ export class WebhooksController {
 
   @Get('v1/webhooks/events/:eventId')
   @RequiresScopes('webhooks')
-  @ApiOperation({ operationId: 'getWebhookEvent', summary: "Delivery state and attempt log of one of the partner's events" })
+  @ApiOperation({
+    operationId: 'getWebhookEvent',
+    summary: "Delivery state and attempt log of one of the partner's events",
+    description:
+      'The event as listed, with its next attempt, when it was delivered and each finished attempt (an attempt in flight is counted in attempts before it is logged).',
+  })
+  @ApiParam({ name: 'eventId', format: 'uuid' })
   @ApiAnswer(WebhookEventResponseDto, 'The event with its delivery state and attempts', {
     success: { summary: 'A delivered event', value: successExample({ event: EVENT_EXAMPLE }) },
   })
