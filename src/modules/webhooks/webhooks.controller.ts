@@ -19,7 +19,10 @@ const DELIVERY_NOTE =
   'Delivery: POST to your webhook URL, at least once, with Standard Webhooks headers webhook-id (= eventId, ' +
   'stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (v1,<base64 HMAC-SHA256 of ' +
   '"{webhook-id}.{webhook-timestamp}.{body}" keyed with the base64-decoded part after whsec_). Body ' +
-  '{eventId, eventType, occurredDateTime, programCode, accountIdentifier, data}, never plaintext of encrypted data. ' +
+  '{eventId, eventType, occurredDateTime, programCode, accountIdentifier, data}, never plaintext of encrypted data. data: accountUpdated ' +
+  '{status, statusReason, kycPendingGate, accountCycleDay, previous: {the same four before}, reason}; cardUpdated {paymentIdentifier, status, ' +
+  'previousStatus, reason, replaces | replacedBy on a replacement}; userUpdated {userIdentifier, changed: [address | email | phoneNumber | identity]}; ' +
+  'a test event {test: true, description}. Delivery is not in order (retries, several instances): compare previous with what you hold, or GET the account. ' +
   'Any 2xx acknowledges; anything else (including redirects and no answer within 10 s by default) is retried after ' +
   '10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 12 h by default (more than 24 h in total), then the event is marked failed. ' +
   'Each partner has its own delivery slots, so a slow receiver delays only its own events. In production the URL is https and an address ' +
