@@ -133,6 +133,17 @@ describe('Service log lines (e2e)', () => {
       expect(logLines.join('\n')).not.toContain('not-a-program-Zq9');
     });
 
+    it("names the program of the path only when it is one of the partner's: an unchecked path value never reaches the log", async () => {
+      const path = (program: string) => `/v1/programs/${program}/enrollments`;
+      const foreign = await app.client().post(path('271-83-4620'), EnrollmentRequestFactory.build(), { noRetry: true });
+      expect(foreign.status).toBe(403);
+      const anonymous = await app.client().post(path('271-83-4621'), EnrollmentRequestFactory.build(), { anonymous: true, noRetry: true });
+      expect(anonymous.status).toBe(401);
+      expect(requestLine(String(foreign.body.requestId))).toMatchObject({ partnerId: 'acme', req: { route: '/v1/programs/:programCode/enrollments' } });
+      expect(requestLine(String(foreign.body.requestId))).not.toHaveProperty('programCode');
+      expect(logLines.join('\n')).not.toMatch(/"programCode":"271-83-462/);
+    });
+
     it('names the program a call resolves without naming it: the default of a webhook test, the account of an ITIN call or a care action', async () => {
       const defaulted = await app.client().post('/v1/webhooks/test', { eventType: 'accountUpdated' });
       expect(defaulted.status).toBe(200);

@@ -51,7 +51,7 @@ describe(installRequestLogging.name, () => {
     installRequestLogging(sut, root);
     sut.get('/v1/things/:id', async (request, reply) => reply.status(request.query && 'fail' in (request.query as object) ? 503 : 200).send({ ok: true }));
     sut.get('/v1/programs/:programCode/things', async (request, reply) => {
-      (request as { user?: unknown }).user = { partner: { partnerId: 'acme' } };
+      (request as { user?: unknown }).user = { partner: { partnerId: 'acme', programs: ['sandbox'] } };
       recordAnswerCode(request, { code: 400, subCode: 7 });
       return reply.status(400).send({ ok: false });
     });

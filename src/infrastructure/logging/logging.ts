@@ -149,15 +149,16 @@ interface AuthenticatedRequest {
 }
 
 /**
- * The program the call names: its path's, else its body's `programCode` (scan capture, webhook test)
- * when it is one of the partner's programs, else the one the call resolved (noteCallProgram: an
- * account's, a default). An unchecked body value never reaches the log.
+ * The program the call names, in its path or else its body (scan capture, webhook test), when it is
+ * one of the authenticated partner's programs; else the one the call resolved (noteCallProgram: an
+ * account's, a default). An unchecked value never reaches the log: a refused path such as
+ * `/v1/programs/{anything}/enrollments` is logged by its route pattern alone.
  */
 function programCodeOf({ user, params, body }: AuthenticatedRequest): string | undefined {
-  const inPath = (params as { programCode?: string } | undefined)?.programCode;
-  if (inPath !== undefined) return inPath;
+  const inPath = (params as { programCode?: unknown } | undefined)?.programCode;
   const inBody = body !== null && typeof body === 'object' ? (body as { programCode?: unknown }).programCode : undefined;
-  return typeof inBody === 'string' && user?.partner?.programs?.includes(inBody) ? inBody : notedCallProgram();
+  const named = inPath ?? inBody;
+  return typeof named === 'string' && user?.partner?.programs?.includes(named) ? named : notedCallProgram();
 }
 
 /**
