@@ -223,6 +223,22 @@ describe('Service log lines (e2e)', () => {
       },
     );
 
+    it('a client that goes away before its body arrived is a client event, not an unexpected error', async () => {
+      const { port } = new URL(app.baseUrl);
+      const socket = net.connect(Number(port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST ${ENROLL} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: log-probe-aborted\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"requestId":`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      socket.destroy();
+      await waitUntil(async () => parsed().some((l) => l.requestId === 'log-probe-aborted'), 5_000, 20);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const lines = parsed().filter((l) => l.requestId === 'log-probe-aborted');
+      expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'request aborted by the client', errorCode: 'ECONNRESET' })]);
+      expect(lines[0]).not.toHaveProperty('stack');
+    });
+
     it("keeps Nest's start-up narration (a line per route mapped) below info", () => {
       const narration = parsed().filter((l) => /Mapped \{|RouterExplorer|RoutesResolver|InstanceLoader/.test(`${String(l.msg)} ${String(l.context)}`));
       expect(narration).toEqual([]);

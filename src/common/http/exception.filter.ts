@@ -23,8 +23,15 @@ export class GlobalExceptionFilter implements ExceptionFilter {
   }
 }
 
-export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Pick<Logger, 'error'>, publicUrl: string): void {
+export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Pick<Logger, 'error' | 'log'>, publicUrl: string): void {
   const requestId = currentRequestId(request);
+  if (request.raw.readableAborted) {
+    // The client went away before its request was read (the body's read failed, ECONNRESET): nobody
+    // is left to answer, and nothing in the service failed. One line, no stack.
+    const error = exception as { code?: string };
+    logger.log({ requestId, errorCode: error?.code, msg: 'request aborted by the client' });
+    return;
+  }
   let rendered = renderError(exception, requestId, publicUrl, request.routeOptions?.bodyLimit);
   // A sandbox call asking to find the service unavailable does, whatever else is wrong with it.
   if (rendered.status < 500 && unavailableRequested()) rendered = renderError(new DomainError('DEPENDENCY_UNAVAILABLE'), requestId, publicUrl);
