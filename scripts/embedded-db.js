@@ -185,7 +185,15 @@ async function startEmbeddedPostgres(options) {
   await stopPostmaster(dataDir);
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await initdb(binDir, dataDir, ids);
   const child = launch(binDir, dataDir, port, ids, false);
-  const client = await waitForServer(port, child);
+  let client;
+  try {
+    client = await waitForServer(port, child);
+  } catch (error) {
+    // A server that never accepted a connection is not left behind running (it would outlive us).
+    child.kill('SIGINT');
+    await stopPostmaster(dataDir);
+    throw error;
+  }
   try {
     const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
     if (exists.rowCount === 0) await client.query(`create database "${database}"`);

@@ -1,6 +1,8 @@
 import './infrastructure/runtime/node-version';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Server } from 'node:http';
 import * as path from 'node:path';
 import { AppConfig } from './config/app-config';
 import { projectRoot } from './config/env';
@@ -26,17 +28,35 @@ async function main(): Promise<void> {
     embedded = await startEmbeddedPostgres({ dataDir: config.env.embeddedPg.dir, port: config.env.embeddedPg.port });
     config = AppConfig.load({ ...process.env, DATABASE_URL: embedded.url });
   }
-  const app = await createApp(config);
-  const metricsPort = config.isProduction ? config.env.metricsPort : undefined;
-  const metricsServer = metricsPort
-    ? await naming('METRICS_HOST and METRICS_PORT', config.env.metricsHost, metricsPort, app.get(Metrics).listenSeparately(config.env.metricsHost, metricsPort))
-    : undefined;
+  let app: NestFastifyApplication | undefined;
+  let metricsServer: Server | undefined;
+  try {
+    app = await createApp(config);
+    const metricsPort = config.isProduction ? config.env.metricsPort : undefined;
+    metricsServer = metricsPort
+      ? await naming(
+          'METRICS_HOST and METRICS_PORT',
+          config.env.metricsHost,
+          metricsPort,
+          app.get(Metrics).listenSeparately(config.env.metricsHost, metricsPort),
+        )
+      : undefined;
+    await naming('HOST and PORT', config.env.host, config.env.port, serve(app, { host: config.env.host, port: config.env.port }));
+  } catch (error) {
+    // A start that fails once the database is up (migrations, a listener) leaves nothing running:
+    // the app's pools and job queue closed, the embedded PostgreSQL stopped (it outlived the process).
+    metricsServer?.close();
+    if (app) await closeApp(app).catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw error;
+  }
+  const running = app;
   // Through the app's logger (pino, JSON lines): one line at start, one at a clean stop (CONTRACT section 16).
   const logger = new Logger('Service');
   const shutdown = async (signal: NodeJS.Signals) => {
     try {
       metricsServer?.close();
-      await closeApp(app);
+      await closeApp(running);
       await embedded?.stop();
       await stopTelemetry();
     } catch (error) {
@@ -48,8 +68,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  await naming('HOST and PORT', config.env.host, config.env.port, serve(app, { host: config.env.host, port: config.env.port }));
-  logger.log({ ...startupSummary(app, config, metricsServer, embedded !== undefined), msg: 'enrollment-service started' });
+  logger.log({ ...startupSummary(running, config, metricsServer, embedded !== undefined), msg: 'enrollment-service started' });
 }
 
 /** A listener that could not start (an address that does not resolve, a port in use) names the settings that chose it. */

@@ -246,6 +246,37 @@ describe('Service log lines (e2e)', () => {
   });
 
   describe('start and stop of the process (src/main.ts)', () => {
+    it('a start that fails once its embedded database is up leaves no database server behind', async () => {
+      const dataDir = path.join(process.env.TEST_RUN_DIR as string, uniqueSchema('failed-start'));
+      const pgPort = await freePort();
+      const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
+        cwd: ROOT,
+        // No DATABASE_URL: main.ts starts the embedded server, migrates, then cannot listen.
+        env: {
+          PATH: process.env.PATH ?? '',
+          TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.spec.json'),
+          APP_MODE: 'sandbox',
+          LOG_LEVEL: 'silent',
+          DATA_DIR: dataDir,
+          EMBEDDED_PG_PORT: String(pgPort),
+          HOST: '999.1.1.1',
+          PORT: '4999',
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+      expect({ code, refused: err.includes('cannot listen on 999.1.1.1:4999 (HOST and PORT)') }).toEqual({ code: 1, refused: true });
+      // Nothing answers on the embedded server's port any more.
+      const connected = await new Promise<boolean>((resolve) => {
+        const socket = net.connect(pgPort, '127.0.0.1');
+        socket.once('connect', () => resolve(socket.destroy() !== undefined));
+        socket.once('error', () => resolve(false));
+      });
+      expect(connected).toBe(false);
+    }, 120_000);
+
     it('one summary line at start, one line at a clean stop on SIGTERM, nothing secret in either', async () => {
       const secrets = { acme: `acme-${Date.now()}-secret`, care: `care-${Date.now()}-secret` };
       const configFile = path.join(process.env.TEST_RUN_DIR as string, `${uniqueSchema('startup')}.json`);
