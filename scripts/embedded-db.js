@@ -91,12 +91,39 @@ function resolveDataDir(requested, log) {
   return fallback;
 }
 
+/** The file naming the process that started the server in `dataDir` (beside the folder: PostgreSQL owns its inside). */
+function ownerFile(dataDir) {
+  return `${dataDir}.owner`;
+}
+
+/** The postmaster's pid from its pid file, when that process is alive. */
+function livePostmaster(dataDir) {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return undefined;
+  const pid = Number.parseInt(fs.readFileSync(pidFile, 'utf8').split('\n')[0], 10);
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+}
+
+/**
+ * A server in `dataDir` still serving the live process that started it (a second `npm start` on the
+ * same checkout) is refused, rather than stopped under that process's feet; one whose starter is
+ * gone (a SIGKILLed parent) is a leftover, stopped by the caller.
+ */
+function refuseIfOwned(dataDir, port) {
+  const owner = fs.existsSync(ownerFile(dataDir)) ? Number.parseInt(fs.readFileSync(ownerFile(dataDir), 'utf8'), 10) : NaN;
+  if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner) && livePostmaster(dataDir) !== undefined) {
+    throw new Error(
+      `the embedded PostgreSQL in ${dataDir} is in use by a running process (pid ${owner}): stop it, or start this one with another DATA_DIR and EMBEDDED_PG_PORT (now ${port}), or with a DATABASE_URL`,
+    );
+  }
+}
+
 /** A parent killed with SIGKILL leaves its postmaster running: stop it, then drop the pid file. */
 async function stopPostmaster(dataDir) {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return;
-  const pid = Number.parseInt(fs.readFileSync(pidFile, 'utf8').split('\n')[0], 10);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+  const pid = livePostmaster(dataDir);
+  if (pid !== undefined) {
     process.kill(pid, 'SIGINT'); // fast shutdown
     for (let i = 0; i < 100 && isAlive(pid); i += 1) await sleep(100);
     if (isAlive(pid)) process.kill(pid, 'SIGKILL');
@@ -172,7 +199,10 @@ function launch(binDir, dataDir, port, ids, detached) {
 }
 
 /**
- * @param {{ dataDir: string, port?: number, database?: string, log?: (line: string) => void }} options
+ * `detached`: the server in a process group of its own, so that a Ctrl-C (SIGINT to the terminal's
+ * foreground group) reaches only the caller, which stops the server last (the service: its calls in
+ * flight finish first); left out, the server goes with the caller's group (Jest's run).
+ * @param {{ dataDir: string, port?: number, database?: string, detached?: boolean, log?: (line: string) => void }} options
  * @returns {Promise<{ url: string, port: number, dataDir: string, stop: () => Promise<void> }>}
  */
 async function startEmbeddedPostgres(options) {
@@ -182,9 +212,11 @@ async function startEmbeddedPostgres(options) {
   const dataDir = resolveDataDir(path.resolve(options.dataDir), log);
   const port = options.port ?? (await freePort());
   const database = options.database ?? 'enrollment';
+  refuseIfOwned(dataDir, port);
   await stopPostmaster(dataDir);
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await initdb(binDir, dataDir, ids);
-  const child = launch(binDir, dataDir, port, ids, false);
+  const child = launch(binDir, dataDir, port, ids, options.detached === true);
+  fs.writeFileSync(ownerFile(dataDir), String(process.pid));
   let client;
   try {
     client = await waitForServer(port, child);
@@ -192,6 +224,7 @@ async function startEmbeddedPostgres(options) {
     // A server that never accepted a connection is not left behind running (it would outlive us).
     child.kill('SIGINT');
     await stopPostmaster(dataDir);
+    fs.rmSync(ownerFile(dataDir), { force: true });
     throw error;
   }
   try {
@@ -215,6 +248,7 @@ async function startEmbeddedPostgres(options) {
         clearTimeout(grace);
       }
       await stopPostmaster(dataDir);
+      fs.rmSync(ownerFile(dataDir), { force: true });
     },
   };
 }

@@ -23,9 +23,10 @@ async function main(): Promise<void> {
     // No DATABASE_URL: bring up the PostgreSQL server shipped in node_modules, data in .data/pg.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script located at run time
     const { startEmbeddedPostgres } = require(path.join(projectRoot(), 'scripts', 'embedded-db.js')) as {
-      startEmbeddedPostgres: (o: { dataDir: string; port: number }) => Promise<EmbeddedDb>;
+      startEmbeddedPostgres: (o: { dataDir: string; port: number; detached: boolean }) => Promise<EmbeddedDb>;
     };
-    embedded = await startEmbeddedPostgres({ dataDir: config.env.embeddedPg.dir, port: config.env.embeddedPg.port });
+    // Detached: a Ctrl-C reaches the service alone, which stops the database after its calls finished.
+    embedded = await startEmbeddedPostgres({ dataDir: config.env.embeddedPg.dir, port: config.env.embeddedPg.port, detached: true });
     config = AppConfig.load({ ...process.env, DATABASE_URL: embedded.url });
   }
   let app: NestFastifyApplication | undefined;

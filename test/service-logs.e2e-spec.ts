@@ -246,6 +246,65 @@ describe('Service log lines (e2e)', () => {
   });
 
   describe('start and stop of the process (src/main.ts)', () => {
+    it("a second start on the same embedded database is refused and leaves the first one's running; Ctrl-C reaches the service, not the database", async () => {
+      const dataDir = path.join(process.env.TEST_RUN_DIR as string, uniqueSchema('two-starts'));
+      const pgPort = await freePort();
+      const startMain = (port: number, logLevel: string) => {
+        const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH ?? '',
+            TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.spec.json'),
+            APP_MODE: 'sandbox',
+            LOG_LEVEL: logLevel,
+            DATA_DIR: dataDir,
+            EMBEDDED_PG_PORT: String(pgPort),
+            HOST: '127.0.0.1',
+            PORT: String(port),
+            JOBS_ENABLED: 'false',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        const output = { out: '', err: '' };
+        child.stdout.on('data', (chunk: Buffer) => (output.out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (output.err += chunk.toString()));
+        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+        return { child, output, exited };
+      };
+      const firstPort = await freePort();
+      const first = startMain(firstPort, 'info');
+      try {
+        await waitUntil(async () => first.output.out.includes('enrollment-service started') || first.child.exitCode !== null, 90_000, 100);
+        expect(first.output.out).toContain('enrollment-service started');
+        // The database runs in a process group of its own: a Ctrl-C to the terminal's group reaches the service only.
+        // The server listening on pgPort (its data folder may have moved to the temp dir: embedded-db.js).
+        const postmaster = Number(
+          fs
+            .readdirSync('/proc')
+            .filter((entry) => /^\d+$/.test(entry))
+            .find((pid) => {
+              try {
+                const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+                return command[0]?.endsWith('/postgres') && command.includes(String(pgPort));
+              } catch {
+                return false;
+              }
+            }),
+        );
+        const groupOf = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[2]);
+        expect(groupOf(postmaster)).not.toBe(groupOf(first.child.pid as number));
+
+        const second = startMain(await freePort(), 'silent');
+        expect(await second.exited).toBe(1);
+        expect(second.output.err).toMatch(/embedded PostgreSQL in .* is in use by a running process \(pid \d+\)/);
+        // The first instance still has its database.
+        expect((await fetch(`http://127.0.0.1:${firstPort}/health/ready`)).status).toBe(200);
+      } finally {
+        first.child.kill('SIGTERM');
+        await first.exited;
+      }
+    }, 180_000);
+
     it('a start that fails once its embedded database is up leaves no database server behind', async () => {
       const dataDir = path.join(process.env.TEST_RUN_DIR as string, uniqueSchema('failed-start'));
       const pgPort = await freePort();
