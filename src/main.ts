@@ -8,6 +8,7 @@ import { AppConfig } from './config/app-config';
 import { projectRoot } from './config/env';
 import { closeApp, createApp, serve } from './app.factory';
 import { Metrics } from './infrastructure/metrics/metrics';
+import { onStopSignals } from './infrastructure/runtime/stop-signals';
 import { stopTelemetry } from './infrastructure/telemetry/telemetry-switch';
 import { startupSummary } from './startup-summary';
 
@@ -67,8 +68,7 @@ async function main(): Promise<void> {
     logger.log({ signal, msg: 'enrollment-service stopped cleanly' });
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  onStopSignals(shutdown, (signal) => logger.log({ signal, msg: 'enrollment-service is already stopping' }));
   logger.log({ ...startupSummary(running, config, metricsServer, embedded !== undefined), msg: 'enrollment-service started' });
 }
 

@@ -414,6 +414,9 @@ describe('Service log lines (e2e)', () => {
       expect((started[0]?.ofac as { entries: number }).entries).toBeGreaterThan(0);
 
       child.kill('SIGTERM');
+      // A second SIGTERM while it stops (an orchestrator repeating itself) does not cut the stop short.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (child.exitCode === null) child.kill('SIGTERM');
       expect(await exited).toBe(0);
       const stopped = lines().filter((l) => l.msg === 'enrollment-service stopped cleanly');
       expect(stopped).toEqual([expect.objectContaining({ level: 30, signal: 'SIGTERM' })]);

@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { closeApp, createApp, serve } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
+import { onStopSignals } from '../../src/infrastructure/runtime/stop-signals';
 import { stopTelemetry } from '../../src/infrastructure/telemetry/telemetry-switch';
 
 async function main(): Promise<void> {
@@ -15,8 +16,7 @@ async function main(): Promise<void> {
     await stopTelemetry();
     process.exit(0);
   };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
+  onStopSignals(stop, () => undefined);
 }
 
 main().catch((error: unknown) => {
