@@ -378,7 +378,11 @@ describe('API locking (e2e)', () => {
       const stopped = dying.stop();
       await new Promise((resolve) => setTimeout(resolve, 500));
       // The same connection, pipelined behind the waiting call: it reaches the server while it closes.
-      socket.write(`GET ${ENROLL}/accounts/x HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nX-Request-Id: closing-probe-1\r\n\r\n`);
+      // Its answer names the body's requestId, the request's id (CONTRACT section 1), not the header's.
+      const late = JSON.stringify(EnrollmentRequestFactory.build({ requestId: 'closing-probe-1' }));
+      socket.write(
+        `POST ${ENROLL} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nX-Request-Id: closing-header-id\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(late)}\r\n\r\n${late}`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       await holder.query('select pg_advisory_unlock_all()');
       await waitUntil(async () => (received.match(/HTTP\/1\.1 /g) ?? []).length >= 2, 10_000, 20);

@@ -11,8 +11,8 @@ const SWEEP_MS = 100;
  * closes (on a connection a running call kept open, or pipelined behind one) is answered 503/503/2
  * in the envelope, with X-Request-Id and Retry-After (CONTRACT sections 1, 2 and 9), and Fastify
  * closes its connection. Fastify's own `return503OnClosing` answers before any hook, in a body of
- * its own with none of those headers: it is off (app.factory.ts), and this first onRequest hook
- * after the request's context does that job.
+ * its own with none of those headers: it is off (app.factory.ts), and this preHandler hook, once
+ * the body is read and the request's id resolved, does that job.
  *
  * Node closes the connections that are idle when the server starts closing; one whose request was
  * still running then is kept alive after its answer, and the close would wait for it until
@@ -25,7 +25,9 @@ export function installGracefulClose(
 ): void {
   let sweep: NodeJS.Timeout | undefined;
   let closing = false;
-  fastify.addHook('onRequest', (request, reply, done) => {
+  // At preHandler, the first hook that sees the parsed body: the answer names the body's requestId,
+  // the request's one id (CONTRACT section 1), after request-scope.ts's preHandler resolved it.
+  fastify.addHook('preHandler', (request, reply, done) => {
     if (!closing) return done();
     send(new DomainError('DEPENDENCY_UNAVAILABLE'), request, reply);
   });
