@@ -68,6 +68,7 @@ class StallingProxy {
 describe('Stalled database (e2e)', () => {
   let proxy: StallingProxy;
   let app: TestApp;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     const direct = new URL(process.env.DATABASE_URL as string);
@@ -83,7 +84,9 @@ describe('Stalled database (e2e)', () => {
         REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
         DB_STATEMENT_TIMEOUT_MS: '800',
         DB_QUERY_TIMEOUT_MS: String(DB_QUERY_TIMEOUT_MS),
+        LOG_LEVEL: 'info',
       },
+      logLines,
     });
   });
 
@@ -115,6 +118,13 @@ describe('Stalled database (e2e)', () => {
     }
     // Calls that had a pooled connection were ended by the query timeout, before the request timeout.
     expect(Math.min(...answers.map(({ ms }) => ms))).toBeLessThan(REQUEST_TIMEOUT_MS);
+    // An outage is the database's, not a defect of the service: a warning per failed call, without a
+    // stack (the request line already says 503), never an 'unexpected error' at error level.
+    const lines = logLines.map((line) => JSON.parse(line) as { level: number; msg: string; stack?: string });
+    expect(lines.filter((line) => line.msg === 'unexpected error')).toEqual([]);
+    const unavailable = lines.filter((line) => line.msg === 'database unavailable');
+    expect(unavailable.length).toBeGreaterThan(0);
+    expect(unavailable.every((line) => line.level === 40 && line.stack === undefined)).toBe(true);
 
     proxy.resume();
     let recovered = false;

@@ -9,6 +9,8 @@ export interface RenderedError {
   headers: Record<string, string>;
   /** True when the failure is not a catalogued client error and must be logged as such. */
   unexpected: boolean;
+  /** True when the database was unavailable (503/503/2): an outage to report, not a defect. */
+  unavailable?: boolean;
 }
 
 interface FastifyLikeError {
@@ -17,7 +19,7 @@ interface FastifyLikeError {
 }
 
 /** Maps whatever was thrown to a catalogued error. Unknown failures become a bare 500. */
-export function toDomainError(error: unknown): { domain: DomainError; unexpected: boolean } {
+export function toDomainError(error: unknown): { domain: DomainError; unexpected: boolean; unavailable?: boolean } {
   if (error instanceof DomainError) return { domain: error, unexpected: false };
   const fastifyCode = (error as FastifyLikeError | null)?.code;
   switch (fastifyCode) {
@@ -52,7 +54,7 @@ export function toDomainError(error: unknown): { domain: DomainError; unexpected
   if (statusCode === 400 && typeof fastifyCode === 'string' && fastifyCode.startsWith('FST_ERR_CTP')) {
     return { domain: new DomainError('MALFORMED_JSON'), unexpected: false };
   }
-  if (isDatabaseUnavailable(error)) return { domain: new DomainError('DEPENDENCY_UNAVAILABLE'), unexpected: true };
+  if (isDatabaseUnavailable(error)) return { domain: new DomainError('DEPENDENCY_UNAVAILABLE'), unexpected: false, unavailable: true };
   return { domain: new DomainError('UNEXPECTED'), unexpected: true };
 }
 
@@ -121,7 +123,7 @@ function bodyTooLarge(limitBytes: number): DomainError {
 /** `bodyLimit`: the route's own, which a body over it is described with (CONTRACT section 6: 10 MiB for the scan capture). */
 export function renderError(error: unknown, requestId: string, publicUrl: string, bodyLimit?: number): RenderedError {
   const mapped = toDomainError(error);
-  const { unexpected } = mapped;
+  const { unexpected, unavailable } = mapped;
   const domain = mapped.domain.key === 'BODY_TOO_LARGE' && bodyLimit !== undefined ? bodyTooLarge(bodyLimit) : mapped.domain;
   const entry = ERROR_CATALOGUE[domain.key];
   const headers: Record<string, string> = { ...(domain.options.headers ?? {}) };
@@ -131,5 +133,6 @@ export function renderError(error: unknown, requestId: string, publicUrl: string
     body: errorEnvelope(requestId, domain.details(), publicUrl, domain.options.payload),
     headers,
     unexpected,
+    ...(unavailable ? { unavailable } : {}),
   };
 }

@@ -23,7 +23,13 @@ export class GlobalExceptionFilter implements ExceptionFilter {
   }
 }
 
-export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Pick<Logger, 'error' | 'log'>, publicUrl: string): void {
+export function sendError(
+  exception: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  logger: Pick<Logger, 'error' | 'warn' | 'log'>,
+  publicUrl: string,
+): void {
   const requestId = currentRequestId(request);
   if (request.raw.readableAborted) {
     // The client went away before its request was read (the body's read failed, ECONNRESET): nobody
@@ -35,7 +41,11 @@ export function sendError(exception: unknown, request: FastifyRequest, reply: Fa
   let rendered = renderError(exception, requestId, publicUrl, request.routeOptions?.bodyLimit);
   // A sandbox call asking to find the service unavailable does, whatever else is wrong with it.
   if (rendered.status < 500 && unavailableRequested()) rendered = renderError(new DomainError('DEPENDENCY_UNAVAILABLE'), requestId, publicUrl);
-  if (rendered.unexpected) {
+  if (rendered.unavailable) {
+    // An outage (every call fails alike while it lasts): a warning per call, name and code only.
+    const error = exception as { name?: string; code?: string };
+    logger.warn({ requestId, errorName: error?.name, errorCode: error?.code, msg: 'database unavailable' });
+  } else if (rendered.unexpected) {
     const error = exception as { name?: string; code?: string; stack?: string };
     // Name, code and stack only: a message may quote SQL parameters or payload values.
     logger.error({ requestId, errorName: error?.name, errorCode: error?.code, stack: error?.stack?.split('\n').slice(1, 8).join('\n') }, 'unexpected error');
