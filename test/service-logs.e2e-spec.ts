@@ -223,6 +223,21 @@ describe('Service log lines (e2e)', () => {
       },
     );
 
+    it('requests pipelined on one connection are each logged under their own requestId', async () => {
+      const { port } = new URL(app.baseUrl);
+      const socket = net.connect(Number(port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const ids = ['log-pipelined-1', 'log-pipelined-2', 'log-pipelined-3'];
+      const paths = ['/health/live', '/v1/errors', '/health/live'];
+      socket.write(ids.map((id, i) => `GET ${paths[i]} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: ${id}\r\n\r\n`).join(''));
+      await waitUntil(async () => (received.match(/HTTP\/1\.1 200/g) ?? []).length === 3, 5_000, 20);
+      socket.destroy();
+      await waitUntil(async () => ids.every((id) => parsed().some((l) => l.requestId === id)), 5_000, 20);
+      expect(ids.map((id) => (requestLine(id).req as { url: string }).url)).toEqual(paths);
+    });
+
     it('a client that goes away before its body arrived is a client event, not an unexpected error', async () => {
       const { port } = new URL(app.baseUrl);
       const socket = net.connect(Number(port), '127.0.0.1');

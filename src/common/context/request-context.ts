@@ -29,10 +29,21 @@ export function noteCallProgram(programCode: string): void {
   if (cls.isActive()) cls.set('programCode', programCode);
 }
 
-/** The program noteCallProgram recorded for the request being served, if any. */
-export function notedCallProgram(): string | undefined {
-  const cls = ClsServiceManager.getClsService<RequestContextStore>();
-  return cls.isActive() ? cls.get('programCode') : undefined;
+const REQUEST_STORE = Symbol('request-context-store');
+
+/**
+ * Keeps the request's context store on the request itself, beside the async context it is entered
+ * in: what reads a request's facts from its request object (its answer's X-Request-Id, its log line
+ * at onResponse) gets that request's, even when requests pipelined on one connection share the
+ * connection's async context, where the store entered last would answer for all of them.
+ */
+export function keepStore(request: object, store: RequestContextStore): void {
+  (request as { [REQUEST_STORE]?: RequestContextStore })[REQUEST_STORE] = store;
+}
+
+/** The context store of `request` (keepStore), or undefined before its first hook ran. */
+export function storeOf(request: object): RequestContextStore | undefined {
+  return (request as { [REQUEST_STORE]?: RequestContextStore })[REQUEST_STORE];
 }
 
 /** A partner's body requestId (1 to 64 characters); valid, it is the request's id (common/http/request-id.ts). */

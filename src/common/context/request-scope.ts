@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
 import { currentRequestId, REQUEST_ID_HEADER, resolveRequestId } from '../http/request-id';
-import type { RequestContextStore } from './request-context';
+import { keepStore, storeOf, type RequestContextStore } from './request-context';
 import { parseSandboxFaults, SANDBOX_FAULT_HEADER, SANDBOX_FAULTS } from './sandbox-faults';
 
 const NO_FAULTS: readonly string[] = Object.freeze([]);
@@ -32,12 +32,16 @@ export function installRequestContext(fastify: FastifyInstance, sandbox: boolean
   const cls = ClsServiceManager.getClsService<RequestContextStore>();
   fastify.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const header = sandbox ? request.headers[SANDBOX_FAULT_HEADER] : undefined;
-    cls.enterWith({ requestId: request.id, [SANDBOX_FAULTS]: header === undefined ? NO_FAULTS : parseSandboxFaults(header) });
+    const store: RequestContextStore = { requestId: request.id, [SANDBOX_FAULTS]: header === undefined ? NO_FAULTS : parseSandboxFaults(header) };
+    keepStore(request, store);
+    cls.enterWith(store);
     done();
   });
   fastify.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const requestId = resolveRequestId(request);
-    if (requestId !== request.id) cls.set('requestId', requestId);
+    const store = storeOf(request);
+    // The request's own store (the one entered for it), whatever the connection's context holds now.
+    if (store && requestId !== store.requestId) store.requestId = requestId;
     done();
   });
   fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {

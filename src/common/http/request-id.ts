@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import { ClsServiceManager } from 'nestjs-cls';
-import { REQUEST_ID_PATTERN, RequestContextStore } from '../context/request-context';
+import { REQUEST_ID_PATTERN, storeOf } from '../context/request-context';
 
 /** A partner's correlation id, taken as the request's id when well formed (CONTRACT section 1). */
 const HEADER_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -29,8 +28,7 @@ export function resolveRequestId(request: FastifyRequest): string {
   return typeof candidate === 'string' && REQUEST_ID_PATTERN.test(candidate) ? candidate : request.id;
 }
 
-/** The id of the request being answered: the request context's, or (before it is opened) Fastify's. */
+/** The id of the request being answered: its context store's (storeOf), or (before it is opened) Fastify's. */
 export function currentRequestId(request: FastifyRequest): string {
-  const cls = ClsServiceManager.getClsService<RequestContextStore>();
-  return (cls.isActive() ? cls.get('requestId') : undefined) ?? request.id;
+  return storeOf(request)?.requestId ?? request.id;
 }

@@ -1,5 +1,4 @@
 import Fastify from 'fastify';
-import { ClsServiceManager } from 'nestjs-cls';
 import { recordAnswerCode } from '../../common/http/answer-code';
 import { captureLogs, censorSensitive, createRootLogger, installRequestLogging } from './logging';
 
@@ -47,7 +46,8 @@ describe(installRequestLogging.name, () => {
     captureLogs({ write: (line: string) => void lines.push(line) });
     const root = createRootLogger(level);
     captureLogs(undefined);
-    const sut = Fastify();
+    // As the app's genReqId (request-id.ts): the header's id, else a generated one.
+    const sut = Fastify({ genReqId: (raw) => (raw.headers['x-request-id'] as string | undefined) ?? 'generated-id' });
     installRequestLogging(sut, root);
     sut.get('/v1/things/:id', async (request, reply) => reply.status(request.query && 'fail' in (request.query as object) ? 503 : 200).send({ ok: true }));
     sut.get('/v1/programs/:programCode/things', async (request, reply) => {
@@ -62,11 +62,7 @@ describe(installRequestLogging.name, () => {
 
   it('writes one line per request with its method, path without the query, status and time, and the requestId', async () => {
     const { sut, parsed } = await serving();
-    const cls = ClsServiceManager.getClsService();
-    await cls.run(async () => {
-      cls.set('requestId', 'req-1');
-      await sut.inject({ method: 'GET', url: '/v1/things/1?ssn=123456789', headers: { authorization: 'Bearer eyJ', cookie: 'sid=1' } });
-    });
+    await sut.inject({ method: 'GET', url: '/v1/things/1?ssn=123456789', headers: { authorization: 'Bearer eyJ', cookie: 'sid=1', 'x-request-id': 'req-1' } });
     expect(parsed()).toEqual([
       {
         level: 30,
@@ -97,12 +93,12 @@ describe(installRequestLogging.name, () => {
     await sut.close();
   });
 
-  it('writes a 5xx at level error, nothing below the level, and no requestId outside a request context', async () => {
+  it("writes a 5xx at level error, nothing below the level; with no request context opened, the line carries Fastify's request id", async () => {
     const { sut, parsed } = await serving('error');
     await sut.inject({ method: 'GET', url: '/v1/things/1' });
-    await sut.inject({ method: 'GET', url: '/v1/things/1?fail' });
+    await sut.inject({ method: 'GET', url: '/v1/things/1?fail', headers: { 'x-request-id': 'fastify-id-1' } });
     expect(parsed()).toEqual([expect.objectContaining({ level: 50, res: { statusCode: 503 }, msg: 'request errored' })]);
-    expect(parsed()[0]).not.toHaveProperty('requestId');
+    expect(parsed()[0]?.requestId).toBe('fastify-id-1');
     await sut.close();
   });
 });

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
 import { installAnswerCode } from '../../common/http/answer-code';
-import { notedCallProgram } from '../../common/context/request-context';
+import { storeOf } from '../../common/context/request-context';
+import { currentRequestId } from '../../common/http/request-id';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { destination, pino, type DestinationStream, type Logger as PinoRoot, type LoggerOptions } from 'pino';
 
@@ -154,11 +155,12 @@ interface AuthenticatedRequest {
  * account's, a default). An unchecked value never reaches the log: a refused path such as
  * `/v1/programs/{anything}/enrollments` is logged by its route pattern alone.
  */
-function programCodeOf({ user, params, body }: AuthenticatedRequest): string | undefined {
+function programCodeOf(request: AuthenticatedRequest): string | undefined {
+  const { user, params, body } = request;
   const inPath = (params as { programCode?: unknown } | undefined)?.programCode;
   const inBody = body !== null && typeof body === 'object' ? (body as { programCode?: unknown }).programCode : undefined;
   const named = inPath ?? inBody;
-  return typeof named === 'string' && user?.partner?.programs?.includes(named) ? named : notedCallProgram();
+  return typeof named === 'string' && user?.partner?.programs?.includes(named) ? named : storeOf(request)?.programCode;
 }
 
 /**
@@ -179,8 +181,10 @@ export function installRequestLogging(fastify: FastifyInstance, root: PinoRoot):
     const answerCode = request.answerCode;
     const authenticated = request as AuthenticatedRequest;
     const line = {
-      // No `req.id`: the line's `requestId` (the mixin's) is the request's one id (CONTRACT section 1),
-      // where Fastify's id is the header's even when the body's requestId took its place.
+      // The request's one id (CONTRACT section 1), from its own store: the mixin's (the async context's)
+      // can be another request's when requests are pipelined on one connection. No `req.id`: Fastify's
+      // id is the header's even when the body's requestId took its place.
+      requestId: currentRequestId(request),
       req: { method: request.method, url: request.url.split('?', 1)[0], route: request.routeOptions.url },
       res: { statusCode, code: answerCode?.code, subCode: answerCode?.subCode },
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
