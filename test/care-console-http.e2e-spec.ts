@@ -30,6 +30,20 @@ describe('care console HTTP (e2e)', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('a percent-encoded console path, which routing decodes to the console, gets the console headers', async () => {
+    for (const route of ['/%63are/sign-in', '/c%61re/sign-in', '/%63are/nothing-here']) {
+      const res = await fetch(`${app.baseUrl}${route}`);
+      expect({ route, type: res.headers.get('content-type') }).toEqual({ route, type: 'text/html; charset=utf-8' });
+      expect({
+        route,
+        csp: res.headers.get('content-security-policy'),
+        frame: res.headers.get('x-frame-options'),
+        sniff: res.headers.get('x-content-type-options'),
+        cache: res.headers.get('cache-control'),
+      }).toEqual({ route, csp: expect.stringContaining("default-src 'none'"), frame: 'DENY', sniff: 'nosniff', cache: 'no-store' });
+    }
+  });
+
   it('an API call gets neither a session nor the console headers, even with a session cookie', async () => {
     const page = await fetch(`${app.baseUrl}/care/sign-in`);
     const session = page.headers

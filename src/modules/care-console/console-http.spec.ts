@@ -18,6 +18,10 @@ describe(isConsolePath.name, () => {
     ['/care/accounts/1', true],
     ['/careers', false],
     ['/v1/care/accounts/1', false],
+    ['/%63are/sign-in', true],
+    ['/c%61re', true],
+    ['/care%3Fx', false],
+    ['/%zzcare', false],
   ])('%s → %s', (url, expected) => {
     expect(isConsolePath(url)).toBe(expected);
   });

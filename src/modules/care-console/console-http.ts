@@ -21,10 +21,22 @@ export const CONSOLE_CSP = ["default-src 'none'", "style-src 'self'", "img-src '
   '; ',
 );
 
-/** `/care` and below, but not `/careers` (nor the REST care API, which lives under /v1). */
+/**
+ * `/care` and below, but not `/careers` (nor the REST care API, which lives under /v1). Decided on
+ * the decoded path, as the router decides: `/%63are/sign-in` is the console's sign-in page. A path
+ * that does not decode is left as it came (Fastify answers it 400 before any route).
+ */
 export function isConsolePath(url: string): boolean {
-  const pathOnly = url.split('?', 1)[0] ?? '';
+  const pathOnly = decodedPath(url.split('?', 1)[0] ?? '');
   return pathOnly === CONSOLE_PATH || pathOnly.startsWith(`${CONSOLE_PATH}/`);
+}
+
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 /**
