@@ -157,20 +157,42 @@ describe('Care console operations by account state (e2e)', () => {
     expect(allowed.page).toContain('name="reason"');
   });
 
-  it('a reason with a control character (NUL) is refused on the confirmation page (400), the account unchanged', async () => {
-    const id = await enroll();
+  /** Posts the confirmation form of a lock, as a browser does, with this reason. */
+  async function lockWithReason(id: string, reason: string): Promise<{ status: number; page: string }> {
     const confirm = await get(`/care/accounts/${id}/operations/lock`);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(confirm.page)?.[1] as string;
     const res = await fetch(`${app.baseUrl}/care/accounts/${id}/operations/lock`, {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ reason: 'customer\u0000asked', _csrf: csrf }),
+      body: new URLSearchParams({ reason, _csrf: csrf }),
     });
     jar.take(res);
+    return { status: res.status, page: await res.text() };
+  }
+
+  const statusOf = async (id: string) => ((await app.client('care').get(`/v1/care/accounts/${id}`)).body.account as { status: string }).status;
+
+  it('a reason with a control character (NUL) is refused on the confirmation page (400), the account unchanged', async () => {
+    const id = await enroll();
+    const res = await lockWithReason(id, 'customer\u0000asked');
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain('without control characters');
-    expect(((await app.client('care').get(`/v1/care/accounts/${id}`)).body.account as { status: string }).status).toBe('normal');
+    expect(res.page).toContain('without control characters');
+    expect(await statusOf(id)).toBe('normal');
+  });
+
+  it('a reason counts its line breaks once, as the textarea does: 500 characters sent with CRLF are accepted and stored with LF', async () => {
+    // Ten lines, nine line breaks: 500 characters for the textarea's maxlength, 509 as the browser sends them (CRLF).
+    const lines = Array.from({ length: 10 }, (_, i) => String(i).repeat(i < 9 ? 49 : 50));
+    const reason = lines.join('\n');
+    expect(reason).toHaveLength(500);
+    const tooLong = await enroll();
+    expect((await lockWithReason(tooLong, `${lines.join('\r\n')}x`)).status).toBe(400);
+    const id = await enroll();
+    expect((await lockWithReason(id, lines.join('\r\n'))).status).toBe(303);
+    expect(await statusOf(id)).toBe('locked');
+    const audit = (await app.client('care').get(`/v1/care/accounts/${id}/audit`)).body.auditTrail as Array<{ action: string; reason?: string }>;
+    expect(audit.at(-1)?.reason).toBe(reason);
   });
 
   it('a search posted with the form answers its page with 200 (not 201 Created: it creates nothing)', async () => {

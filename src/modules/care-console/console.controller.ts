@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
 import { DomainError } from '../../common/errors/domain-error';
 import { CareConsoleService } from './care-console.service';
+import { careReason, REASON_RULE, shownReason } from './care-reason';
 import { ConsoleGate } from './console-gate';
 import { ConsoleExceptionFilter } from './console.filter';
 import { isOperation, OperationName, OPERATIONS, REVEALABLE, RevealField, SEARCH_KINDS, SearchKind } from './staff';
@@ -131,18 +132,15 @@ export class ConsoleController {
     const staff = this.gate.staff(request);
     await this.gate.csrf(request);
     const op = this.operation(operation);
-    const reason = text(form, 'reason').trim();
+    const reason = careReason(text(form, 'reason'));
     const card = op === 'replaceCard' ? text(form, 'paymentIdentifier') || null : null;
-    // Line breaks and tabs of a textarea are text; any other control character (NUL, which PostgreSQL
-    // refuses in text, among them) is not part of a reason.
-    if (reason.length < 3 || reason.length > 500 || [...reason].some(isControl)) {
-      const error = 'A reason of 3 to 500 characters, without control characters, is required.';
-      const shown = [...reason].map((ch) => (isControl(ch) ? ' ' : ch)).join('');
-      this.html(reply.status(400), confirmPage({ title: '', staff, csrf: this.gate.token(reply), error }, accountId, op, card, shown));
+    if (!reason.valid) {
+      const page = confirmPage({ title: '', staff, csrf: this.gate.token(reply), error: REASON_RULE }, accountId, op, card, shownReason(reason.text));
+      this.html(reply.status(400), page);
       return;
     }
     try {
-      await this.console.operate(staff, accountId, op, reason, card ?? undefined);
+      await this.console.operate(staff, accountId, op, reason.text, card ?? undefined);
     } catch (error) {
       if (!(error instanceof DomainError) || error.key !== 'CARE_NOT_APPLICABLE') throw error;
       // The account changed since the page was shown (another agent, a job): say what it is now.
@@ -192,10 +190,4 @@ export class ConsoleController {
   private html(reply: FastifyReply, page: string): void {
     void reply.type('text/html; charset=utf-8').send(page);
   }
-}
-
-/** A C0 control character other than tab, line feed and carriage return, or DEL. */
-function isControl(ch: string): boolean {
-  const code = ch.charCodeAt(0);
-  return (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f;
 }
