@@ -181,6 +181,18 @@ describe('Care console operations by account state (e2e)', () => {
     expect(await statusOf(id)).toBe('normal');
   });
 
+  it('an invisible reason (zero-width spaces, a bidi override, fewer than 3 visible characters) is refused (400), the account unchanged', async () => {
+    const id = await enroll();
+    for (const reason of ['\u200b\u200b\u200b', '\u202e!!!', 'ok\u200d!', 'a \t\r\n b']) {
+      const res = await lockWithReason(id, reason);
+      expect({ reason, status: res.status }).toEqual({ reason, status: 400 });
+      expect(res.page).toContain('at least 3 of them visible');
+    }
+    expect(await statusOf(id)).toBe('normal');
+    expect((await app.client('care').get(`/v1/care/accounts/${id}/audit`)).body.auditTrail).toEqual([]);
+    expect((await lockWithReason(id, 'Llamó la clienta 📞')).status).toBe(303);
+  });
+
   it('a reason counts its line breaks once, as the textarea does: 500 characters sent with CRLF are accepted and stored with LF', async () => {
     // Ten lines, nine line breaks: 500 characters for the textarea's maxlength, 509 as the browser sends them (CRLF).
     const lines = Array.from({ length: 10 }, (_, i) => String(i).repeat(i < 9 ? 49 : 50));
