@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { EnrollmentRequestFactory, uniqueItin } from './support/enrollment-factory';
 import { PARTNERS, startTestApp, TestApp } from './support/test-app';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
@@ -236,6 +237,95 @@ describe('Care console operations by account state (e2e)', () => {
       jar.take(res);
       expect({ userId, status: res.status }).toEqual({ userId, status: 404 });
     }
+  });
+
+  /** An enrollment of this identity; a Matricula ID goes through a scan capture first, as CONTRACT section 6 asks. */
+  async function enrollWith(identity: Record<string, string>, programCode = 'sandbox'): Promise<{ accountId: string; userId: string }> {
+    const onboardingID =
+      identity.matriculaId === undefined
+        ? undefined
+        : ((
+            await app.client().post('/v1/kycGates/scanCapture', {
+              programCode,
+              idType: 'matricula',
+              idNumber: identity.matriculaId,
+              issuingCountry: 'MX',
+              frontImage: randomBytes(48).toString('base64'),
+            })
+          ).body.onboardingID as string);
+    const request = EnrollmentRequestFactory.build({ onboardingID, encryptedUserData: { identifyingData: { ssn: undefined, ...identity } } });
+    const res = await app.client().post(`/v1/programs/${programCode}/enrollments`, request);
+    expect(res.status).toBe(200);
+    return {
+      accountId: (res.body.account as { accountIdentifier: string }).accountIdentifier,
+      userId: (res.body.user as { userIdentifier: string }).userIdentifier,
+    };
+  }
+
+  async function reveal(accountId: string, userId: string, field: string): Promise<{ status: number; page: string }> {
+    const csrf = /name="_csrf" value="([^"]+)"/.exec((await get(`/care/accounts/${accountId}`)).page)?.[1] as string;
+    const res = await fetch(`${app.baseUrl}/care/accounts/${accountId}/users/${userId}/reveal`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ field, _csrf: csrf }),
+    });
+    jar.take(res);
+    return { status: res.status, page: await res.text() };
+  }
+
+  /** The identity cell of the users table: its text without tags, and the fields its reveal buttons name. */
+  function identityCell(page: string): { text: string; reveals: string[] } {
+    const cell = column(page, 'users', 2)[0] ?? '';
+    const reveals = [...cell.matchAll(/name="field" value="(\w+)"/g)].map(([, field]) => field as string);
+    return {
+      text: unescape(cell.replace(/<form[\s\S]*?<\/form>/g, '').replace(/<[^>]+>/g, ''))
+        .replace(/\s+/g, ' ')
+        .trim(),
+      reveals,
+    };
+  }
+
+  const revealsAudited = async (accountId: string) =>
+    ((await app.client('care').get(`/v1/care/accounts/${accountId}/audit`)).body.auditTrail as Array<{ action: string; detail: { field?: string } }>)
+      .filter((entry) => entry.action === 'pii.reveal')
+      .map((entry) => entry.detail.field);
+
+  it('an ITIN is labelled, revealed and audited as an ITIN, not as an SSN', async () => {
+    const itin = uniqueItin();
+    const { accountId, userId } = await enrollWith({ ssn: itin });
+    expect(identityCell((await get(`/care/accounts/${accountId}`)).page)).toEqual({ text: `ITIN: •••-••-${itin.slice(-4)}`, reveals: ['itin'] });
+    const revealed = await reveal(accountId, userId, 'itin');
+    expect(revealed.status).toBe(200);
+    expect(revealed.page).toContain('ITIN revealed; the reveal is recorded in the audit trail.');
+    expect(revealed.page).toContain(`<span class="revealed" id="revealed-itin">${itin}</span>`);
+    expect(await revealsAudited(accountId)).toEqual(['itin']);
+  });
+
+  it('a Matricula ID is masked in its own shape, revealed and audited as one, and shown beside an added ITIN', async () => {
+    const matriculaId = `MX${randomBytes(5).toString('hex').toUpperCase()}`;
+    const { accountId, userId } = await enrollWith({ matriculaId });
+    const masked = `Matricula ID: ${'•'.repeat(matriculaId.length - 4)}${matriculaId.slice(-4)}`;
+    expect(identityCell((await get(`/care/accounts/${accountId}`)).page)).toEqual({ text: masked, reveals: ['matricula'] });
+    const itin = uniqueItin();
+    expect((await app.client().post(`/v1/accounts/${accountId}/users/${userId}/identity`, { itin })).status).toBe(200);
+    expect(identityCell((await get(`/care/accounts/${accountId}`)).page)).toEqual({
+      text: `${masked} ITIN: •••-••-${itin.slice(-4)}`,
+      reveals: ['matricula', 'itin'],
+    });
+    const revealed = await reveal(accountId, userId, 'matricula');
+    expect(revealed.page).toContain('Matricula ID revealed; the reveal is recorded in the audit trail.');
+    expect(revealed.page).toContain(`<span class="revealed" id="revealed-matricula">${matriculaId}</span>`);
+    expect(revealed.page).not.toContain(itin);
+    expect(await revealsAudited(accountId)).toEqual(['matricula']);
+  });
+
+  it('an SSN known by its last four only offers no reveal, and a reveal posted anyway is refused (409) unaudited', async () => {
+    const { accountId, userId } = await enrollWith({ ssnSuffix: '7752' }, 'lite');
+    expect(identityCell((await get(`/care/accounts/${accountId}`)).page)).toEqual({ text: 'SSN (last four only): •••-••-7752', reveals: [] });
+    for (const field of ['ssn', 'itin', 'matricula'])
+      expect({ field, status: (await reveal(accountId, userId, field)).status }).toEqual({ field, status: 409 });
+    expect(await revealsAudited(accountId)).toEqual([]);
   });
 
   it('shows times as "2026-11-25 18:39 UTC": created, activated, webhook events and the audit trail', async () => {

@@ -18,6 +18,7 @@ import { cardReplacementRefusal, careRefusal } from '../lifecycle/account-lifecy
 import { CallRunner } from '../locking/call-runner';
 import { LockNames } from '../../infrastructure/database/lock.service';
 import { UserRecordsService } from '../user/services/user-records.service';
+import { IdentityRow, identitiesOf, identityValue } from './identities';
 import { OperationName, RevealField, SearchKind, Staff } from './staff';
 
 export interface SearchHit {
@@ -32,9 +33,8 @@ export interface UserRow {
   isPrimaryAccountHolder: boolean;
   status: string;
   name: string;
-  /** Masked by default (CONTRACT section 14): SSN/ITIN last four, the year of birth. */
-  identityMasked: string | null;
-  identityKind: 'SSN' | 'ITIN' | 'SSN (last four only)' | 'Matricula' | null;
+  /** Masked by default (CONTRACT section 14): each identity's last four, the year of birth. */
+  identities: IdentityRow[];
   dateOfBirthMasked: string;
   email: string | null;
 }
@@ -112,22 +112,12 @@ export class CareConsoleService {
       (await this.users.usersOf(manager, accountId)).map(async (user) => {
         const plain = await this.users.decrypt(manager, user);
         const id = plain.identifyingData;
-        const identity = id.ssn
-          ? { kind: 'SSN' as const, last4: id.ssn.slice(-4) }
-          : id.itin
-            ? { kind: 'ITIN' as const, last4: id.itin.slice(-4) }
-            : id.ssnSuffix
-              ? { kind: 'SSN (last four only)' as const, last4: id.ssnSuffix }
-              : id.matriculaId
-                ? { kind: 'Matricula' as const, last4: id.matriculaId.slice(-4) }
-                : null;
         return {
           userIdentifier: user.id,
           isPrimaryAccountHolder: user.isPrimary,
           status: user.status,
           name: [plain.firstName, plain.middleName, plain.lastName].filter(Boolean).join(' '),
-          identityKind: identity?.kind ?? null,
-          identityMasked: identity ? `•••-••-${identity.last4}` : null,
+          identities: identitiesOf(id),
           dateOfBirthMasked: `${id.dateOfBirth.slice(0, 4)}-••-••`,
           email: plain.email?.emailAddress ?? null,
         };
@@ -167,7 +157,11 @@ export class CareConsoleService {
     });
   }
 
-  /** The full value of one masked field; the reveal itself is an audit entry (who, when, which user and field). */
+  /**
+   * The full value of one masked field; the reveal itself is an audit entry (who, when, which user and
+   * field). A field the user does not hold, or holds only as the page already shows it (an SSN's last
+   * four), is not applicable and not audited.
+   */
   async reveal(staff: Staff, accountId: string, userId: string, field: RevealField): Promise<string> {
     const who = actorOf(staff);
     return this.dataSource.transaction(async (manager) => {
@@ -175,7 +169,7 @@ export class CareConsoleService {
       const user = await this.users.findById(manager, account.id, userId);
       if (!user) throw new DomainError('ACCOUNT_NOT_FOUND');
       const id = (await this.users.decrypt(manager, user)).identifyingData;
-      const value = field === 'dateOfBirth' ? id.dateOfBirth : (id.ssn ?? id.itin ?? id.ssnSuffix ?? id.matriculaId);
+      const value = field === 'dateOfBirth' ? id.dateOfBirth : identityValue(id, field);
       if (value === undefined) throw new DomainError('CARE_NOT_APPLICABLE');
       const snapshot = snapshotOf(await this.views.render(account.id, this.partnerOf(staff), manager));
       await this.audit.record(manager, {

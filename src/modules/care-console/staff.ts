@@ -43,7 +43,8 @@ export function isOperation(name: string): name is OperationName {
   return Object.prototype.hasOwnProperty.call(OPERATIONS, name);
 }
 
-export const REVEALABLE = { ssn: 'SSN', dateOfBirth: 'date of birth' } as const;
+/** What a reveal may show in full, as the console names it; the key is the audit entry's `detail.field`. */
+export const REVEALABLE = { ssn: 'SSN', itin: 'ITIN', matricula: 'Matricula ID', dateOfBirth: 'date of birth' } as const;
 export type RevealField = keyof typeof REVEALABLE;
 
 declare module 'fastify' {

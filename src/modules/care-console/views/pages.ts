@@ -1,6 +1,7 @@
 import type { AuditView } from '../../audit/care-audit.service';
 import { ACCOUNT_CARE_OPERATIONS, AccountCareOperation, cardReplacementRefusal, careRefusal, CareState } from '../../lifecycle/account-lifecycle';
 import type { AccountPage, SearchHit } from '../care-console.service';
+import type { IdentityRow } from '../identities';
 import { OperationName, OPERATIONS, REVEALABLE, RevealField, SEARCH_KINDS, SearchKind, Staff } from '../staff';
 import { consoleTime } from './format';
 import { html, SafeHtml } from './html';
@@ -130,6 +131,14 @@ function revealButton(accountId: string, userId: string, field: RevealField, csr
   return html`<form class="inline" method="post" action="/care/accounts/${accountId}/users/${userId}/reveal">${csrfField(csrf)}<input type="hidden" name="field" value="${field}"><button type="submit" class="secondary">Reveal ${REVEALABLE[field]}</button></form>`;
 }
 
+/** One identity: masked with its reveal button, revealed, or masked alone when the mask shows all that is stored. */
+function identityCell(accountId: string, userId: string, identity: IdentityRow, shown: (field: RevealField) => string | null, csrf: string): SafeHtml {
+  const value = identity.field ? shown(identity.field) : null;
+  if (identity.field && value) return html`${identity.label}: <span class="revealed" id="revealed-${identity.field}">${value}</span>`;
+  const masked = html`${identity.label}: <span id="masked-${identity.field ?? 'ssn-last-four'}">${identity.masked}</span>`;
+  return identity.field ? html`${masked} ${revealButton(accountId, userId, identity.field, csrf)}` : masked;
+}
+
 function auditRows(entries: AuditView[]): SafeHtml {
   if (entries.length === 0) return html`<tr><td colspan="5">No entry yet.</td></tr>`;
   return html`${[...entries].reverse().map((e) => html`<tr><td>${consoleTime(e.at)}</td><td>${e.action}</td><td>${e.staff ? html`${e.staff.email ?? ''}<br><span class="id">${e.staff.subject}</span>` : e.actor}</td><td>${e.reason ?? ''}</td><td>${e.before.status} → ${e.after.status}${e.action === 'pii.reveal' ? html`<br>${String(e.detail.field)}` : null}</td></tr>`)}`;
@@ -157,10 +166,9 @@ ${accountOperations(id, account)}
 <div class="table-wrap"><table aria-labelledby="users"><thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Identity</th><th scope="col">Date of birth</th><th scope="col">Email</th></tr></thead><tbody>
 ${page.users.map((u) => {
   const shown = (field: RevealField) => (revealed && revealed.userIdentifier === u.userIdentifier && revealed.field === field ? revealed.value : null);
-  const ssn = shown('ssn');
   const dob = shown('dateOfBirth');
   return html`<tr><td>${u.name}<br><span class="id">${u.userIdentifier}</span></td><td>${u.isPrimaryAccountHolder ? 'primary' : 'secondary'} · ${u.status}</td>
-<td>${u.identityKind ? html`${u.identityKind}: ${ssn ? html`<span class="revealed" id="revealed-ssn">${ssn}</span>` : html`<span id="masked-ssn">${u.identityMasked}</span> ${revealButton(id, u.userIdentifier, 'ssn', frame.csrf)}`}` : '—'}</td>
+<td>${u.identities.length > 0 ? u.identities.map((identity, i) => html`${i > 0 ? html`<br>` : null}${identityCell(id, u.userIdentifier, identity, shown, frame.csrf)}`) : '—'}</td>
 <td>${dob ? html`<span class="revealed" id="revealed-dob">${dob}</span>` : html`${u.dateOfBirthMasked} ${revealButton(id, u.userIdentifier, 'dateOfBirth', frame.csrf)}`}</td><td>${u.email ?? '—'}</td></tr>`;
 })}
 </tbody></table></div>

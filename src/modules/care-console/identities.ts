@@ -1,0 +1,45 @@
+import type { RevealField } from './staff';
+
+/** The identities a user may hold, decrypted (at most one of ssn, ssnSuffix and matriculaId; an ITIN beside a Matricula ID). */
+export interface StoredIdentity {
+  ssn?: string;
+  ssnSuffix?: string;
+  itin?: string;
+  matriculaId?: string;
+}
+
+export type IdentityField = Exclude<RevealField, 'dateOfBirth'>;
+
+/** One identity as the account page shows it: masked, and revealable where more is stored than the mask shows. */
+export interface IdentityRow {
+  label: string;
+  masked: string;
+  /** What a reveal names in the audit trail; null when the mask already shows everything stored (an SSN's last four). */
+  field: IdentityField | null;
+}
+
+const nineDigits = (value: string) => `•••-••-${value.slice(-4)}`;
+
+/**
+ * Every identity the user holds, each masked in its own shape (CONTRACT section 14: last four by
+ * default). An SSN or ITIN keeps the SSN's nine-digit shape. A Matricula ID is one run of 4 to 20
+ * letters and digits: a bullet per hidden character, and at most half of it shown, so a short one
+ * is never shown whole.
+ */
+export function identitiesOf(id: StoredIdentity): IdentityRow[] {
+  const rows: IdentityRow[] = [];
+  if (id.ssn) rows.push({ label: 'SSN', masked: nineDigits(id.ssn), field: 'ssn' });
+  if (id.ssnSuffix) rows.push({ label: 'SSN (last four only)', masked: nineDigits(id.ssnSuffix), field: null });
+  if (id.matriculaId) {
+    const shown = Math.min(4, Math.floor(id.matriculaId.length / 2));
+    rows.push({ label: 'Matricula ID', masked: `${'•'.repeat(id.matriculaId.length - shown)}${id.matriculaId.slice(-shown)}`, field: 'matricula' });
+  }
+  if (id.itin) rows.push({ label: 'ITIN', masked: nineDigits(id.itin), field: 'itin' });
+  return rows;
+}
+
+/** The full value a reveal of this identity shows, or undefined when the user holds none of it. */
+export function identityValue(id: StoredIdentity, field: IdentityField): string | undefined {
+  const values: Record<IdentityField, string | undefined> = { ssn: id.ssn, itin: id.itin, matricula: id.matriculaId };
+  return values[field];
+}
