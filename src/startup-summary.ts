@@ -22,6 +22,7 @@ export interface StartupSummary {
   keys: { signing: string[]; encryption: string[]; dataKey: string };
   ofac: { entries: number } | 'off';
   tracing: 'on' | 'off';
+  careConsole: string;
 }
 
 export function startupSummary(app: NestFastifyApplication, config: AppConfig, metricsServer: Server | undefined, embeddedDb: boolean): StartupSummary {
@@ -46,7 +47,14 @@ export function startupSummary(app: NestFastifyApplication, config: AppConfig, m
     },
     ofac: list ? { entries: list.entries } : 'off',
     tracing: tracingRequested(process.env) ? 'on' : 'off',
+    careConsole: careConsole(config),
   };
+}
+
+/** How /care is served; production without a provider says why it is not (its 404 page names no configuration). */
+function careConsole(config: AppConfig): string {
+  if (config.env.careConsole.oauth !== null) return 'identity provider';
+  return config.isSandbox ? 'sandbox sign-in' : 'off (no CARE_OAUTH_* identity provider)';
 }
 
 function kids(jwks: ReadonlyArray<{ kid?: string }>): string[] {

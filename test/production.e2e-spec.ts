@@ -351,8 +351,14 @@ describe('Production mode (e2e)', () => {
         const body = method === 'POST' ? new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret }) : undefined;
         const res = await fetch(`${app.baseUrl}${route}`, { method, body, redirect: 'manual' });
         expect({ method, route, status: res.status }).toEqual({ method, route, status: 404 });
-        expect(await res.text()).not.toContain('clientSecret');
+        // A plain not-found: nothing about the configuration, no link or stylesheet that would 404 in turn.
+        const page = await res.text();
+        const leaks = [/clientSecret/, /CARE_OAUTH/, /identity provider/i, /<link\b/, /href="\/care/].filter((re) => re.test(page));
+        expect({ method, route, leaks }).toEqual({ method, route, leaks: [] });
       }
+      const home = await fetch(`${app.baseUrl}/care`);
+      expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await home.text()).toContain('<h1>Not found</h1>');
     });
 
     it('a name on the SDN list is held for OFAC review (5/370)', async () => {

@@ -425,6 +425,7 @@ describe('Service log lines (e2e)', () => {
         keys: { signing: [keys.signing.kid], encryption: [keys.encryption.kid], dataKey: keys.currentDataKeyId },
         ofac: { entries: expect.any(Number) },
         tracing: 'off',
+        careConsole: 'off (no CARE_OAUTH_* identity provider)',
       });
       expect((started[0]?.ofac as { entries: number }).entries).toBeGreaterThan(0);
 

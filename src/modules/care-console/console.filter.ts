@@ -4,7 +4,7 @@ import { DomainError } from '../../common/errors/domain-error';
 import { PassportAnswered, SignInRefused } from './auth/care-oidc.guard';
 import { StaffNotAllowedError } from './auth/care-oidc.strategy';
 import { ConsoleNotServed, SignInRequired } from './console-gate';
-import { errorPage } from './views/pages';
+import { errorPage, notServedPage } from './views/pages';
 
 /** The console answers HTML, never the JSON envelope: every failure of its routes becomes a page. */
 @Catch()
@@ -18,6 +18,10 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     if (exception instanceof SignInRequired) {
       if (exception.ended) request.session.flash = ENDED[exception.ended];
       void reply.redirect('/care/sign-in', 303);
+      return;
+    }
+    if (exception instanceof ConsoleNotServed) {
+      void reply.status(404).type('text/html; charset=utf-8').send(notServedPage());
       return;
     }
     const staff = request.session?.staff;
@@ -43,7 +47,6 @@ const REFUSED: Record<SignInRefused['reason'], string> = {
 };
 
 function describe(exception: unknown): [number, string, string] {
-  if (exception instanceof ConsoleNotServed) return [404, 'Not found', 'The care console needs an identity provider (CARE_OAUTH_*) in production.'];
   if (exception instanceof StaffNotAllowedError) {
     return [
       403,

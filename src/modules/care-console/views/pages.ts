@@ -231,6 +231,24 @@ export function notApplicablePage(staff: Staff, csrf: string, accountId: string,
   return layout({ title: `${OPERATIONS[op].label}: not applicable`, staff, csrf }, body);
 }
 
+/**
+ * The console where it is not served (production without an identity provider): a plain not-found
+ * that names no configuration (the start-up line and the docs tell the operator why) and links to
+ * nothing, not even the stylesheet, since none of it is served either.
+ */
+export function notServedPage(): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Not found</title>
+</head>
+<body>
+<main><h1>Not found</h1><p>There is no such page.</p></main>
+</body>
+</html>`.value;
+}
+
 export function errorPage(title: string, message: string, staff?: Staff, csrf?: string): string {
   return layout({ title, staff, csrf }, html`<h1>${title}</h1><p>${message}</p><p><a href="/care">Back to the care console</a></p>`);
 }
