@@ -1,4 +1,6 @@
-import { isConsolePath, withSecure } from './console-http';
+import { Logger } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { isConsolePath, sessionStore, withSecure } from './console-http';
 
 describe(withSecure.name, () => {
   it('marks the console session cookie Secure once, and leaves other cookies alone', () => {
@@ -24,5 +26,25 @@ describe(isConsolePath.name, () => {
     ['/%zzcare', false],
   ])('%s → %s', (url, expected) => {
     expect(isConsolePath(url)).toBe(expected);
+  });
+});
+
+describe(sessionStore.name, () => {
+  it("logs a failed prune through the app's logger, by name and SQLSTATE only, not with console.error", async () => {
+    const failure = Object.assign(new Error('terminating connection; row care-secret-value'), { code: '57P01' });
+    const pool = { query: () => Promise.reject(failure) } as unknown as Pool;
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const printed = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const store = sessionStore(pool, 'app', 900);
+    try {
+      store.pruneSessions();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(logged.mock.calls).toEqual([[{ errorName: 'Error', errorCode: '57P01' }, 'care session store failed']]);
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      await store.close();
+      logged.mockRestore();
+      printed.mockRestore();
+    }
   });
 });

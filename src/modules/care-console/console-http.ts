@@ -1,9 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifySession, { FastifySessionOptions } from '@fastify/session';
+import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import connectPgSimple from 'connect-pg-simple';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Pool } from 'pg';
 import { AppConfig } from '../../config/app-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
 import { DatabasePools } from '../../infrastructure/database/database-pools';
@@ -54,10 +56,8 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
   // Elsewhere none of its plugins is registered: no session, cookie or CSRF hook runs on the API's
   // requests, and every /care route answers 404 before it would read a session.
   if (env.oauth === null && !config.isSandbox) return;
-  const pool = app.get(DatabasePools).pool();
-  const PgStore = connectPgSimple(fastifySession as unknown as Parameters<typeof connectPgSimple>[0]);
   const idleMs = env.sessionIdleMinutes * 60_000;
-  const store = new PgStore({ pool, schemaName: config.env.dbSchema, tableName: 'care_sessions', createTableIfMissing: false, ttl: idleMs / 1000 });
+  const store = sessionStore(app.get(DatabasePools).pool(), config.env.dbSchema, idleMs / 1000);
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const secureCookie = config.env.publicUrl.startsWith('https://');
   const keys = app.get(KeyStore, { strict: false });
@@ -109,6 +109,24 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
   fastify.get(`${CONSOLE_PATH}/assets/console.css`, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CONSOLE_CSS),
   );
+}
+
+const storeLogger = new Logger('CareConsole');
+
+/**
+ * connect-pg-simple on the app's own pool, table care_sessions of the app's schema. What it cannot
+ * hand to a callback (a prune while the database is down) goes to its `errorLog`, console.error
+ * unless given: here the app's logger, with the error's name and SQLSTATE only (a driver's message
+ * can quote a statement's values).
+ */
+export function sessionStore(pool: Pool, schemaName: string, ttlSeconds: number) {
+  const PgStore = connectPgSimple(fastifySession as unknown as Parameters<typeof connectPgSimple>[0]);
+  return new PgStore({ pool, schemaName, tableName: 'care_sessions', createTableIfMissing: false, ttl: ttlSeconds, errorLog: logStoreError });
+}
+
+function logStoreError(...args: unknown[]): void {
+  const error = args.find((arg): arg is Error & { code?: unknown } => arg instanceof Error);
+  storeLogger.error({ errorName: error?.name, errorCode: error?.code }, 'care session store failed');
 }
 
 /** The session cookie gets `Secure` when PUBLIC_URL is https (CONTRACT section 14), whatever the hop to Node was. */
