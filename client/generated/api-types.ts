@@ -549,7 +549,7 @@ export interface components {
             /** @example 25000 */
             averageMonthlyProcessingVolume?: number;
             /**
-             * @description ISO 3166-1 alpha-2 or alpha-3
+             * @description An assigned ISO 3166-1 alpha-2 or alpha-3 code, upper case
              * @example US
              */
             businessCountryCode: string;
@@ -566,8 +566,9 @@ export interface components {
             /**
              * @description 2-letter USPS code
              * @example TX
+             * @enum {string}
              */
-            businessState: string;
+            businessState: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "DC" | "AS" | "GU" | "MP" | "PR" | "VI" | "UM" | "FM" | "MH" | "PW" | "AA" | "AE" | "AP";
             /**
              * @description 9 digits (EIN); stored encrypted, answered as its last 4 digits
              * @example 123456789
@@ -585,14 +586,20 @@ export interface components {
             businessZipCode: string;
             /** @example Austin */
             city: string;
-            /** @example owner@tacos.example.com */
+            /**
+             * Format: email
+             * @example owner@tacos.example.com
+             */
             email?: string;
             /**
              * @description 10 to 15 digits, optional leading +
              * @example 5125550100
              */
             phoneNumber?: string;
-            /** @example https://tacos.example.com */
+            /**
+             * @description An http or https URL whose host has a top-level domain; the scheme may be left out (tacos.example.com)
+             * @example https://tacos.example.com
+             */
             url?: string;
             /**
              * @description 12345 or 12345-6789
@@ -608,7 +615,7 @@ export interface components {
             /** @example 25000 */
             averageMonthlyProcessingVolume?: number | null;
             /**
-             * @description ISO 3166-1 alpha-2 or alpha-3
+             * @description An assigned ISO 3166-1 alpha-2 or alpha-3 code, upper case
              * @example US
              */
             businessCountryCode?: string;
@@ -625,8 +632,9 @@ export interface components {
             /**
              * @description 2-letter USPS code
              * @example TX
+             * @enum {string}
              */
-            businessState?: string;
+            businessState?: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "DC" | "AS" | "GU" | "MP" | "PR" | "VI" | "UM" | "FM" | "MH" | "PW" | "AA" | "AE" | "AP";
             /**
              * @description 9 digits (EIN); stored encrypted, answered as its last 4 digits
              * @example 123456789
@@ -644,14 +652,20 @@ export interface components {
             businessZipCode?: string;
             /** @example Austin */
             city?: string;
-            /** @example owner@tacos.example.com */
+            /**
+             * Format: email
+             * @example owner@tacos.example.com
+             */
             email?: string | null;
             /**
              * @description 10 to 15 digits, optional leading +
              * @example 5125550100
              */
             phoneNumber?: string | null;
-            /** @example https://tacos.example.com */
+            /**
+             * @description An http or https URL whose host has a top-level domain; the scheme may be left out (tacos.example.com)
+             * @example https://tacos.example.com
+             */
             url?: string | null;
             /**
              * @description 12345 or 12345-6789

@@ -1,0 +1,70 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import { IsEmail, IsIn, Length, Matches, MaxLength, MinLength, ValidationOptions } from 'class-validator';
+
+/** The keywords a rule may state in its field's schema. */
+export interface StatedSchema {
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  enum?: readonly (string | number)[];
+  minimum?: number;
+}
+
+/**
+ * One field rule: the class-validator decorator that enforces it and what it states in the field's
+ * OpenAPI schema, made from the same numbers and expression so that the document cannot drift
+ * from the check. A check no schema keyword expresses exactly states the closest true thing (a
+ * format, a maximum length) or nothing; the field's description says the rest.
+ */
+export interface FieldRule {
+  readonly validator: PropertyDecorator;
+  readonly schema: StatedSchema;
+}
+
+export const stated = (validator: PropertyDecorator, schema: StatedSchema): FieldRule => ({ validator, schema });
+
+/** A check the schema already says otherwise (its type) or cannot say at all. */
+export const unstated = (validator: PropertyDecorator): FieldRule => ({ validator, schema: {} });
+
+export const length = (min: number, max: number, options?: ValidationOptions): FieldRule =>
+  stated(Length(min, max, options), { minLength: min, maxLength: max });
+
+export const minLength = (min: number, options?: ValidationOptions): FieldRule => stated(MinLength(min, options), { minLength: min });
+
+export const maxLength = (max: number, options?: ValidationOptions): FieldRule => stated(MaxLength(max, options), { maxLength: max });
+
+/** The expression itself: JSON Schema patterns are ECMA-262 and unanchored, like `RegExp.test`; `u` changes nothing for them. */
+export function matches(pattern: RegExp, options?: ValidationOptions): FieldRule {
+  return stated(Matches(pattern, options), { pattern: patternSource(pattern) });
+}
+
+export const oneOf = (values: readonly (string | number)[], options?: ValidationOptions): FieldRule => stated(IsIn(values, options), { enum: [...values] });
+
+/**
+ * validator.js's isEmail, stated as `format: email`, the closest the schema has: the check also takes
+ * a non-ASCII local part (josé@example.com) and refuses a local part over 64 characters.
+ */
+export const emailAddress = (options?: ValidationOptions): FieldRule => stated(IsEmail({}, options), { format: 'email' });
+
+/** A RegExp as a schema pattern; a flag such as `i` or `s` has no place there, so it is refused, not dropped. */
+export function patternSource(pattern: RegExp): string {
+  if (pattern.flags.replace('u', '') !== '') throw new Error(`${String(pattern)}: a schema pattern has no flags`);
+  return pattern.source;
+}
+
+/**
+ * The field's `@ApiProperty` with what each rule states, and the rules' validators in reading order:
+ * the first listed governs when several fail, as with stacked decorators (the validation pipe takes
+ * the top-most keyed constraint, i.e. the last registered). `api` holds what no rule states (type,
+ * example, description, required); a keyword stated twice is a mistake and fails at load.
+ */
+export function FieldRules(api: ApiPropertyOptions, ...rules: FieldRule[]): PropertyDecorator {
+  const schema: Record<string, unknown> = {};
+  for (const [keyword, value] of rules.flatMap((rule) => Object.entries(rule.schema))) {
+    if (keyword in schema || keyword in api) throw new Error(`field rules state ${keyword} twice`);
+    schema[keyword] = value;
+  }
+  return applyDecorators(ApiProperty({ ...api, ...schema } as ApiPropertyOptions), ...rules.map((rule) => rule.validator).reverse());
+}
