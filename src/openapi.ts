@@ -18,6 +18,12 @@ One id per request: the body's requestId, else an \`X-Request-Id\` of 1 to 128 c
 else a generated id (a malformed header is replaced, never refused); it is the envelope's requestId and the
 \`X-Request-Id\` of the answer. Every /v1 answer carries \`Cache-Control: no-store\`.
 
+Field rules: each request property's schema states the rules the service checks (minLength, maxLength,
+pattern, format, enum); what a schema cannot say is in the property's description. The service puts every
+string of a body in Unicode NFC before checking it, so lengths and patterns apply to the NFC form (\`é\` is one
+character, sent composed or as \`e\` and a combining accent), and a variation selector (U+FE0E, U+FE0F) after a
+character is not counted in a length.
+
 Retry policy: retry only on 503 (which carries Retry-After), with the same request, at most 3 times,
 after random waits of 1-1000 ms, 1000-5000 ms and 5000-30000 ms. Never retry a 400 or 500.
 

@@ -441,7 +441,7 @@ export interface components {
             addressLine2?: string;
             city: string;
             /**
-             * @description ISO 3166-1 alpha-2 or alpha-3; US when omitted
+             * @description An assigned ISO 3166-1 alpha-2 or alpha-3 code, upper case; US when omitted
              * @example US
              */
             countryCode?: string;
@@ -450,8 +450,9 @@ export interface components {
             /**
              * @description USPS two-letter state code
              * @example TX
+             * @enum {string}
              */
-            state: string;
+            state: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "DC" | "AS" | "GU" | "MP" | "PR" | "VI" | "UM" | "FM" | "MH" | "PW" | "AA" | "AE" | "AP";
             /** @enum {string} */
             type: "home" | "business" | "mailing";
             /**
@@ -711,7 +712,10 @@ export interface components {
             termsAcceptanceDateTime: string;
         };
         EmailDto: {
-            /** @example jose@example.com */
+            /**
+             * Format: email
+             * @example jose@example.com
+             */
             emailAddress: string;
         };
         EmptyBody: Record<string, never>;
@@ -783,7 +787,7 @@ export interface components {
             /** @example Núñez */
             lastName: string;
             /**
-             * @description Invalid-character check only
+             * @description Invalid-character check only; an empty string has no letter and is refused (400/640/503)
              * @example A
              */
             middleName?: string;
@@ -867,7 +871,8 @@ export interface components {
         };
         IdentifyingDataDto: {
             /**
-             * @description YYYY-MM-DD
+             * Format: date
+             * @description YYYY-MM-DD, a day that exists (format date) and is not in the future
              * @example 1990-04-01
              */
             dateOfBirth: string;

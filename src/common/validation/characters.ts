@@ -51,6 +51,9 @@ export function embossName(value: string): string {
 /** US ZIP code: `12345` or `12345-6789` (contract: zip codes are 5 or 10 characters). */
 export const ZIP_CODE_PATTERN = /^[0-9]{5}(?:-[0-9]{4})?$/;
 
+/** The lengths ZIP_CODE_PATTERN admits, for the length rules and schemas that state them. */
+export const ZIP_CODE_LENGTHS: readonly number[] = [5, 10];
+
 /** USPS two-letter codes: states, DC, territories and military post offices. */
 export const USPS_STATE_CODES: ReadonlySet<string> = new Set(
   (

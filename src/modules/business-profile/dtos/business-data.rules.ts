@@ -1,6 +1,6 @@
 import { IsNumber, IsString, IsUrl, Min, ValidateBy, ValidationOptions } from 'class-validator';
 import { ErrorKey } from '../../../common/errors/error-catalogue';
-import { ADDRESS_PATTERN, ZIP_CODE_PATTERN } from '../../../common/validation/characters';
+import { ADDRESS_PATTERN, ZIP_CODE_LENGTHS, ZIP_CODE_PATTERN } from '../../../common/validation/characters';
 import { isoCountry, uspsState } from '../../../common/validation/codes';
 import { emailAddress, FieldRule, FieldRules as rules, length, matches, maxLength, oneOf, stated, unstated } from '../../../common/validation/field-rules';
 import { fails } from '../../../common/validation/validation';
@@ -9,15 +9,13 @@ import { fails } from '../../../common/validation/validation';
 export const BUSINESS_TYPES = ['ConsumerProfileType', 'Individual', 'soleProp', 'llc', 'corp', 'partnership', 'nonprofit', 'SingleLLC', 'ProCorp'] as const;
 export type BusinessType = (typeof BUSINESS_TYPES)[number];
 
-/** Zip codes are 5 or 10 characters: the schema says 5 to 10, the pattern the rest. */
-export const ZIP_CODE_LENGTHS = [5, 10];
-
-function lengthIn(allowed: number[], options: ValidationOptions): FieldRule {
+/** The schema says the shortest to the longest; the pattern says which lengths between. */
+function lengthIn(allowed: readonly number[], options: ValidationOptions): FieldRule {
   return stated(
     ValidateBy(
       {
         name: 'lengthIn',
-        constraints: allowed,
+        constraints: [...allowed],
         validator: {
           validate: (value: unknown) => typeof value === 'string' && allowed.includes(value.length),
           defaultMessage: (args) => `${args?.property ?? 'value'} must be ${allowed.join(' or ')} characters long`,

@@ -1,7 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { ADDRESS_PATTERN, ZIP_CODE_PATTERN } from '../../../common/validation/characters';
-import { IsIsoCountry, IsUspsState } from '../../../common/validation/codes';
+import { IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ADDRESS_PATTERN, ZIP_CODE_LENGTHS, ZIP_CODE_PATTERN } from '../../../common/validation/characters';
+import { isoCountry, uspsState } from '../../../common/validation/codes';
+import { FieldRules, length, matches, maxLength, oneOf, patternSource, stated, unstated } from '../../../common/validation/field-rules';
 import { fails } from '../../../common/validation/validation';
 
 export const ADDRESS_TYPES = ['home', 'business', 'mailing'] as const;
@@ -11,8 +12,7 @@ export const ADDRESS_TYPES = ['home', 'business', 'mailing'] as const;
  * code 400, character rows code 640, subCodes 504 to 506 (SERVICE.md, user data validation).
  */
 export class AddressDto {
-  @ApiProperty({ enum: ADDRESS_TYPES })
-  @IsIn(ADDRESS_TYPES)
+  @FieldRules({}, oneOf(ADDRESS_TYPES))
   type: (typeof ADDRESS_TYPES)[number];
 
   @ApiPropertyOptional({ description: 'When no address is marked, the home address is the default (card shipment).' })
@@ -20,36 +20,37 @@ export class AddressDto {
   @IsBoolean()
   isDefault?: boolean;
 
-  @ApiProperty({ minLength: 2, maxLength: 40 })
-  @Length(2, 40, fails('ADDRESS_LINE1_LENGTH'))
-  @Matches(ADDRESS_PATTERN, fails('ADDRESS_LINE1_CHARACTERS'))
-  @IsString()
+  @FieldRules({}, length(2, 40, fails('ADDRESS_LINE1_LENGTH')), matches(ADDRESS_PATTERN, fails('ADDRESS_LINE1_CHARACTERS')), unstated(IsString()))
   addressLine1: string;
 
-  @ApiPropertyOptional({ maxLength: 40 })
   @IsOptional()
-  @MaxLength(40, fails('ADDRESS_LINE2_LENGTH'))
-  @Matches(ADDRESS_PATTERN, fails('ADDRESS_LINE2_CHARACTERS'))
-  @IsString()
+  @FieldRules(
+    { required: false },
+    maxLength(40, fails('ADDRESS_LINE2_LENGTH')),
+    matches(ADDRESS_PATTERN, fails('ADDRESS_LINE2_CHARACTERS')),
+    unstated(IsString()),
+  )
   addressLine2?: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 25 })
-  @Length(1, 25, fails('CITY_LENGTH'))
-  @Matches(ADDRESS_PATTERN, fails('CITY_CHARACTERS'))
-  @IsString()
+  @FieldRules({}, length(1, 25, fails('CITY_LENGTH')), matches(ADDRESS_PATTERN, fails('CITY_CHARACTERS')), unstated(IsString()))
   city: string;
 
-  @ApiProperty({ description: 'USPS two-letter state code', example: 'TX' })
-  @IsUspsState(fails('INVALID_STATE'))
+  @FieldRules({ description: 'USPS two-letter state code', example: 'TX' }, uspsState(fails('INVALID_STATE')))
   state: string;
 
-  @ApiProperty({ description: '12345 or 12345-6789', example: '78701' })
-  @Matches(ZIP_CODE_PATTERN, fails('INVALID_ZIP'))
-  @IsString()
+  @FieldRules(
+    { description: '12345 or 12345-6789', example: '78701' },
+    // The pattern is the check; the lengths it admits are stated too, for clients that read only those.
+    stated(Matches(ZIP_CODE_PATTERN, fails('INVALID_ZIP')), {
+      pattern: patternSource(ZIP_CODE_PATTERN),
+      minLength: Math.min(...ZIP_CODE_LENGTHS),
+      maxLength: Math.max(...ZIP_CODE_LENGTHS),
+    }),
+    unstated(IsString()),
+  )
   zipCode: string;
 
-  @ApiPropertyOptional({ description: 'ISO 3166-1 alpha-2 or alpha-3; US when omitted', example: 'US' })
   @IsOptional()
-  @IsIsoCountry()
+  @FieldRules({ required: false, description: 'An assigned ISO 3166-1 alpha-2 or alpha-3 code, upper case; US when omitted', example: 'US' }, isoCountry())
   countryCode?: string;
 }

@@ -1,11 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { IsString } from 'class-validator';
+import { emailAddress, FieldRules, maxLength, unstated } from '../../../common/validation/field-rules';
 import { fails } from '../../../common/validation/validation';
 
 export class EmailDto {
-  @ApiProperty({ maxLength: 254, example: 'jose@example.com' })
-  @IsEmail({}, fails('INVALID_EMAIL'))
-  @MaxLength(254, fails('INVALID_EMAIL'))
-  @IsString()
+  @FieldRules({ example: 'jose@example.com' }, emailAddress(fails('INVALID_EMAIL')), maxLength(254, fails('INVALID_EMAIL')), unstated(IsString()))
   emailAddress: string;
 }

@@ -1,26 +1,27 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import { NAME_PATTERN } from '../../../common/validation/characters';
+import { FieldRules, length, matches, maxLength, minLength, unstated } from '../../../common/validation/field-rules';
 import { fails } from '../../../common/validation/validation';
 
 /** The names of a user (SERVICE.md user data validation: subCodes 501 to 503). */
 export class UserNamesDto {
-  @ApiProperty({ maxLength: 35, example: 'José' })
-  @MaxLength(35, fails('FIRST_NAME_LENGTH'))
-  @MinLength(1, fails('FIRST_NAME_LENGTH'))
-  @Matches(NAME_PATTERN, fails('FIRST_NAME_CHARACTERS'))
-  @IsString()
+  @FieldRules(
+    { example: 'José' },
+    maxLength(35, fails('FIRST_NAME_LENGTH')),
+    minLength(1, fails('FIRST_NAME_LENGTH')),
+    matches(NAME_PATTERN, fails('FIRST_NAME_CHARACTERS')),
+    unstated(IsString()),
+  )
   firstName: string;
 
-  @ApiPropertyOptional({ description: 'Invalid-character check only', example: 'A' })
   @IsOptional()
-  @Matches(NAME_PATTERN, fails('MIDDLE_NAME_CHARACTERS'))
-  @IsString()
+  @FieldRules(
+    { required: false, description: 'Invalid-character check only; an empty string has no letter and is refused (400/640/503)', example: 'A' },
+    matches(NAME_PATTERN, fails('MIDDLE_NAME_CHARACTERS')),
+    unstated(IsString()),
+  )
   middleName?: string;
 
-  @ApiProperty({ minLength: 2, maxLength: 35, example: 'Núñez' })
-  @Length(2, 35, fails('LAST_NAME_LENGTH'))
-  @Matches(NAME_PATTERN, fails('LAST_NAME_CHARACTERS'))
-  @IsString()
+  @FieldRules({ example: 'Núñez' }, length(2, 35, fails('LAST_NAME_LENGTH')), matches(NAME_PATTERN, fails('LAST_NAME_CHARACTERS')), unstated(IsString()))
   lastName: string;
 }
