@@ -692,7 +692,7 @@ export interface components {
              */
             accountType?: "consumer" | "business";
             /**
-             * @description ISO 4217 code valid for the program; the program's first currency when omitted.
+             * @description An assigned ISO 4217 code, upper case, valid for the program; the program's first currency when omitted.
              * @example USD
              */
             currency?: string;
@@ -706,7 +706,8 @@ export interface components {
              */
             requestId: string;
             /**
-             * @description ISO 8601 date-time; must be within 720 hours of submission, before or after.
+             * Format: date-time
+             * @description A date-time (RFC 3339; an offset is converted to UTC) within 720 hours of submission, before or after. The service also takes the stricter ISO 8601 forms a date-time does not cover: without offset (read as UTC) or a date alone (its midnight UTC).
              * @example 2026-11-21T10:00:00Z
              */
             termsAcceptanceDateTime: string;
@@ -1053,16 +1054,22 @@ export interface components {
             responseDetails: components["schemas"]["ResponseDetailItem"][];
         };
         ScanCaptureDto: {
-            /** @description Base64 image of the back of the document */
+            /**
+             * Format: byte
+             * @description Base64 image of the back of the document
+             */
             backImage?: string;
-            /** @description Base64 image of the front of the document */
+            /**
+             * Format: byte
+             * @description Base64 image of the front of the document
+             */
             frontImage: string;
             /** @description The document number, 4 to 20 letters or digits */
             idNumber: string;
             /** @enum {string} */
             idType: "matricula";
             /**
-             * @description ISO 3166-1 alpha-2 or alpha-3
+             * @description An assigned ISO 3166-1 alpha-2 or alpha-3 code, upper case
              * @example MX
              */
             issuingCountry: string;

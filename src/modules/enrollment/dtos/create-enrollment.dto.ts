@@ -1,48 +1,71 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels } from '@nestjs/swagger';
 import { ApiObjectOrJwe } from '../../../common/openapi/object-or-jwe';
-import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { IsISO8601, IsOptional, IsString, ValidateBy } from 'class-validator';
 import { code as currencyByCode } from 'currency-codes';
 import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
+import { FieldRules, matches, maxLength, oneOf, patternSource, stated, unstated } from '../../../common/validation/field-rules';
 import { fails, NestedObject } from '../../../common/validation/validation';
 import { EnrollmentUserDataDto } from './enrollment-user-data.dto';
 
 export const ACCOUNT_TYPES = ['consumer', 'business'] as const;
 
+/** The shape of a currency code; whether it is assigned is the currency-codes data's. */
+export const CURRENCY_SHAPE = /^[A-Z]{3}$/;
+
 /** An ISO 4217 code (upper case), from the maintained currency-codes data. */
 export function isIsoCurrency(value: unknown): boolean {
-  return typeof value === 'string' && /^[A-Z]{3}$/.test(value) && currencyByCode(value) !== undefined;
+  return typeof value === 'string' && CURRENCY_SHAPE.test(value) && currencyByCode(value) !== undefined;
 }
 
 /** POST /v1/programs/{programCode}/enrollments */
 @ApiExtraModels(EnrollmentUserDataDto)
 export class CreateEnrollmentDto {
-  @ApiProperty({ description: 'Idempotency key: 1 to 64 characters of [A-Za-z0-9._-]', example: 'req-20261121-0001' })
-  @Matches(REQUEST_ID_PATTERN)
-  @IsString()
+  @FieldRules(
+    { description: 'Idempotency key: 1 to 64 characters of [A-Za-z0-9._-]', example: 'req-20261121-0001' },
+    matches(REQUEST_ID_PATTERN),
+    unstated(IsString()),
+  )
   requestId: string;
 
-  @ApiPropertyOptional({ enum: ACCOUNT_TYPES, default: 'consumer' })
   @IsOptional()
-  @IsIn(ACCOUNT_TYPES)
+  @FieldRules({ required: false, default: 'consumer' }, oneOf(ACCOUNT_TYPES))
   accountType?: (typeof ACCOUNT_TYPES)[number];
 
-  @ApiProperty({ description: 'ISO 8601 date-time; must be within 720 hours of submission, before or after.', example: '2026-11-21T10:00:00Z' })
-  @IsISO8601({ strict: true, strictSeparator: true })
-  @IsString()
+  @FieldRules(
+    {
+      description:
+        'A date-time (RFC 3339; an offset is converted to UTC) within 720 hours of submission, before or after. ' +
+        'The service also takes the stricter ISO 8601 forms a date-time does not cover: without offset (read as UTC) or a date alone (its midnight UTC).',
+      example: '2026-11-21T10:00:00Z',
+    },
+    stated(IsISO8601({ strict: true, strictSeparator: true }), { format: 'date-time' }),
+    unstated(IsString()),
+  )
   termsAcceptanceDateTime: string;
 
-  @ApiPropertyOptional({ description: "ISO 4217 code valid for the program; the program's first currency when omitted.", example: 'USD' })
   @IsOptional()
-  @ValidateBy(
-    { name: 'isIsoCurrency', validator: { validate: isIsoCurrency, defaultMessage: () => 'currency must be an ISO 4217 code' } },
-    fails('INVALID_CURRENCY'),
+  @FieldRules(
+    {
+      required: false,
+      description: "An assigned ISO 4217 code, upper case, valid for the program; the program's first currency when omitted.",
+      example: 'USD',
+    },
+    stated(
+      ValidateBy(
+        { name: 'isIsoCurrency', validator: { validate: isIsoCurrency, defaultMessage: () => 'currency must be an ISO 4217 code' } },
+        fails('INVALID_CURRENCY'),
+      ),
+      { pattern: patternSource(CURRENCY_SHAPE) },
+    ),
   )
   currency?: string;
 
-  @ApiPropertyOptional({ description: 'From POST /v1/kycGates/scanCapture; only for a Matricula enrollment.' })
   @IsOptional()
-  @MaxLength(64, fails('INVALID_ONBOARDING_ID'))
-  @IsString()
+  @FieldRules(
+    { required: false, description: 'From POST /v1/kycGates/scanCapture; only for a Matricula enrollment.' },
+    maxLength(64, fails('INVALID_ONBOARDING_ID')),
+    unstated(IsString()),
+  )
   onboardingID?: string;
 
   @ApiObjectOrJwe(

@@ -1,46 +1,40 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBase64, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBase64, IsNotEmpty, IsOptional, IsString } from 'class-validator';
 import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
-import { IsIsoCountry } from '../../../common/validation/codes';
+import { isoCountry } from '../../../common/validation/codes';
+import { FieldRule, FieldRules, matches, maxLength, oneOf, stated, unstated } from '../../../common/validation/field-rules';
+import { MATRICULA_NUMBER_PATTERN } from '../../user/dtos/identifying-data.dto';
 
 export const SCAN_ID_TYPES = ['matricula'] as const;
 
+/** A document image: base64 (OpenAPI's format byte), not empty. */
+const image = (): FieldRule[] => [stated(IsNotEmpty(), { minLength: 1 }), stated(IsBase64(), { format: 'byte' }), unstated(IsString())];
+
 /** POST /v1/kycGates/scanCapture: the images are checked and not kept; the number is stored encrypted. */
 export class ScanCaptureDto {
-  @ApiPropertyOptional({ description: 'Optional correlation id, echoed as the envelope requestId' })
   @IsOptional()
-  @Matches(REQUEST_ID_PATTERN)
-  @IsString()
+  @FieldRules({ required: false, description: 'Optional correlation id, echoed as the envelope requestId' }, matches(REQUEST_ID_PATTERN), unstated(IsString()))
   requestId?: string;
 
-  @ApiProperty({ description: 'A program of the partner with Matricula enrollment enabled (else 403/403/2)', example: 'sandbox' })
-  @MaxLength(64)
-  @IsString()
+  @FieldRules(
+    { description: 'A program of the partner with Matricula enrollment enabled (else 403/403/2)', example: 'sandbox' },
+    maxLength(64),
+    unstated(IsString()),
+  )
   programCode: string;
 
-  @ApiProperty({ enum: SCAN_ID_TYPES })
-  @IsIn(SCAN_ID_TYPES)
+  @FieldRules({}, oneOf(SCAN_ID_TYPES))
   idType: (typeof SCAN_ID_TYPES)[number];
 
-  @ApiProperty({ description: 'The document number, 4 to 20 letters or digits' })
-  @Matches(/^[A-Za-z0-9]{4,20}$/)
-  @IsString()
+  @FieldRules({ description: 'The document number, 4 to 20 letters or digits' }, matches(MATRICULA_NUMBER_PATTERN), unstated(IsString()))
   idNumber: string;
 
-  @ApiProperty({ description: 'ISO 3166-1 alpha-2 or alpha-3', example: 'MX' })
-  @IsIsoCountry()
+  @FieldRules({ description: 'An assigned ISO 3166-1 alpha-2 or alpha-3 code, upper case', example: 'MX' }, isoCountry())
   issuingCountry: string;
 
-  @ApiProperty({ description: 'Base64 image of the front of the document', minLength: 1 })
-  @IsNotEmpty()
-  @IsBase64()
-  @IsString()
+  @FieldRules({ description: 'Base64 image of the front of the document' }, ...image())
   frontImage: string;
 
-  @ApiPropertyOptional({ description: 'Base64 image of the back of the document', minLength: 1 })
   @IsOptional()
-  @IsNotEmpty()
-  @IsBase64()
-  @IsString()
+  @FieldRules({ required: false, description: 'Base64 image of the back of the document' }, ...image())
   backImage?: string;
 }
