@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { EnrollmentRequestFactory, uniqueItin } from './support/enrollment-factory';
+import { EnrollmentRequestFactory, uniqueItin, uniquePhone } from './support/enrollment-factory';
 import { PARTNERS, startTestApp, TestApp } from './support/test-app';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
@@ -221,6 +221,27 @@ describe('Care console operations by account state (e2e)', () => {
     jar.take(res);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain(id);
+  });
+
+  it('a phone number is found however it is written: with +1 or 1 before it, spaces, dots, dashes or parentheses', async () => {
+    const phone = uniquePhone();
+    const res = await app
+      .client()
+      .post(ENROLL, EnrollmentRequestFactory.build({ encryptedUserData: { phoneNumbers: [{ phoneType: 'mobile', number: phone, isDefault: true }] } }));
+    const id = (res.body.account as { accountIdentifier: string }).accountIdentifier;
+    const [area, exchange, line] = [phone.slice(0, 3), phone.slice(3, 6), phone.slice(6)];
+    for (const written of [phone, `+1${phone}`, `1${phone}`, `+1 (${area}) ${exchange}-${line}`, `${area}.${exchange}.${line}`]) {
+      const { page } = await get('/care');
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] as string;
+      const found = await fetch(`${app.baseUrl}/care/search`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ kind: 'phone', q: written, _csrf: csrf }),
+      });
+      jar.take(found);
+      expect({ written, status: found.status, found: (await found.text()).includes(id) }).toEqual({ written, status: 200, found: true });
+    }
   });
 
   it('a reveal for a user identifier that is not one (malformed, or with NUL) answers 404 like an unknown user, not 500', async () => {

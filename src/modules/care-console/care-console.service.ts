@@ -81,8 +81,10 @@ export class CareConsoleService {
       if (!/^\d{9}$/.test(value)) throw new DomainError('INVALID_FIELD', { property: 'ssn' });
       ids = await this.users.accountIdsByIdentity(manager, 'ssn', value);
     } else {
-      if (!/^\d{10,15}$/.test(value)) throw new DomainError('INVALID_FIELD', { property: 'phone' });
-      ids = await this.users.accountIdsByIdentity(manager, 'phone', value);
+      // Numbers are stored as ten North American digits (SERVICE.md): one written with its country code (+1) is the same number.
+      const digits = /^1\d{10}$/.test(value) ? value.slice(1) : value;
+      if (!/^\d{10}$/.test(digits)) throw new DomainError('INVALID_FIELD', { property: 'phone' });
+      ids = await this.users.accountIdsByIdentity(manager, 'phone', digits);
     }
     const hits: SearchHit[] = [];
     for (const id of ids) {
