@@ -16,18 +16,77 @@ describe('care console HTTP (e2e)', () => {
     await app.close();
   });
 
-  it('a console page starts a session whose cookie is Secure, HttpOnly and scoped to /care, under the console headers', async () => {
-    const res = await fetch(`${app.baseUrl}/care/sign-in`);
-    expect(res.status).toBe(200);
-    const cookies = res.headers.getSetCookie();
-    const session = cookies.find((cookie) => cookie.startsWith('care_session='));
-    expect(session).toBeDefined();
+  /** The sandbox sign-in, as a browser does it: the page (its form cookie and token), then the post. */
+  async function signIn(baseUrl = app.baseUrl): Promise<{ page: Response; posted: Response }> {
+    const page = await fetch(`${baseUrl}/care/sign-in`);
+    const cookie = page.headers
+      .getSetCookie()
+      .map((c) => c.split(';', 1)[0])
+      .join('; ');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] as string;
+    const posted = await fetch(`${baseUrl}/care/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret, staffEmail: '', _csrf: csrf }),
+    });
+    return { page, posted };
+  }
+
+  async function sessionRows(): Promise<number> {
+    const db = await app.db();
+    try {
+      return (await db.query<{ n: number }>('select count(*)::int as n from care_sessions')).rows[0]?.n ?? 0;
+    } finally {
+      await db.end();
+    }
+  }
+
+  it('the sign-in page writes no session (its form token is a signed cookie); signing in starts one whose cookie is Secure, HttpOnly and scoped to /care', async () => {
+    const before = await sessionRows();
+    for (let i = 0; i < 5; i++) expect((await fetch(`${app.baseUrl}/care/sign-in`)).status).toBe(200);
+    expect(await sessionRows()).toBe(before);
+    const { page, posted } = await signIn();
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const form = page.headers.getSetCookie();
+    expect(form.some((cookie) => cookie.startsWith('care_session='))).toBe(false);
+    const token = form.find((cookie) => cookie.startsWith('care_signin='));
+    expect(token).toMatch(/;\s*Secure/i);
+    expect(token).toMatch(/;\s*HttpOnly/i);
+    expect(token).toMatch(/;\s*Path=\/care\/sign-in(;|$)/);
+    expect(posted.status).toBe(303);
+    const session = posted.headers.getSetCookie().find((cookie) => cookie.startsWith('care_session='));
     expect(session).toMatch(/;\s*Secure/i);
     expect(session).toMatch(/;\s*HttpOnly/i);
     expect(session).toMatch(/;\s*Path=\/care(;|$)/);
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(res.headers.get('x-frame-options')).toBe('DENY');
-    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await sessionRows()).toBe(before + 1);
+  });
+
+  it("a sign-in posted without the page's cookie, or with another page's token, is 'Form expired' (no login CSRF)", async () => {
+    const first = await fetch(`${app.baseUrl}/care/sign-in`);
+    const second = await fetch(`${app.baseUrl}/care/sign-in`);
+    const cookieOf = (res: Response) =>
+      res.headers
+        .getSetCookie()
+        .map((c) => c.split(';', 1)[0])
+        .join('; ');
+    const tokenOf = async (res: Response) => /name="_csrf" value="([^"]+)"/.exec(await res.text())?.[1] as string;
+    const [firstToken, secondToken] = [await tokenOf(first), await tokenOf(second)];
+    for (const { cookie, token } of [
+      { cookie: '', token: firstToken },
+      { cookie: cookieOf(first), token: secondToken },
+      { cookie: cookieOf(first).replace(/=([^;]+)/, '=forged.value'), token: firstToken },
+    ]) {
+      const res = await fetch(`${app.baseUrl}/care/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret, staffEmail: '', _csrf: token }),
+      });
+      expect({ status: res.status, expired: (await res.text()).includes('Form expired') }).toEqual({ status: 403, expired: true });
+    }
   });
 
   it('a percent-encoded console path, which routing decodes to the console, gets the console headers', async () => {
@@ -45,8 +104,8 @@ describe('care console HTTP (e2e)', () => {
   });
 
   it('an API call gets neither a session nor the console headers, even with a session cookie', async () => {
-    const page = await fetch(`${app.baseUrl}/care/sign-in`);
-    const session = page.headers
+    const { posted } = await signIn();
+    const session = posted.headers
       .getSetCookie()
       .find((cookie) => cookie.startsWith('care_session='))
       ?.split(';', 1)[0];

@@ -13,7 +13,7 @@ import { CareModule } from '../care/care.module';
 import { UserModule } from '../user/user.module';
 import { CareOidcGuard } from './auth/care-oidc.guard';
 import { CareOidcStrategy } from './auth/care-oidc.strategy';
-import { LoginStateCookie } from './auth/login-state';
+import { LoginStateCookie, SignInFormCookie } from './auth/login-state';
 import { CareConsoleService } from './care-console.service';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleGate } from './console-gate';
@@ -42,6 +42,6 @@ const oidcStrategy: Provider = {
     BusinessProfileModule,
   ],
   controllers: [ConsoleAuthController, ConsoleController],
-  providers: [oidcStrategy, LoginStateCookie, CareOidcGuard, ConsoleGate, CareConsoleService],
+  providers: [oidcStrategy, LoginStateCookie, SignInFormCookie, CareOidcGuard, ConsoleGate, CareConsoleService],
 })
 export class CareConsoleModule {}

@@ -6,6 +6,7 @@ import { AppConfig } from '../../config/app-config';
 import { TokenRateLimits } from '../auth/token-rate-limit';
 import { TokenService } from '../auth/token.service';
 import { CareOidcGuard } from './auth/care-oidc.guard';
+import { SignInFormCookie } from './auth/login-state';
 import type { ProviderIdentity } from './auth/care-oidc.strategy';
 import { ConsoleGate } from './console-gate';
 import { ConsoleExceptionFilter } from './console.filter';
@@ -26,6 +27,7 @@ export class ConsoleAuthController {
     private readonly config: AppConfig,
     private readonly tokens: TokenService,
     private readonly limits: TokenRateLimits,
+    private readonly signInForm: SignInFormCookie,
   ) {}
 
   @Get('sign-in')
@@ -37,7 +39,8 @@ export class ConsoleAuthController {
     }
     const flash = request.session.flash;
     delete request.session.flash;
-    const csrf = this.gate.sandboxSignIn ? this.gate.token(reply) : null;
+    // The sandbox form's token lives in a signed cookie, not the session: this anonymous page writes no session row.
+    const csrf = this.gate.sandboxSignIn ? this.signInForm.issue(reply) : null;
     void reply
       .type('text/html; charset=utf-8')
       .send(signInPage({ csrf, provider: this.gate.providerConfigured, sandbox: this.gate.sandboxSignIn, error: flash }));
@@ -55,7 +58,7 @@ export class ConsoleAuthController {
         .send(signInPage({ csrf: null, provider: this.gate.providerConfigured, sandbox: false, error: 'The sandbox sign-in is not available.' }));
       return;
     }
-    await this.gate.csrf(request);
+    this.signInForm.check(request, text(form, '_csrf'));
     const clientId = text(form, 'clientId');
     const email = text(form, 'staffEmail').trim();
     // The care client's secret is guessed here as at the token endpoint: its limits, on its counters (CONTRACT sections 3, 12).
@@ -65,7 +68,9 @@ export class ConsoleAuthController {
         .status(429)
         .header('retry-after', String(wait))
         .type('text/html; charset=utf-8')
-        .send(signInPage({ csrf: this.gate.token(reply), provider: false, sandbox: true, error: `Too many sign-in attempts; try again in ${wait} seconds.` }));
+        .send(
+          signInPage({ csrf: this.signInForm.issue(reply), provider: false, sandbox: true, error: `Too many sign-in attempts; try again in ${wait} seconds.` }),
+        );
       return;
     }
     const partner = this.config.service.partnerByClientId(clientId);
@@ -82,7 +87,7 @@ export class ConsoleAuthController {
         .type('text/html; charset=utf-8')
         .send(
           signInPage({
-            csrf: this.gate.token(reply),
+            csrf: this.signInForm.issue(reply),
             provider: false,
             sandbox: true,
             error: 'Sign-in failed: unknown care client, wrong secret, or a client without the care scope.',

@@ -5,6 +5,7 @@ import { PassportAnswered, SignInRefused } from './auth/care-oidc.guard';
 import { StaffNotAllowedError } from './auth/care-oidc.strategy';
 import { ConsoleNotServed, SignInRequired } from './console-gate';
 import { errorPage, notServedPage } from './views/pages';
+import { SignInFormExpired } from './auth/login-state';
 
 /** The console answers HTML, never the JSON envelope: every failure of its routes becomes a page. */
 @Catch()
@@ -56,7 +57,7 @@ function describe(exception: unknown): [number, string, string] {
   }
   if (exception instanceof SignInRefused) return [403, 'Sign-in refused', REFUSED[exception.reason]];
   const code = (exception as { code?: string })?.code;
-  if (code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET')
+  if (exception instanceof SignInFormExpired || code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET')
     return [403, 'Form expired', 'The form was missing its security token or it expired. Go back, reload the page and try again.'];
   if (exception instanceof DomainError) {
     if (exception.key === 'ACCOUNT_NOT_FOUND' || exception.key === 'PAYMENT_INSTRUMENT_NOT_FOUND')

@@ -62,6 +62,56 @@ export class LoginStateCookie {
   }
 }
 
+export const SIGN_IN_FORM_COOKIE = 'care_signin';
+const SIGN_IN_FORM_PATH = '/care/sign-in';
+/** How long a sandbox sign-in page's form may wait before it is posted. */
+const SIGN_IN_FORM_LIFETIME_MS = 30 * 60_000;
+
+/** The sandbox sign-in form was posted without the token its page was given (or it expired). */
+export class SignInFormExpired extends Error {
+  constructor() {
+    super('sign-in form token missing or invalid');
+  }
+}
+
+/**
+ * The sandbox sign-in form's CSRF token, in a short-lived signed cookie of the browser that loaded the
+ * page and in the form (double submit), not in a database session: an anonymous visit to the sign-in
+ * page writes nothing, as /care/auth/login does not. A form posted from elsewhere lacks the cookie or
+ * its token (SameSite=Lax keeps the cookie off cross-site posts; the signature keeps it from being
+ * forged), so a visitor cannot be signed in to someone else's care client (no login CSRF).
+ */
+@Injectable()
+export class SignInFormCookie {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A fresh token for the page's form, set as the cookie on `reply`. */
+  issue(reply: FastifyReply): string {
+    const token = `${this.clock.now().getTime() + SIGN_IN_FORM_LIFETIME_MS}.${random()}`;
+    void reply.setCookie(SIGN_IN_FORM_COOKIE, token, {
+      path: SIGN_IN_FORM_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.config.env.publicUrl.startsWith('https://'),
+      signed: true,
+      maxAge: SIGN_IN_FORM_LIFETIME_MS / 1000,
+    });
+    return token;
+  }
+
+  /** Throws SignInFormExpired unless `sent` is the unexpired token of this browser's cookie. */
+  check(request: FastifyRequest, sent: unknown): void {
+    const raw = request.cookies[SIGN_IN_FORM_COOKIE];
+    const unsigned = raw ? request.unsignCookie(raw) : undefined;
+    const token = unsigned?.valid ? unsigned.value : null;
+    const expiresAt = Number(token?.split('.', 1)[0]);
+    if (!token || typeof sent !== 'string' || !same(token, sent) || !(expiresAt > this.clock.now().getTime())) throw new SignInFormExpired();
+  }
+}
+
 /** RFC 7636 S256: the challenge sent with the authorization request. */
 export function pkceChallenge(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
