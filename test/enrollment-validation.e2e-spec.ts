@@ -211,6 +211,26 @@ describe('Enrollment validation (e2e)', () => {
       await expectRejected(address({ zipCode: '1234' }), 400, 350, 0);
     });
 
+    it('a text field sent as another JSON type is 400/100/5 (an invalid value or type), not a length or character row', async () => {
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [user({ firstName: 123 }), 'encryptedUserData.firstName'],
+        [user({ firstName: ['Jose'] }), 'encryptedUserData.firstName'],
+        [user({ lastName: 12 }), 'encryptedUserData.lastName'],
+        [user({ middleName: 5 }), 'encryptedUserData.middleName'],
+        [address({ city: 12345 }), 'encryptedUserData.addresses[0].city'],
+        [address({ addressLine1: true }), 'encryptedUserData.addresses[0].addressLine1'],
+      ];
+      for (const [overrides, field] of cases) {
+        const res = await enroll(EnrollmentRequestFactory.build(overrides as EnrollmentRequest));
+        const property = field.split('.').at(-1) as string;
+        expect({ field, status: res.status, first: res.body.responseDetails[0] }).toMatchObject({
+          field,
+          status: 400,
+          first: { code: 100, subCode: 5, description: `${property} has an invalid value or type`, field },
+        });
+      }
+    });
+
     it('lists every failed field, each with its JSON path', async () => {
       const res = await expectRejected(user({ firstName: name(36), lastName: 'L' }), 400, 400, 501);
       expect(res.body.responseDetails.map((d) => d.field)).toEqual(expect.arrayContaining(['encryptedUserData.firstName', 'encryptedUserData.lastName']));

@@ -28,6 +28,8 @@ interface Failure {
 
 /** Constraints that judge a value's JSON type: when one fails, what is inside the value is not what its DTO describes. */
 const TYPE_CONSTRAINTS = ['isArray', 'isObject'];
+/** Constraints that judge a scalar's JSON type (a field's rows judge only a value of its type). */
+const VALUE_TYPE_CONSTRAINTS = ['isString', 'isBoolean', 'isNumber', 'isInt'];
 
 function collect(errors: ValidationError[], parentPath: string, out: Failure[]): void {
   for (const error of errors) {
@@ -53,6 +55,11 @@ function toFailure(error: ValidationError, constraints: string[], path: string):
   if (error.value === undefined || error.value === null) {
     const requiredKey = keyed && ['isDefined', 'isNotEmpty'].includes(keyed) ? (error.contexts?.[keyed]?.error as ErrorKey) : undefined;
     return { error: new DomainError(requiredKey ?? 'REQUIRED_FIELD_MISSING', { field: path, property: error.property }), rank: 1 };
+  }
+  // A value of another JSON type than its field's (a number for a name) is an invalid value or type
+  // (CONTRACT section 9), not its field's length or character row, which judge text.
+  if (constraints.some((name) => VALUE_TYPE_CONSTRAINTS.includes(name) && !error.contexts?.[name]?.error)) {
+    return { error: new DomainError('INVALID_FIELD', { field: path, property: error.property }), rank: 2 };
   }
   if (keyed) {
     return { error: new DomainError(error.contexts?.[keyed]?.error as ErrorKey, { field: path, property: error.property }), rank: 2 };
