@@ -1,4 +1,5 @@
 import { PARTNERS, startTestApp, TestApp } from './support/test-app';
+import { rowsIn } from './support/hardening';
 
 /**
  * The console's HTTP plumbing (console-http.ts): a session on its routes only, and there its headers
@@ -33,14 +34,7 @@ describe('care console HTTP (e2e)', () => {
     return { page, posted };
   }
 
-  async function sessionRows(): Promise<number> {
-    const db = await app.db();
-    try {
-      return (await db.query<{ n: number }>('select count(*)::int as n from care_sessions')).rows[0]?.n ?? 0;
-    } finally {
-      await db.end();
-    }
-  }
+  const sessionRows = () => rowsIn(app, 'care_sessions');
 
   it('the sign-in page writes no session (its form token is a signed cookie); signing in starts one whose cookie is Secure, HttpOnly and scoped to /care', async () => {
     const before = await sessionRows();

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { Clock } from '../src/infrastructure/time/clock';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { startTestApp, TEST_PUBLIC_URL, TestApp } from './support/test-app';
+import { rowsIn } from './support/hardening';
 
 const CLIENT = { id: 'care-console', secret: 'care-console-spec-secret' };
 const CALLBACK = `${TEST_PUBLIC_URL}/care/auth/callback`;
@@ -70,14 +71,7 @@ describe('Care console sign-in through an OpenID Connect provider (e2e)', () => 
     expect(res.status).toBe(204);
   }
 
-  async function sessionRows(): Promise<number> {
-    const db = await app.db();
-    try {
-      return (await db.query<{ n: number }>('select count(*)::int as n from care_sessions')).rows[0]?.n ?? 0;
-    } finally {
-      await db.end();
-    }
-  }
+  const sessionRows = () => rowsIn(app, 'care_sessions');
 
   afterAll(async () => {
     await app?.close();

@@ -208,17 +208,23 @@ describe('Care console operations by account state (e2e)', () => {
     expect(audit.at(-1)?.reason).toBe(reason);
   });
 
-  it('a search posted with the form answers its page with 200 (not 201 Created: it creates nothing)', async () => {
-    const id = await enroll();
+  /** The search form posted as the page posts it (its CSRF token, the session's cookie). */
+  async function search(kind: string, q: string): Promise<Response> {
     const { page } = await get('/care');
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] as string;
     const res = await fetch(`${app.baseUrl}/care/search`, {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ kind: 'accountIdentifier', q: id, _csrf: csrf }),
+      body: new URLSearchParams({ kind, q, _csrf: csrf }),
     });
     jar.take(res);
+    return res;
+  }
+
+  it('a search posted with the form answers its page with 200 (not 201 Created: it creates nothing)', async () => {
+    const id = await enroll();
+    const res = await search('accountIdentifier', id);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain(id);
   });
@@ -231,15 +237,7 @@ describe('Care console operations by account state (e2e)', () => {
     const id = (res.body.account as { accountIdentifier: string }).accountIdentifier;
     const [area, exchange, line] = [phone.slice(0, 3), phone.slice(3, 6), phone.slice(6)];
     for (const written of [phone, `+1${phone}`, `1${phone}`, `+1 (${area}) ${exchange}-${line}`, `${area}.${exchange}.${line}`]) {
-      const { page } = await get('/care');
-      const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] as string;
-      const found = await fetch(`${app.baseUrl}/care/search`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ kind: 'phone', q: written, _csrf: csrf }),
-      });
-      jar.take(found);
+      const found = await search('phone', written);
       expect({ written, status: found.status, found: (await found.text()).includes(id) }).toEqual({ written, status: 200, found: true });
     }
   });

@@ -23,6 +23,20 @@ function freePort(): Promise<number> {
   });
 }
 
+/** `src/main.ts` (what `npm start` runs, unbuilt) as its own process with `env` only, its output kept. */
+function startMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.spec.json'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { out: '', err: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.err += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output, exited };
+}
+
 interface RequestLine {
   level: number;
   msg: string;
@@ -264,30 +278,18 @@ describe('Service log lines (e2e)', () => {
     it("a second start on the same embedded database is refused and leaves the first one's running; Ctrl-C reaches the service, not the database", async () => {
       const dataDir = path.join(process.env.TEST_RUN_DIR as string, uniqueSchema('two-starts'));
       const pgPort = await freePort();
-      const startMain = (port: number, logLevel: string) => {
-        const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
-          cwd: ROOT,
-          env: {
-            PATH: process.env.PATH ?? '',
-            TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.spec.json'),
-            APP_MODE: 'sandbox',
-            LOG_LEVEL: logLevel,
-            DATA_DIR: dataDir,
-            EMBEDDED_PG_PORT: String(pgPort),
-            HOST: '127.0.0.1',
-            PORT: String(port),
-            JOBS_ENABLED: 'false',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
+      const startOn = (port: number, logLevel: string) =>
+        startMain({
+          APP_MODE: 'sandbox',
+          LOG_LEVEL: logLevel,
+          DATA_DIR: dataDir,
+          EMBEDDED_PG_PORT: String(pgPort),
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          JOBS_ENABLED: 'false',
         });
-        const output = { out: '', err: '' };
-        child.stdout.on('data', (chunk: Buffer) => (output.out += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (output.err += chunk.toString()));
-        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-        return { child, output, exited };
-      };
       const firstPort = await freePort();
-      const first = startMain(firstPort, 'info');
+      const first = startOn(firstPort, 'info');
       try {
         await waitUntil(async () => first.output.out.includes('enrollment-service started') || first.child.exitCode !== null, 90_000, 100);
         expect(first.output.out).toContain('enrollment-service started');
@@ -309,7 +311,7 @@ describe('Service log lines (e2e)', () => {
         const groupOf = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[2]);
         expect(groupOf(postmaster)).not.toBe(groupOf(first.child.pid as number));
 
-        const second = startMain(await freePort(), 'silent');
+        const second = startOn(await freePort(), 'silent');
         expect(await second.exited).toBe(1);
         expect(second.output.err).toMatch(/embedded PostgreSQL in .* is in use by a running process \(pid \d+\)/);
         // The first instance still has its database.
@@ -323,24 +325,17 @@ describe('Service log lines (e2e)', () => {
     it('a start that fails once its embedded database is up leaves no database server behind', async () => {
       const dataDir = path.join(process.env.TEST_RUN_DIR as string, uniqueSchema('failed-start'));
       const pgPort = await freePort();
-      const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
-        cwd: ROOT,
-        // No DATABASE_URL: main.ts starts the embedded server, migrates, then cannot listen.
-        env: {
-          PATH: process.env.PATH ?? '',
-          TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.spec.json'),
-          APP_MODE: 'sandbox',
-          LOG_LEVEL: 'silent',
-          DATA_DIR: dataDir,
-          EMBEDDED_PG_PORT: String(pgPort),
-          HOST: '999.1.1.1',
-          PORT: '4999',
-        },
-        stdio: ['ignore', 'ignore', 'pipe'],
+      // No DATABASE_URL: main.ts starts the embedded server, migrates, then cannot listen.
+      const failing = startMain({
+        APP_MODE: 'sandbox',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: dataDir,
+        EMBEDDED_PG_PORT: String(pgPort),
+        HOST: '999.1.1.1',
+        PORT: '4999',
       });
-      let err = '';
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+      const code = await failing.exited;
+      const err = failing.output.err;
       expect({ code, refused: err.includes('cannot listen on 999.1.1.1:4999 (HOST and PORT)') }).toEqual({ code: 1, refused: true });
       // Nothing answers on the embedded server's port any more.
       const connected = await new Promise<boolean>((resolve) => {
@@ -368,43 +363,32 @@ describe('Service log lines (e2e)', () => {
       const keys = await generateKeyMaterial();
       const metricsPort = await freePort();
       const databaseUrl = process.env.DATABASE_URL as string;
-      const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH ?? '',
-          TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.spec.json'),
-          APP_MODE: 'production',
-          LOG_LEVEL: 'info',
-          HOST: '127.0.0.1',
-          PORT: '0',
-          METRICS_PORT: String(metricsPort),
-          SERVICE_CONFIG: configFile,
-          SERVICE_KEYS: JSON.stringify(keys),
-          PUBLIC_URL: 'https://enrollment.test',
-          OFAC_LIST_DIR: path.join(__dirname, 'fixtures', 'ofac'),
-          DATABASE_URL: databaseUrl,
-          DATABASE_TLS: 'off',
-          DB_SCHEMA: uniqueSchema('startup'),
-          JOBS_ENABLED: 'false',
-          PROD_ACME_SECRET: secrets.acme,
-          PROD_CARE_SECRET: secrets.care,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const { child, output, exited } = startMain({
+        APP_MODE: 'production',
+        LOG_LEVEL: 'info',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        METRICS_PORT: String(metricsPort),
+        SERVICE_CONFIG: configFile,
+        SERVICE_KEYS: JSON.stringify(keys),
+        PUBLIC_URL: 'https://enrollment.test',
+        OFAC_LIST_DIR: path.join(__dirname, 'fixtures', 'ofac'),
+        DATABASE_URL: databaseUrl,
+        DATABASE_TLS: 'off',
+        DB_SCHEMA: uniqueSchema('startup'),
+        JOBS_ENABLED: 'false',
+        PROD_ACME_SECRET: secrets.acme,
+        PROD_CARE_SECRET: secrets.care,
       });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       const lines = () =>
-        out
+        output.out
           .split('\n')
           .filter((l) => l.startsWith('{'))
           .map((l) => JSON.parse(l) as Record<string, unknown>);
       try {
         const deadline = Date.now() + 60_000;
         while (!lines().some((l) => l.msg === 'enrollment-service started')) {
-          if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no start-up line: ${err}`);
+          if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no start-up line: ${output.err}`);
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
       } catch (error) {
@@ -439,7 +423,7 @@ describe('Service log lines (e2e)', () => {
       expect(lines().at(-1)).toEqual(stopped[0]);
 
       // Nest's narration stays below info; and nothing secret was written, start to end.
-      expect(out).not.toMatch(/Mapped \{/);
+      expect(output.out).not.toMatch(/Mapped \{/);
       const secretValues = [
         secrets.acme,
         secrets.care,
@@ -449,9 +433,9 @@ describe('Service log lines (e2e)', () => {
         keys.blindIndexKey,
         ...Object.values(keys.dataKeys),
       ].filter((s) => s.length > 0);
-      for (const secret of secretValues) expect(out + err).not.toContain(secret);
+      for (const secret of secretValues) expect(output.out + output.err).not.toContain(secret);
       // An operator's stderr stays empty on a clean start and stop: no library deprecation or warning.
-      expect(err).toBe('');
+      expect(output.err).toBe('');
     }, 120_000);
   });
 });

@@ -31,3 +31,13 @@ export async function tableDigest(db: Client): Promise<Record<string, string>> {
   const rows = (await db.query<{ t: string; d: string }>(union)).rows;
   return Object.fromEntries(rows.map((r) => [r.t, r.d]));
 }
+
+/** How many rows `table` of the app's schema holds now (a test's own connection, closed after). */
+export async function rowsIn(app: { db(): Promise<Client> }, table: string): Promise<number> {
+  const db = await app.db();
+  try {
+    return (await db.query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0]?.n ?? 0;
+  } finally {
+    await db.end();
+  }
+}
