@@ -19,7 +19,30 @@ interface EmbeddedDb {
 
 async function main(): Promise<void> {
   let config = AppConfig.load();
-  let embedded: EmbeddedDb | undefined;
+  let embedded: Promise<EmbeddedDb> | undefined;
+  let app: NestFastifyApplication | undefined;
+  let metricsServer: Server | undefined;
+  // Through the app's logger (pino, JSON lines): one line at start, one at a clean stop (CONTRACT section 16).
+  const logger = new Logger('Service');
+  /** The embedded server, once up (one still starting is waited for); undefined with DATABASE_URL or when its start failed. */
+  const database = async () => embedded?.catch(() => undefined);
+  // Set before anything starts: a signal during the start (a Ctrl-C while the database starts or the
+  // app migrates) stops what is up so far, the embedded server included (it runs detached, so the
+  // signal does not reach it).
+  const shutdown = async (signal: NodeJS.Signals) => {
+    try {
+      metricsServer?.close();
+      if (app) await closeApp(app);
+      await (await database())?.stop();
+      await stopTelemetry();
+    } catch (error) {
+      logger.error({ signal, errorName: (error as Error)?.name, msg: 'enrollment-service did not stop cleanly' });
+      process.exit(1);
+    }
+    logger.log({ signal, msg: 'enrollment-service stopped cleanly' });
+    process.exit(0);
+  };
+  onStopSignals(shutdown, (signal) => logger.log({ signal, msg: 'enrollment-service is already stopping' }));
   if (!config.env.databaseUrl) {
     // No DATABASE_URL: bring up the PostgreSQL server shipped in node_modules, data in .data/pg.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script located at run time
@@ -27,11 +50,9 @@ async function main(): Promise<void> {
       startEmbeddedPostgres: (o: { dataDir: string; port: number; detached: boolean }) => Promise<EmbeddedDb>;
     };
     // Detached: a Ctrl-C reaches the service alone, which stops the database after its calls finished.
-    embedded = await startEmbeddedPostgres({ dataDir: config.env.embeddedPg.dir, port: config.env.embeddedPg.port, detached: true });
-    config = AppConfig.load({ ...process.env, DATABASE_URL: embedded.url });
+    embedded = startEmbeddedPostgres({ dataDir: config.env.embeddedPg.dir, port: config.env.embeddedPg.port, detached: true });
+    config = AppConfig.load({ ...process.env, DATABASE_URL: (await embedded).url });
   }
-  let app: NestFastifyApplication | undefined;
-  let metricsServer: Server | undefined;
   try {
     app = await createApp(config);
     const metricsPort = config.isProduction ? config.env.metricsPort : undefined;
@@ -49,27 +70,10 @@ async function main(): Promise<void> {
     // the app's pools and job queue closed, the embedded PostgreSQL stopped (it outlived the process).
     metricsServer?.close();
     if (app) await closeApp(app).catch(() => undefined);
-    await embedded?.stop().catch(() => undefined);
+    await (await database())?.stop().catch(() => undefined);
     throw error;
   }
-  const running = app;
-  // Through the app's logger (pino, JSON lines): one line at start, one at a clean stop (CONTRACT section 16).
-  const logger = new Logger('Service');
-  const shutdown = async (signal: NodeJS.Signals) => {
-    try {
-      metricsServer?.close();
-      await closeApp(running);
-      await embedded?.stop();
-      await stopTelemetry();
-    } catch (error) {
-      logger.error({ signal, errorName: (error as Error)?.name, msg: 'enrollment-service did not stop cleanly' });
-      process.exit(1);
-    }
-    logger.log({ signal, msg: 'enrollment-service stopped cleanly' });
-    process.exit(0);
-  };
-  onStopSignals(shutdown, (signal) => logger.log({ signal, msg: 'enrollment-service is already stopping' }));
-  logger.log({ ...startupSummary(running, config, metricsServer, embedded !== undefined), msg: 'enrollment-service started' });
+  logger.log({ ...startupSummary(app, config, metricsServer, embedded !== undefined), msg: 'enrollment-service started' });
 }
 
 /** A listener that could not start (an address that does not resolve, a port in use) names the settings that chose it. */

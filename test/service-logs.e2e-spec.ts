@@ -37,6 +37,15 @@ function startMain(env: Record<string, string>) {
   return { child, output, exited };
 }
 
+/** Whether something accepts a TCP connection on the loopback `port` now. */
+function connects(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => resolve(socket.destroy() !== undefined));
+    socket.once('error', () => resolve(false));
+  });
+}
+
 interface RequestLine {
   level: number;
   msg: string;
@@ -322,6 +331,25 @@ describe('Service log lines (e2e)', () => {
       }
     }, 180_000);
 
+    it('a Ctrl-C while the service starts (its embedded database up, migrating) stops the database too', async () => {
+      const dataDir = path.join(process.env.TEST_RUN_DIR as string, uniqueSchema('interrupted-start'));
+      const pgPort = await freePort();
+      const starting = startMain({
+        APP_MODE: 'sandbox',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: dataDir,
+        EMBEDDED_PG_PORT: String(pgPort),
+        HOST: '127.0.0.1',
+        PORT: String(await freePort()),
+      });
+      // As soon as the database accepts connections, the service is still migrating and building the app.
+      await waitUntil(async () => (await connects(pgPort)) || starting.child.exitCode !== null, 90_000, 20);
+      starting.child.kill('SIGINT');
+      // It exits on its own (0, or 1 when the start it cut short reports its failure first), not killed by the signal.
+      expect([0, 1]).toContain(await starting.exited);
+      expect(await connects(pgPort)).toBe(false);
+    }, 120_000);
+
     it('a start that fails once its embedded database is up leaves no database server behind', async () => {
       const dataDir = path.join(process.env.TEST_RUN_DIR as string, uniqueSchema('failed-start'));
       const pgPort = await freePort();
@@ -338,12 +366,7 @@ describe('Service log lines (e2e)', () => {
       const err = failing.output.err;
       expect({ code, refused: err.includes('cannot listen on 999.1.1.1:4999 (HOST and PORT)') }).toEqual({ code: 1, refused: true });
       // Nothing answers on the embedded server's port any more.
-      const connected = await new Promise<boolean>((resolve) => {
-        const socket = net.connect(pgPort, '127.0.0.1');
-        socket.once('connect', () => resolve(socket.destroy() !== undefined));
-        socket.once('error', () => resolve(false));
-      });
-      expect(connected).toBe(false);
+      expect(await connects(pgPort)).toBe(false);
     }, 120_000);
 
     it('one summary line at start, one line at a clean stop on SIGTERM, nothing secret in either', async () => {
