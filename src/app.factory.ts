@@ -1,6 +1,6 @@
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { FORM_MEDIA_TYPE, parseFormBody } from './common/http/form-body';
@@ -12,7 +12,6 @@ import { installGracefulClose } from './common/http/graceful-close';
 import { sandboxFaultHook } from './common/context/sandbox-faults';
 import { ENROLLMENT_SANDBOX_FAULTS } from './modules/enrollment/services/enrollment-points';
 import { installRequestContext } from './common/context/request-scope';
-import { ApiFastifyAdapter } from './common/http/api-fastify-adapter';
 import { clientErrorHandler } from './common/http/client-error';
 import { incomingRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
@@ -66,7 +65,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const keys = await KeyStore.load(config);
   await runMigrations(config.env.databaseUrl, config.env.dbSchema);
   const rootLogger = createRootLogger(config.env.logLevel);
-  const adapter = new ApiFastifyAdapter({
+  const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // Identifiers in paths are opaque strings (CONTRACT section 1): one of any length a URL can carry
     // reaches its route (an unknown account is Account Not Found), not the 100 characters after

@@ -34,7 +34,7 @@ export function validatedOnly(): ValidatedOnly {
 /**
  * The body sent for a handler's result: resource data wrapped in the success envelope, a
  * validate-only pass as the envelope alone, a RawResponse as it is (its headers set on the reply).
- * Called once per answered route by ApiFastifyAdapter.reply.
+ * Called once per answered route by EnvelopeInterceptor.
  */
 export function answerBody(reply: FastifyReply, data: unknown): unknown {
   if (data && typeof data === 'object') {
