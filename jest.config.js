@@ -23,7 +23,7 @@ const shared = {
 
 module.exports = {
   testTimeout: 60000,
-  // One worker: e2e files share one PostgreSQL, and the outage spec stops it.
+  // One worker: the e2e files share one PostgreSQL and the machine's two cores with the apps they start.
   maxWorkers: 1,
   verbose: false,
   projects: [

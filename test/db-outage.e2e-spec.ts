@@ -1,10 +1,9 @@
 import { EnrollmentClient } from '../client/enrollment-client';
-import { canControlDatabase, startDatabase, stopDatabase } from './support/database-control';
+import { OwnDatabase, startOwnDatabase } from './support/database-control';
 import { EnrollmentRequest, EnrollmentRequestFactory } from './support/enrollment-factory';
 import { PARTNERS, startTestApp, TestApp } from './support/test-app';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
-const describeWithEmbedded = canControlDatabase() ? describe : describe.skip;
 
 interface EnrollmentBody {
   responseDetails: Array<{ code: number; subCode: number }>;
@@ -12,15 +11,19 @@ interface EnrollmentBody {
   paymentInstruments?: unknown[];
 }
 
-describeWithEmbedded('Database outage during a burst of enrollments (e2e)', () => {
+describe('Database outage during a burst of enrollments (e2e)', () => {
   let app: TestApp;
+  // A server of this spec's own, stopped mid-burst: the other spec files' database is never touched.
+  let database: OwnDatabase;
 
   beforeAll(async () => {
-    app = await startTestApp('db-outage', { env: { DB_POOL_SIZE: '20', JOBS_ENABLED: 'false' } });
+    database = await startOwnDatabase('db-outage');
+    app = await startTestApp('db-outage', { env: { DATABASE_URL: database.url, DB_POOL_SIZE: '20', JOBS_ENABLED: 'false' } });
   });
 
   afterAll(async () => {
     await app.close();
+    await database.close();
   });
 
   it('every request completes or fails cleanly; retries finish the rest; no partial enrollment, no duplicate', async () => {
@@ -43,9 +46,9 @@ describeWithEmbedded('Database outage during a burst of enrollments (e2e)', () =
       return client.post<EnrollmentBody>(ENROLL, request);
     });
     await new Promise((resolve) => setTimeout(resolve, 150));
-    await stopDatabase();
+    await database.stop();
     await new Promise((resolve) => setTimeout(resolve, 800));
-    await startDatabase();
+    await database.start();
     const first = await Promise.all(burst);
     for (const answer of first) {
       // Completed, or failed cleanly with a catalogued retryable answer; never a 500.

@@ -1,10 +1,9 @@
 import type { Client } from 'pg';
-import { canControlDatabase } from './support/database-control';
+import { OwnDatabase, startOwnDatabase } from './support/database-control';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
-const describeWithEmbedded = canControlDatabase() ? describe : describe.skip;
 
 interface Body {
   responseDetails: Array<{ code: number; subCode: number }>;
@@ -15,9 +14,10 @@ interface Body {
  * After a failover, a pooled connection can reach a server that is (or just became) a standby: it
  * answers reads and refuses every write (SQLSTATE 25006). The server is made read-only the way a
  * standby is, for every session at once (default_transaction_read_only through a configuration
- * reload); the run's embedded server only, put back afterwards.
+ * reload), on a server of this spec's own: the other spec files' database is never made read-only.
  */
-describeWithEmbedded('A database that turned read-only, as a demoted primary does (e2e)', () => {
+describe('A database that turned read-only, as a demoted primary does (e2e)', () => {
+  let database: OwnDatabase;
   let app: TestApp;
   let admin: Client;
 
@@ -29,7 +29,8 @@ describeWithEmbedded('A database that turned read-only, as a demoted primary doe
   }
 
   beforeAll(async () => {
-    app = await startTestApp('db-read-only', { env: { JOBS_ENABLED: 'false' } });
+    database = await startOwnDatabase('db-read-only');
+    app = await startTestApp('db-read-only', { env: { DATABASE_URL: database.url, JOBS_ENABLED: 'false' } });
     admin = await app.db();
     // This session's own setting outlives the reload, so it can always put the server back.
     await admin.query('set default_transaction_read_only = off');
@@ -39,6 +40,7 @@ describeWithEmbedded('A database that turned read-only, as a demoted primary doe
     await setReadOnly(false).catch(() => undefined);
     await admin.end();
     await app.close();
+    await database.close();
   });
 
   it('a write is answered 503/503/2 with Retry-After (not 500), nothing is stored, and the identical retry completes once the server takes writes', async () => {

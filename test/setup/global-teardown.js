@@ -55,6 +55,11 @@ module.exports = async function globalTeardown() {
   if (db) await db.stop().catch(() => undefined);
   // A test may have restarted the server itself: stop whatever postmaster owns the folder.
   if (process.env.TEST_EMBEDDED_PG_DIR) await stopPostmaster(process.env.TEST_EMBEDDED_PG_DIR);
+  // And any server a spec started for itself (test/support/database-control.ts) that it left running.
+  const own = process.env.TEST_RUN_DIR ? path.join(process.env.TEST_RUN_DIR, 'own-pg') : undefined;
+  if (own && fs.existsSync(own)) {
+    for (const name of fs.readdirSync(own)) await stopPostmaster(path.join(own, name)).catch(() => undefined);
+  }
   if (!process.env.KEEP_TEST_DATA) {
     for (const dir of [process.env.TEST_RUN_DIR, process.env.TEST_EMBEDDED_PG_DIR]) {
       if (dir) fs.rmSync(dir, { recursive: true, force: true });

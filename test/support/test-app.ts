@@ -199,7 +199,8 @@ export async function startTestApp(label: string, options: StartOptions = {}): P
       });
     },
     async db() {
-      const client = new Client({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${schema}` });
+      // The app's own database (a spec may give it a server of its own: database-control.ts).
+      const client = new Client({ connectionString: env.DATABASE_URL, options: `-c search_path=${schema}` });
       await client.connect();
       return client;
     },
