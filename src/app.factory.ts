@@ -24,7 +24,8 @@ import { drainPool } from './infrastructure/database/pool-drain';
 import { createRootLogger, installRequestLogging, nestLogger } from './infrastructure/logging/logging';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { installTraceRoute } from './infrastructure/telemetry/trace-context';
-import { installTokenFormChecks, TOKEN_ROUTE } from './modules/auth/token-form';
+import { installTokenFormChecks } from './modules/auth/token-form';
+import { TOKEN_PATH } from './common/auth/token-path';
 import { installTokenRateLimit, TokenRateLimits } from './modules/auth/token-rate-limit';
 import { installWebhookCallLimitHeaders, LIMITED_WEBHOOK_ROUTES, WebhookCallLimiter } from './modules/webhooks/webhook-call-limit';
 import rateLimit from '@fastify/rate-limit';
@@ -90,7 +91,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // First of all hooks: the request's context store and its id, then (at the end) its log line.
   installRequestContext(adapter.getInstance(), config.isSandbox);
   installRequestLogging(adapter.getInstance(), rootLogger);
-  const metrics = new Metrics({ rateLimitedRoutes: [TOKEN_ROUTE, ...LIMITED_WEBHOOK_ROUTES] });
+  const metrics = new Metrics({ rateLimitedRoutes: [TOKEN_PATH, ...LIMITED_WEBHOOK_ROUTES] });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics, keys), adapter, {
     bufferLogs: true,
     abortOnError: false,

@@ -9,6 +9,7 @@ import { DEFAULT_ERROR_KEYS, errorExample, Examples } from './common/openapi/api
 import { AppConfig } from './config/app-config';
 import { projectRoot } from './config/env';
 import { ENROLLMENT_POINTS } from './modules/enrollment/services/enrollment-points';
+import { TOKEN_PATH } from './common/auth/token-path';
 
 const DESCRIPTION = `
 Partner-facing enrollment API. Every JSON body carries \`requestId\` and \`responseDetails\`
@@ -299,7 +300,7 @@ export function buildOpenApiDocuments(app: NestFastifyApplication, config: AppCo
         type: 'oauth2',
         flows: {
           clientCredentials: {
-            tokenUrl: `${config.env.publicUrl}/oauth2/token`,
+            tokenUrl: `${config.env.publicUrl}${TOKEN_PATH}`,
             scopes: {
               enrollments: 'POST/GET enrollments, scan capture',
               users: 'user GET/PUT',

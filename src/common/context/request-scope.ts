@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ClsServiceManager } from 'nestjs-cls';
+import { TOKEN_PATH } from '../auth/token-path';
 import { currentRequestId, REQUEST_ID_HEADER, resolveRequestId } from '../http/request-id';
 import { keepStore, storeOf, type RequestContextStore } from './request-context';
 import { parseSandboxFaults, SANDBOX_FAULT_HEADER, SANDBOX_FAULTS } from './sandbox-faults';
 
 const NO_FAULTS: readonly string[] = Object.freeze([]);
-/** The token endpoint's path (CONTRACT section 3); its route lives in the auth module. */
-const TOKEN_PATH = '/oauth2/token';
 
 /**
  * The headers every answer carries (CONTRACT section 1): its `X-Request-Id`, and under /v1 and on the

@@ -2,12 +2,12 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { addRouteHooks, isRoute } from '../../common/http/route-hooks';
 import { FORM_MEDIA_TYPE } from '../../common/http/form-body';
+import { TOKEN_PATH } from '../../common/auth/token-path';
 import { currentRequestId, resolveRequestId } from '../../common/http/request-id';
 import { basicCredentials, ClientCredentials } from './client-credentials';
 import { DomainError } from '../../common/errors/domain-error';
 import { unavailableRequested } from '../../common/context/sandbox-faults';
 
-export const TOKEN_ROUTE = '/oauth2/token';
 /** CONTRACT section 3: a longer client_id is refused before it reaches a limiter, a cache or scrypt. */
 export const MAX_CLIENT_ID_LENGTH = 128;
 
@@ -128,7 +128,7 @@ export function installTokenFormChecks(fastify: FastifyInstance, send: (error: u
     void reply.header('pragma', 'no-cache');
     done(null, payload);
   };
-  addRouteHooks(fastify, (route) => isRoute(route, 'POST', TOKEN_ROUTE), [
+  addRouteHooks(fastify, (route) => isRoute(route, 'POST', TOKEN_PATH), [
     { name: 'onRequest', hook: checkMediaType },
     { name: 'preValidation', hook: parseForm },
     { name: 'onSend', hook: noCache },
@@ -138,7 +138,7 @@ export function installTokenFormChecks(fastify: FastifyInstance, send: (error: u
   // `errorHandler` route option), which answers it in the RFC 6749 form; any other failure goes on
   // to the app's (`send`), as on every route.
   fastify.addHook('onRoute', (route) => {
-    if (!isRoute(route, 'POST', TOKEN_ROUTE)) return;
+    if (!isRoute(route, 'POST', TOKEN_PATH)) return;
     route.errorHandler = (error, request, reply) => {
       const code = (error as { code?: string }).code;
       if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(request, reply, currentRequestId(request), tooLarge);

@@ -5,7 +5,8 @@ import { DomainError } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { addRouteHooks, isRoute } from '../../common/http/route-hooks';
 import { sourceAddressKey } from './source-address';
-import { TOKEN_ROUTE, TokenRequest } from './token-form';
+import { TokenRequest } from './token-form';
+import { TOKEN_PATH } from '../../common/auth/token-path';
 
 export const TOKEN_RATE_WINDOW_SECONDS = 60;
 /** CONTRACT section 12: the per-address limit is ten times the per-client one. */
@@ -210,7 +211,7 @@ export function installTokenRateLimit(
     if (reply.statusCode !== 429) writeHeaders(reply, verdicts(keys));
     done(null, payload);
   };
-  addRouteHooks(fastify, (route) => isRoute(route, 'POST', TOKEN_ROUTE), [
+  addRouteHooks(fastify, (route) => isRoute(route, 'POST', TOKEN_PATH), [
     { name: 'onRequest', hook: limitAddress },
     { name: 'preHandler', hook: limitClient },
     { name: 'onSend', hook: countOutcome },

@@ -4,6 +4,7 @@ import { ApiErrors, errorExample } from '../../common/openapi/api-answers';
 import { AuthorizationServerMetadataDto, JwkSetDto, OAuthErrorDto, TokenRateLimitedDto, TokenRequestDto, TokenResponseDto } from './oauth-responses.dto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/auth/decorators';
+import { TOKEN_PATH } from '../../common/auth/token-path';
 import { AcceptsForm } from '../../common/http/form-body';
 import type { Principal } from '../../common/context/request-context';
 import { rawResponse, RawResponse } from '../../common/http/answer';
@@ -22,7 +23,7 @@ export class TokenController {
     private readonly keys: KeyStore,
   ) {}
 
-  @Post('oauth2/token')
+  @Post(TOKEN_PATH)
   // Its bytes as sent: the route's hooks (token-form.ts) parse them strictly, once.
   @AcceptsForm('bytes')
   @HttpCode(200)
@@ -206,7 +207,7 @@ export class TokenController {
     const base = this.tokens.issuer;
     return rawResponse({
       issuer: base,
-      token_endpoint: `${base}/oauth2/token`,
+      token_endpoint: `${base}${TOKEN_PATH}`,
       jwks_uri: `${base}/.well-known/jwks.json`,
       grant_types_supported: ['client_credentials'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
