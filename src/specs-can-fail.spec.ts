@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { lintBlock } from './common/testing/lint-config';
 
 describe('the lint rules on specs (a test that asserts nothing, or that cannot fail, is a defect)', () => {
@@ -26,5 +28,32 @@ describe('the lint rules on specs (a test that asserts nothing, or that cannot f
       '});',
     ].join('\n');
     expect(messagesOf(code)).toEqual([]);
+  });
+});
+
+/** Lines of `source` that cast a value through `unknown` to another type: a mock that is not the type it claims. */
+export function castsThroughUnknown(source: string): number[] {
+  return source.split('\n').flatMap((line, index) => (/\bas\s+unknown\s+as\b/.test(line) ? [index + 1] : []));
+}
+
+describe('unit specs mock with types (issue 35: jest.Mocked<T>, Object.assign on a real instance; no cast through unknown)', () => {
+  const root = path.resolve(__dirname, '..');
+  const unitSpecs = ['src', 'bench', 'client'].flatMap((folder) =>
+    fs
+      .readdirSync(path.join(root, folder), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.spec.ts'))
+      .map((file) => path.join(folder, file)),
+  );
+
+  it('finds a planted cast', () => {
+    // Spelled in parts, so that this file holds no such cast itself.
+    const cast = ['as', 'unknown', 'as'].join(' ');
+    expect(castsThroughUnknown(`const a = 1;\nconst pool = { query } ${cast} Pool;\nconst b = x as Pool;`)).toEqual([2]);
+  });
+
+  it('finds none in any unit spec', () => {
+    expect(unitSpecs.length).toBeGreaterThan(50);
+    const found = unitSpecs.flatMap((file) => castsThroughUnknown(fs.readFileSync(path.join(root, file), 'utf8')).map((line) => `${file}:${line}`));
+    expect(found).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ describe('onStopSignals', () => {
     onStopSignals(
       async (signal) => void stops.push(signal),
       (signal) => repeated.push(signal),
-      target as unknown as Pick<NodeJS.Process, 'on'>,
+      target,
     );
     target.emit('SIGTERM', 'SIGTERM');
     target.emit('SIGTERM', 'SIGTERM');

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Pool } from 'pg';
+import { Pool } from 'pg';
 import { isConsolePath, sessionStore, withSecure } from './console-http';
 
 describe(withSecure.name, () => {
@@ -32,7 +32,8 @@ describe(isConsolePath.name, () => {
 describe(sessionStore.name, () => {
   it("logs a failed prune through the app's logger, by name and SQLSTATE only, not with console.error", async () => {
     const failure = Object.assign(new Error('terminating connection; row care-secret-value'), { code: '57P01' });
-    const pool = { query: () => Promise.reject(failure) } as unknown as Pool;
+    // A pool that never connects: its query fails as a prune during an outage would.
+    const pool = Object.assign(new Pool(), { query: () => Promise.reject(failure) });
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const printed = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const store = sessionStore(pool, 'app', 900);
