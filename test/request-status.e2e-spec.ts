@@ -150,6 +150,18 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
     expect((await stateOf(interrupted.requestId)).request.state).toBe('completed');
   });
 
+  it('incomplete, not completed, when the enrollment finished but its answer was never stored; the identical retry stores it', async () => {
+    const request = EnrollmentRequestFactory.build();
+    // Interrupted after its last recovery point, before the answer was stored (a crash at that instant).
+    const res = await app.client().post(ENROLL, request, { headers: { 'x-sandbox-fault': 'after:finished' }, noRetry: true });
+    expect(res.status).toBe(503);
+    // CONTRACT section 11: completed means a final answer is stored; here none is, and the retry resumes.
+    expect(await stateOf(request.requestId)).toMatchObject({ request: { state: 'incomplete' }, answer: null });
+    const retried = await app.client().post(ENROLL, request);
+    expect(retried.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+    expect(await stateOf(request.requestId)).toMatchObject({ request: { state: 'completed' }, answer: retried.body });
+  });
+
   it('inProgress of a first attempt: its times are when the call began, the same on every poll, and completed follows on from them', async () => {
     const request = EnrollmentRequestFactory.build();
     // The first attempt runs up to its limit counts, then waits on this lock: in flight, nothing committed.

@@ -75,11 +75,12 @@ export class EnrollmentRequestsService {
     return { request: view(requestId, this.stateOf(running, enrollment), record.createdAt, updatedAt), answer: null };
   }
 
-  private stateOf(running: boolean, enrollment: { point: string; statusReason: string | null } | null): RequestState {
+  private stateOf(running: boolean, enrollment: { statusReason: string | null } | null): RequestState {
     if (running) return 'inProgress';
-    // Finished without a stored answer: completed by care's OFAC clearance a moment before it stores the answer (EnrollmentService.completeAfterOfacClearance).
-    if (enrollment?.point === 'finished') return 'completed';
     if (enrollment?.statusReason === 'ofacReview') return 'held';
+    // Stopped short, or finished without its answer stored (interrupted in between): completed means
+    // a final answer is stored (CONTRACT section 11), and here the identical retry stores it. Care's
+    // OFAC clearance finishes and stores in one transaction, so it is never seen in between.
     return 'incomplete';
   }
 }
