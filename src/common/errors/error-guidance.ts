@@ -100,7 +100,10 @@ export const ERROR_GUIDANCE = {
     'Use one of your programs; ask the issuer to add a program.',
   ),
 
-  DOB_FORMAT: fix('identifyingData.dateOfBirth is not a calendar date written YYYY-MM-DD.', 'Send the date of birth as YYYY-MM-DD, e.g. 1990-04-01.'),
+  DOB_FORMAT: fix(
+    'identifyingData.dateOfBirth is not a calendar date written YYYY-MM-DD, or is a day still to come.',
+    'Send the date of birth as YYYY-MM-DD, e.g. 1990-04-01: a day that exists, today or earlier.',
+  ),
   SSN_AND_SUFFIX: fix(
     'identifyingData carries both a full ssn and its last four digits (ssnSuffix or last4SSN).',
     'Send one of them: the full ssn when you have it.',
