@@ -52,7 +52,7 @@ HEALTHCHECK --interval=15s --timeout=3s CMD ["node", "-e", "fetch(`http://127.0.
 # Production needs DATABASE_URL, SERVICE_CONFIG, SERVICE_KEYS, an https PUBLIC_URL and OFAC_LIST_DIR;
 # without one it exits 1 with one line naming every gap (README, Configuration). The image has no
 # embedded PostgreSQL: APP_MODE=sandbox needs DATABASE_URL too.
-# The preload starts OpenTelemetry before anything requires pg, when OTEL_EXPORTER_OTLP_ENDPOINT is
-# set (docs/operations-observability.md); without it, it loads nothing. Stack traces point into
-# src/*.ts through the source maps the build writes beside dist/src.
-CMD ["node", "--enable-source-maps", "--require", "./dist/src/infrastructure/telemetry/preload.js", "dist/src/main.js"]
+# main.js's first import starts OpenTelemetry before anything requires pg, when
+# OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations-observability.md); without it, it loads nothing.
+# Stack traces point into src/*.ts through the source maps the build writes beside dist/src.
+CMD ["node", "--enable-source-maps", "dist/src/main.js"]

@@ -60,7 +60,7 @@ export interface ServiceOptions {
   logFile: string;
   /** Count SQL statements per request (bench calibration). */
   probe?: boolean;
-  /** Start as `npm start` does, with the telemetry preload (tracing runs only when the env names an OTLP endpoint). */
+  /** Also `--require` the telemetry preload (main.js imports it first anyway; bench:tracing's A/A variant). */
   telemetryPreload?: boolean;
   cpuProfDir?: string;
 }

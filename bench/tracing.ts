@@ -2,9 +2,10 @@
  * `npm run bench:tracing`: what OpenTelemetry costs (issue 38's speed rule). Three processes of the
  * same build on one database, driven in turns by the bench's load (BENCH_ROUNDS parts each, the
  * order rotated every turn so no variant always runs first):
- * - `plain`: `node dist/src/main.js`, no preload (the service without the SDK);
- * - `sdk-off`: with the telemetry preload and no OTEL_EXPORTER_OTLP_ENDPOINT, as `npm start` and the
- *   image run by default: must be within 3% of `plain` on every scenario;
+ * - `plain`: `node dist/src/main.js` and no OTEL_EXPORTER_OTLP_ENDPOINT (its first import, the
+ *   telemetry preload, loads no SDK without one), as `npm start` and the image run by default;
+ * - `sdk-off`: the same with `--require` of the preload too, as `npm start` ran until 2026-12-07: the
+ *   same code since main.ts imports the preload first, an A/A pair within 3% on every scenario;
  * - `traced`: the preload and an endpoint, a local OTLP/HTTP receiver that reads and discards
  *   (protobuf, the default; OTEL_* variables of the bench's own environment are passed on): the cost
  *   per request is the difference in the service's CPU per request and latency against `plain`.

@@ -1,4 +1,6 @@
-import './infrastructure/runtime/node-version';
+// First of all: the Node version check, then OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set,
+// which must patch http and pg before anything requires them (pg-boss requires pg as it is imported).
+import './infrastructure/telemetry/preload';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { AppConfig } from './config/app-config';
 import { KeyStore } from './infrastructure/crypto/key-store';
-import { tracingRequested } from './infrastructure/telemetry/telemetry-switch';
+import { tracingStarted } from './infrastructure/telemetry/telemetry-switch';
 import { OfacScreeningService } from './modules/screening/ofac-screening.service';
 
 /**
@@ -46,7 +46,7 @@ export function startupSummary(app: NestFastifyApplication, config: AppConfig, m
       dataKey: keys.currentDataKeyId,
     },
     ofac: list ? { entries: list.entries } : 'off',
-    tracing: tracingRequested(process.env) ? 'on' : 'off',
+    tracing: tracingStarted() ? 'on' : 'off',
     careConsole: careConsole(config),
   };
 }

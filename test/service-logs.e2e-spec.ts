@@ -1,13 +1,12 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { generateKeyMaterial } from '../src/infrastructure/crypto/key-store';
 import { EnrollmentRequestFactory, uniqueSsn } from './support/enrollment-factory';
 import { BASE_PROGRAMS, PARTNERS, startTestApp, TestApp, uniqueSchema } from './support/test-app';
+import { startMain } from './support/main-process';
 import { waitUntil } from './support/wait';
 
-const ROOT = path.resolve(__dirname, '..');
 const ENROLL = '/v1/programs/sandbox/enrollments';
 const ACCOUNT_ROUTE = '/v1/programs/:programCode/enrollments/accounts/:accountIdentifier';
 
@@ -21,20 +20,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** `src/main.ts` (what `npm start` runs, unbuilt) as its own process with `env` only, its output kept. */
-function startMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', TS_NODE_PROJECT: path.join(ROOT, 'tsconfig.spec.json'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output = { out: '', err: '' };
-  child.stdout.on('data', (chunk: Buffer) => (output.out += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output.err += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output, exited };
 }
 
 /** Whether something accepts a TCP connection on the loopback `port` now. */

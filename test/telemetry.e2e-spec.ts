@@ -4,8 +4,9 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { AppProcess, spawnAppProcess } from './support/app-process-runner';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
+import { startMain } from './support/main-process';
 import { OtlpAttribute, OtlpReceiver, OtlpSpan } from './support/otlp-receiver';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, uniqueSchema } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
@@ -222,6 +223,42 @@ describe('Tracing (e2e, CONTRACT section 16)', () => {
       expect(line.span_id).toBe(delivery.spanId);
     } finally {
       webhooks.respond(() => 200);
+    }
+  }, 120_000);
+
+  it('traces a process started as `node dist/src/main.js`, without the preload flag, and its start-up line says so', async () => {
+    const { child, output, exited } = startMain({
+      APP_MODE: 'sandbox',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: path.join(process.env.TEST_RUN_DIR as string, uniqueSchema('main-traced')),
+      DATABASE_URL: process.env.DATABASE_URL as string,
+      DB_SCHEMA: uniqueSchema('main_traced'),
+      JOBS_ENABLED: 'false',
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    try {
+      const started = await otlp.waitFor(
+        () =>
+          output.out
+            .split('\n')
+            .filter((l) => l.startsWith('{'))
+            .map((l) => JSON.parse(l) as { msg?: string; tracing?: string; listeners?: { api: string } })
+            .find((l) => l.msg === 'enrollment-service started') ??
+          (child.exitCode !== null && { msg: `exited: ${output.err}` }),
+        60_000,
+      );
+      expect(started).toMatchObject({ msg: 'enrollment-service started', tracing: 'on' });
+      const trace = traceparent();
+      const res = await fetch(`http://${started.listeners?.api}/health/live`, { headers: { traceparent: trace.header } });
+      expect(res.status).toBe(200);
+      await otlp.waitFor(() => otlp.jsonSpans().find((s) => s.traceId === trace.traceId && s.kind === SERVER));
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
     }
   }, 120_000);
 

@@ -13,9 +13,9 @@ describe(nodeVersionProblem.name, () => {
     expect(line).not.toContain('\n');
   });
 
-  it('runs before anything else in both entry points', () => {
+  it('runs before anything else: the entry point imports the telemetry preload first, which imports this first', () => {
     const firstImport = (file: string) => /^import [^;]+;$/m.exec(fs.readFileSync(file, 'utf8'))?.[0];
-    expect(firstImport('src/main.ts')).toBe("import './infrastructure/runtime/node-version';");
+    expect(firstImport('src/main.ts')).toBe("import './infrastructure/telemetry/preload';");
     expect(firstImport('src/infrastructure/telemetry/preload.ts')).toBe("import '../runtime/node-version';");
   });
 });

@@ -1,6 +1,6 @@
-// Loaded with `node --require` before the entry point: tracing must patch `http` and `pg` before
-// anything requires them (pg-boss requires pg as it is imported). Without OTEL_EXPORTER_OTLP_ENDPOINT
-// the SDK is not even loaded.
+// The entry point's first import (src/main.ts), or `node --require` ahead of another entry point (the
+// e2e tests' app process, the bench): tracing must patch `http` and `pg` before anything requires them
+// (pg-boss requires pg as it is imported). Without OTEL_EXPORTER_OTLP_ENDPOINT the SDK is not even loaded.
 import '../runtime/node-version';
 import { tracingRequested } from './telemetry-switch';
 

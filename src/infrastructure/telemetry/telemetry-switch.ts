@@ -13,6 +13,11 @@ export function onTelemetryStop(fn: () => Promise<void>): void {
   stop = fn;
 }
 
+/** Whether the SDK was started in this process (what the start-up line reports, not what was asked). */
+export function tracingStarted(): boolean {
+  return stop !== undefined;
+}
+
 /** Exports the spans still buffered; called once the app has closed. Nothing to do when tracing is off. */
 export async function stopTelemetry(): Promise<void> {
   const current = stop;
