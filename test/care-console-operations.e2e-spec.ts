@@ -347,6 +347,26 @@ describe('Care console operations by account state (e2e)', () => {
     expect(await revealsAudited(accountId)).toEqual([]);
   });
 
+  it('an email is masked by default (CONTRACT section 14: personal data), revealed on request and audited', async () => {
+    const email = `maria.${randomBytes(4).toString('hex')}@example.com`;
+    const res = await app
+      .client()
+      .post('/v1/programs/sandbox/enrollments', EnrollmentRequestFactory.build({ encryptedUserData: { email: { emailAddress: email } } }));
+    expect(res.status).toBe(200);
+    const accountId = (res.body.account as { accountIdentifier: string }).accountIdentifier;
+    const userId = (res.body.user as { userIdentifier: string }).userIdentifier;
+    const { page } = await get(`/care/accounts/${accountId}`);
+    expect(page).not.toContain(email);
+    const cell = column(page, 'users', 4)[0] ?? '';
+    expect(unescape(cell.replace(/<form[\s\S]*?<\/form>/g, '').replace(/<[^>]+>/g, '')).trim()).toBe('m•••@example.com');
+    expect([...cell.matchAll(/name="field" value="(\w+)"/g)].map(([, field]) => field)).toEqual(['email']);
+    const revealed = await reveal(accountId, userId, 'email');
+    expect(revealed.status).toBe(200);
+    expect(revealed.page).toContain('email revealed; the reveal is recorded in the audit trail.');
+    expect(revealed.page).toContain(`<span class="revealed" id="revealed-email">${email}</span>`);
+    expect(await revealsAudited(accountId)).toEqual(['email']);
+  });
+
   it('shows times as "2026-11-25 18:39 UTC": created, activated, webhook events and the audit trail', async () => {
     const id = await enroll();
     await care(id, 'lock');

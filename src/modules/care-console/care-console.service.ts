@@ -18,7 +18,7 @@ import { cardReplacementRefusal, careRefusal } from '../lifecycle/account-lifecy
 import { CallRunner } from '../locking/call-runner';
 import { LockNames } from '../../infrastructure/database/lock.service';
 import { UserRecordsService } from '../user/services/user-records.service';
-import { IdentityRow, identitiesOf, identityValue } from './identities';
+import { IdentityRow, identitiesOf, identityValue, maskedEmail } from './identities';
 import { OperationName, RevealField, SearchKind, Staff } from './staff';
 
 export interface SearchHit {
@@ -33,10 +33,10 @@ export interface UserRow {
   isPrimaryAccountHolder: boolean;
   status: string;
   name: string;
-  /** Masked by default (CONTRACT section 14): each identity's last four, the year of birth. */
+  /** Masked by default (CONTRACT section 14): each identity's last four, the year of birth, the email's first character and domain. */
   identities: IdentityRow[];
   dateOfBirthMasked: string;
-  email: string | null;
+  emailMasked: string | null;
 }
 
 export interface AccountPage {
@@ -121,7 +121,7 @@ export class CareConsoleService {
           name: [plain.firstName, plain.middleName, plain.lastName].filter(Boolean).join(' '),
           identities: identitiesOf(id),
           dateOfBirthMasked: `${id.dateOfBirth.slice(0, 4)}-••-••`,
-          email: plain.email?.emailAddress ?? null,
+          emailMasked: plain.email ? maskedEmail(plain.email.emailAddress) : null,
         };
       }),
     );
@@ -170,8 +170,9 @@ export class CareConsoleService {
       const account = await this.runner.requireVisible(who, accountId, manager);
       const user = await this.users.findById(manager, account.id, userId);
       if (!user) throw new DomainError('ACCOUNT_NOT_FOUND');
-      const id = (await this.users.decrypt(manager, user)).identifyingData;
-      const value = field === 'dateOfBirth' ? id.dateOfBirth : identityValue(id, field);
+      const plain = await this.users.decrypt(manager, user);
+      const id = plain.identifyingData;
+      const value = field === 'dateOfBirth' ? id.dateOfBirth : field === 'email' ? plain.email?.emailAddress : identityValue(id, field);
       if (value === undefined) throw new DomainError('CARE_NOT_APPLICABLE');
       const snapshot = snapshotOf(await this.views.render(account.id, this.partnerOf(staff), manager));
       await this.audit.record(manager, {

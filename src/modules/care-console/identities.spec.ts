@@ -1,4 +1,4 @@
-import { identitiesOf, identityValue } from './identities';
+import { identitiesOf, identityValue, maskedEmail } from './identities';
 
 describe(identitiesOf.name, () => {
   it('masks an SSN and an ITIN to their last four in the SSN shape, each revealable as itself', () => {
@@ -30,5 +30,17 @@ describe(identityValue.name, () => {
     expect(identityValue(id, 'matricula')).toBe('MX0424507752');
     expect(identityValue(id, 'itin')).toBe('912345678');
     expect(identityValue(id, 'ssn')).toBeUndefined();
+  });
+});
+
+describe(maskedEmail.name, () => {
+  it.each([
+    ['maria.lopez@example.com', 'm•••@example.com'],
+    ['a@b.co', 'a•••@b.co'],
+    ['odd"@local@example.com', 'o•••@example.com'],
+    ['@example.com', '•••'],
+    ['no-at-sign', '•••'],
+  ])('%s → %s', (address, masked) => {
+    expect(maskedEmail(address)).toBe(masked);
   });
 });

@@ -8,7 +8,17 @@ export interface StoredIdentity {
   matriculaId?: string;
 }
 
-export type IdentityField = Exclude<RevealField, 'dateOfBirth'>;
+export type IdentityField = Exclude<RevealField, 'dateOfBirth' | 'email'>;
+
+/**
+ * An email as the account page shows it before a reveal: the first character of its local part and
+ * its domain (enough to confirm with a caller), the rest hidden.
+ */
+export function maskedEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at < 1) return '•••';
+  return `${address.slice(0, 1)}•••${address.slice(at)}`;
+}
 
 /** One identity as the account page shows it: masked, and revealable where more is stored than the mask shows. */
 export interface IdentityRow {

@@ -44,7 +44,7 @@ export function isOperation(name: string): name is OperationName {
 }
 
 /** What a reveal may show in full, as the console names it; the key is the audit entry's `detail.field`. */
-export const REVEALABLE = { ssn: 'SSN', itin: 'ITIN', matricula: 'Matricula ID', dateOfBirth: 'date of birth' } as const;
+export const REVEALABLE = { ssn: 'SSN', itin: 'ITIN', matricula: 'Matricula ID', dateOfBirth: 'date of birth', email: 'email' } as const;
 export type RevealField = keyof typeof REVEALABLE;
 
 declare module 'fastify' {

@@ -167,9 +167,10 @@ ${accountOperations(id, account)}
 ${page.users.map((u) => {
   const shown = (field: RevealField) => (revealed && revealed.userIdentifier === u.userIdentifier && revealed.field === field ? revealed.value : null);
   const dob = shown('dateOfBirth');
+  const email = shown('email');
   return html`<tr><td>${u.name}<br><span class="id">${u.userIdentifier}</span></td><td>${u.isPrimaryAccountHolder ? 'primary' : 'secondary'} · ${u.status}</td>
 <td>${u.identities.length > 0 ? u.identities.map((identity, i) => html`${i > 0 ? html`<br>` : null}${identityCell(id, u.userIdentifier, identity, shown, frame.csrf)}`) : '—'}</td>
-<td>${dob ? html`<span class="revealed" id="revealed-dob">${dob}</span>` : html`${u.dateOfBirthMasked} ${revealButton(id, u.userIdentifier, 'dateOfBirth', frame.csrf)}`}</td><td>${u.email ?? '—'}</td></tr>`;
+<td>${dob ? html`<span class="revealed" id="revealed-dob">${dob}</span>` : html`${u.dateOfBirthMasked} ${revealButton(id, u.userIdentifier, 'dateOfBirth', frame.csrf)}`}</td><td>${email ? html`<span class="revealed" id="revealed-email">${email}</span>` : u.emailMasked ? html`${u.emailMasked} ${revealButton(id, u.userIdentifier, 'email', frame.csrf)}` : '—'}</td></tr>`;
 })}
 </tbody></table></div>
 <h2 id="cards">Cards</h2>
