@@ -16,7 +16,6 @@ module.exports = async function globalSetup() {
     const db = await startEmbeddedPostgres({ dataDir: path.join(runDir, 'pg') });
     process.env.DATABASE_URL = db.url;
     process.env.TEST_EMBEDDED_PG_DIR = db.dataDir;
-    process.env.TEST_EMBEDDED_PG_PORT = String(db.port);
     globalThis.__EMBEDDED_PG__ = db;
   }
 };

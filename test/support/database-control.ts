@@ -12,8 +12,8 @@ const embedded = require('../../scripts/embedded-db.js') as {
   startPostmaster: (options: { dataDir: string; port: number }) => Promise<void>;
 };
 
-/** Where a spec's own servers live: a folder of the run, which the global teardown sweeps. */
-export const OWN_DATABASES = 'own-pg';
+/** Where a spec's own servers live: a folder of the run, which the global teardown sweeps (its literal 'own-pg'). */
+const OWN_DATABASES = 'own-pg';
 
 /** A PostgreSQL server of one spec's own, which it may stop, start again and reconfigure. */
 export interface OwnDatabase {

@@ -28,16 +28,13 @@ export class EnrollmentProgressRepository {
   }
 
   /** Where the enrollment of a requestId stands (request status endpoint), if its first rows were committed. */
-  async stateByRequest(
-    manager: EntityManager,
-    key: IdempotencyKey,
-  ): Promise<{ point: EnrollmentPoint; status: string; statusReason: string | null; updatedAt: Date } | null> {
+  async stateByRequest(manager: EntityManager, key: IdempotencyKey): Promise<{ statusReason: string | null; updatedAt: Date } | null> {
     const rows = (await manager.query(
-      `select e.recovery_point as point, a.status, a.status_reason as "statusReason", greatest(e.updated_at, a.updated_at) as "updatedAt"
+      `select a.status_reason as "statusReason", greatest(e.updated_at, a.updated_at) as "updatedAt"
          from accounts a join enrollments e on e.account_id = a.id
         where a.partner_id = $1 and a.program_code = $2 and a.request_id = $3`,
       [key.partnerId, key.programCode, key.requestId],
-    )) as Array<{ point: EnrollmentPoint; status: string; statusReason: string | null; updatedAt: Date }>;
+    )) as Array<{ statusReason: string | null; updatedAt: Date }>;
     return rows[0] ?? null;
   }
 
