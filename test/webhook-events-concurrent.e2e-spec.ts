@@ -11,12 +11,18 @@ interface ListedEvent {
 type Page = { events: ListedEvent[]; nextCursor: string | null };
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
-/** How long the writers write; the readers page all along and then catch up. */
-const WRITE_MS = 12_000;
+/**
+ * Writes per writer, with a pause after each: the writers are bounded by count, not by time, so the
+ * readers (one call per page) stay near the head of the list on a slow machine too, where the race
+ * is. Bounded by time, a fast machine wrote ~3,700 events that the limit=1 reader then had to page
+ * through one by one, and a slow CI machine ran out of catch-up time.
+ */
+const WRITES_PER_WRITER = 25;
+const PAUSE_MS = 100;
 /** Concurrent writers per instance and kind (webhook test events, enrollments). */
 const WRITERS = 3;
-/** How long the readers may take to catch up once the writers stop. */
-const CATCH_UP_MS = 20_000;
+/** How long the readers may take to catch up once the writers stop (about 450 events). */
+const CATCH_UP_MS = 60_000;
 
 /** Pages the partner's events from the start, from the given instances in turn, and keeps every eventId in the order listed. */
 class Reader {
@@ -54,9 +60,17 @@ class Reader {
     return this.listed.filter((id, i) => this.listed.indexOf(id) !== i);
   }
 
-  skipped(ids: ReadonlySet<string>): string[] {
+  /** Committed events the reader paged past without listing: placed before the last one it listed. */
+  skipped(ids: ReadonlySet<string>, position: ReadonlyMap<string, number>): string[] {
     const listed = new Set(this.listed);
-    return [...ids].filter((id) => !listed.has(id));
+    const reached = Math.max(...this.listed.map((id) => position.get(id) ?? 0));
+    return [...ids].filter((id) => !listed.has(id) && (position.get(id) ?? 0) < reached);
+  }
+
+  /** Committed events beyond the last one listed: not a paging fault, but the reader ran out of time. */
+  unreached(ids: ReadonlySet<string>, position: ReadonlyMap<string, number>): number {
+    const reached = Math.max(...this.listed.map((id) => position.get(id) ?? 0));
+    return [...ids].filter((id) => (position.get(id) ?? 0) > reached).length;
   }
 }
 
@@ -106,12 +120,12 @@ describe('Webhook events list under concurrent writers on two instances (e2e)', 
     expect(await rows(`select seq::int from outbox_events where event_type <> 'transaction' order by seq`)).toEqual([{ seq: 9 }, { seq: 10 }]);
 
     const readers = [new Reader(clients, 1), new Reader(clients, 2)];
-    const deadline = Date.now() + WRITE_MS;
     const failures: number[] = [];
     const writer = async (client: EnrollmentClient, write: (client: EnrollmentClient) => Promise<number>) => {
-      while (Date.now() < deadline) {
+      for (let i = 0; i < WRITES_PER_WRITER; i += 1) {
         const status = await write(client);
         if (status !== 200) failures.push(status);
+        await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
       }
     };
     let writing = true;
@@ -126,14 +140,58 @@ describe('Webhook events list under concurrent writers on two instances (e2e)', 
     await writers;
 
     // Every event committed by now is listed by each reader before it runs dry.
-    const committed = new Set((await rows<{ id: string }>(`select id from outbox_events where partner_id = 'acme'`)).map((row) => row.id));
+    // Each event's place in the list's order (its transaction's id, then its sequence number).
+    const stored = await rows<{ id: string; place: number }>(
+      `select id, (row_number() over (order by tx_id, seq))::int as place from outbox_events where partner_id = 'acme'`,
+    );
+    const committed = new Set(stored.map((row) => row.id));
+    const position = new Map(stored.map((row) => [row.id, row.place]));
     await Promise.all(readers.map((reader) => reader.catchUp(committed, Date.now() + CATCH_UP_MS)));
 
     expect(failures).toEqual([]);
     expect(committed.size).toBeGreaterThan(100);
-    expect(readers.map((reader) => ({ limit: reader.limit, repeated: reader.repeated(), skipped: reader.skipped(committed) }))).toEqual([
-      { limit: 1, repeated: [], skipped: [] },
-      { limit: 2, repeated: [], skipped: [] },
+    const outcome = (reader: Reader) => ({
+      limit: reader.limit,
+      repeated: reader.repeated(),
+      skipped: reader.skipped(committed, position),
+      unreached: reader.unreached(committed, position),
+    });
+    expect(readers.map(outcome)).toEqual([
+      { limit: 1, repeated: [], skipped: [], unreached: 0 },
+      { limit: 2, repeated: [], skipped: [], unreached: 0 },
     ]);
+  }, 180_000);
+
+  it('an event whose transaction began first but commits last is listed once the transaction commits, not skipped', async () => {
+    const client = app.client('acme');
+    const reader = new Reader([client], 100);
+    await reader.catchUp(
+      new Set((await rows<{ id: string }>(`select id from outbox_events where partner_id = 'acme'`)).map((row) => row.id)),
+      Date.now() + CATCH_UP_MS,
+    );
+    const listed = reader.listed.length;
+
+    // A transaction takes its id with an event and stays open while a later one commits its own.
+    const held = await app.db();
+    try {
+      await held.query('begin');
+      const [early] = (
+        await held.query(
+          `insert into outbox_events (id, partner_id, program_code, event_type, payload, dead)
+           select gen_random_uuid(), partner_id, program_code, event_type, payload, true from outbox_events where partner_id = 'acme' limit 1
+           returning id`,
+        )
+      ).rows as { id: string }[];
+      expect((await client.post('/v1/webhooks/test', { eventType: 'transaction' })).status).toBe(200);
+      const [late] = await rows<{ id: string }>(`select id from outbox_events where partner_id = 'acme' order by occurred_at desc, seq desc limit 1`);
+
+      // The later event waits behind the open transaction: listed now, the cursor would pass the earlier one.
+      expect(await reader.page()).toBe(0);
+      await held.query('commit');
+      await reader.catchUp(new Set([early?.id, late?.id] as string[]), Date.now() + CATCH_UP_MS);
+      expect(reader.listed.slice(listed)).toEqual([early?.id, late?.id]);
+    } finally {
+      await held.end();
+    }
   }, 120_000);
 });
