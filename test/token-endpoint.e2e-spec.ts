@@ -109,6 +109,13 @@ describe('Token endpoint request checks (e2e)', () => {
     expect(unknown.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('Basic with a form client_id naming another client is invalid_request, no token for either (RFC 6749 section 2.3: one method)', async () => {
+    const type = 'application/x-www-form-urlencoded';
+    const answer = await post(type, form({ grant_type: 'client_credentials', client_id: 'issuer-care' }), { authorization: basic(clientId, clientSecret) });
+    expectInvalidRequest(answer);
+    expect(answer.body.error_description).toBe('client_id names another client than the Basic header');
+  });
+
   it('a malformed Basic header or no authentication at all: invalid_client challenged with Basic, never Bearer', async () => {
     const type = 'application/x-www-form-urlencoded';
     for (const headers of [{ authorization: 'Basic !!!' }, {}] as Array<Record<string, string>>) {

@@ -1619,7 +1619,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            /** @description RFC 6749 §5.2: invalid_request (a body that is not application/x-www-form-urlencoded, cannot be parsed or is over 64 KiB, a parameter given twice, a client_id over 128 characters), unsupported_grant_type, invalid_scope */
+            /** @description RFC 6749 §5.2: invalid_request (a body that is not application/x-www-form-urlencoded, cannot be parsed or is over 64 KiB, a parameter given twice, a client_id over 128 characters, a form client_id naming another client than the Basic header), unsupported_grant_type, invalid_scope */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

@@ -43,6 +43,11 @@ describe(isFormMediaType.name, () => {
 describe(tokenRequestOf.name, () => {
   const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
+  it('refuses a form client_id naming another client than the Basic header', () => {
+    expect(() => tokenRequestOf({ client_id: 'form' }, basicOf('basic', 's3cret'))).toThrow(InvalidTokenRequest);
+    expect(() => tokenRequestOf({ client_id: '' }, basicOf('basic', 's3cret'))).toThrow(InvalidTokenRequest);
+  });
+
   it('refuses a client id over 128 characters in the form or in Basic', () => {
     expect(() => tokenRequestOf({ client_id: 'a'.repeat(128) }, undefined)).not.toThrow();
     expect(() => tokenRequestOf({ client_id: 'a'.repeat(129) }, undefined)).toThrow(InvalidTokenRequest);
@@ -50,8 +55,8 @@ describe(tokenRequestOf.name, () => {
   });
 
   it('names the Basic client first, else the form client_id, and no client for an empty form client_id', () => {
-    expect(tokenRequestOf({ client_id: 'form' }, basicOf('basic', 's3cret'))).toEqual({
-      form: { client_id: 'form' },
+    expect(tokenRequestOf({ client_id: 'basic' }, basicOf('basic', 's3cret'))).toEqual({
+      form: { client_id: 'basic' },
       basic: { id: 'basic', secret: 's3cret' },
       clientId: 'basic',
     });

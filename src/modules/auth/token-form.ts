@@ -70,6 +70,10 @@ function formDecode(text: string): string {
 /** The token request of a form and an Authorization header; a client id (form or Basic) longer than MAX_CLIENT_ID_LENGTH is refused. */
 export function tokenRequestOf(form: Record<string, string>, authorization: string | undefined): TokenRequest {
   const basic = basicCredentials(authorization);
+  // A form client_id beside Basic may name the client again (RFC 6749 section 3.2.1), never another one:
+  // that would be two client identities in one request (section 2.3).
+  if (basic && form.client_id !== undefined && form.client_id !== basic.id)
+    throw new InvalidTokenRequest('client_id names another client than the Basic header');
   const clientId = basic ? basic.id : form.client_id || undefined;
   if (clientId !== undefined && clientId.length > MAX_CLIENT_ID_LENGTH)
     throw new InvalidTokenRequest(`client_id is longer than ${MAX_CLIENT_ID_LENGTH} characters`);

@@ -47,7 +47,7 @@ export class TokenController {
     type: OAuthErrorDto,
     description:
       'RFC 6749 §5.2: invalid_request (a body that is not application/x-www-form-urlencoded, cannot be parsed or is over 64 KiB, ' +
-      'a parameter given twice, a client_id over 128 characters), unsupported_grant_type, invalid_scope',
+      'a parameter given twice, a client_id over 128 characters, a form client_id naming another client than the Basic header), unsupported_grant_type, invalid_scope',
     examples: {
       unsupportedGrant: {
         summary: 'Not client_credentials',
