@@ -193,4 +193,38 @@ describe('?validateOnly=true (e2e, CONTRACT section 11)', () => {
       expect(detail(real.body)).toMatchObject({ code: 0, subCode: 0, description: 'Success' });
     });
   });
+
+  describe('read routes', () => {
+    it('refuse any query parameter (400/100/2 naming it), as the write routes and the event list do; without one they answer', async () => {
+      const request = EnrollmentRequestFactory.build();
+      const enrolled = await app.client().post(ENROLL, request);
+      expect(detail(enrolled.body)).toMatchObject({ code: 0, subCode: 0 });
+      const accountId = (enrolled.body.account as { accountIdentifier: string }).accountIdentifier;
+      const reads = [
+        { client: 'acme', path: `${ENROLL}/accounts/${accountId}` },
+        { client: 'acme', path: `${ENROLL}/requests/${request.requestId}` },
+        { client: 'acme', path: `/v1/programs/sandbox/accounts/${accountId}/users` },
+        { client: 'acme', path: `/v1/programs/sandbox/accounts/${accountId}/businessProfile` },
+        { client: 'acme', path: `/v1/webhooks/events/${randomUUID()}` },
+        { client: 'acme', path: '/v1/errors' },
+        { client: 'care', path: `/v1/care/accounts/${accountId}` },
+        { client: 'care', path: `/v1/care/accounts/${accountId}/audit` },
+        { client: 'care', path: `/v1/care/webhooks/events/${randomUUID()}` },
+      ] as const;
+      const answered = [];
+      for (const { client, path } of reads) {
+        const res = await app.client(client).get(`${path}?expand=user`);
+        answered.push({ path, status: res.status, detail: detail(res.body) });
+      }
+      expect(answered).toEqual(
+        reads.map(({ path }) => ({
+          path,
+          status: 400,
+          detail: linked({ code: 100, subCode: 2, description: 'property expand should not exist', field: 'expand' }),
+        })),
+      );
+      expect((await app.client().get(`${ENROLL}/accounts/${accountId}`)).status).toBe(200);
+      expect((await app.client('care').get(`/v1/care/accounts/${accountId}/audit`)).status).toBe(200);
+    });
+  });
 });

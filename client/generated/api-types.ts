@@ -1788,16 +1788,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found */
-            "4XX": {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description One entry per distinct (httpStatus, code, subCode) */
             200: {
                 headers: {
@@ -1806,6 +1796,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorCatalogueResponse"];
+                };
+            };
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Any other error: malformed JSON, unknown property, body too large, content type, unknown route, dependency unavailable (503 with Retry-After), unexpected (500) */
@@ -1918,6 +1918,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BusinessProfileResponse"];
+                };
+            };
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
@@ -2078,6 +2088,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UsersResponse"];
+                };
+            };
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
@@ -2337,6 +2357,16 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
             401: {
                 headers: {
@@ -2401,6 +2431,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnrollmentRequestStatusResponse"];
+                };
+            };
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */
@@ -2616,6 +2656,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEventResponse"];
+                };
+            };
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header. 401/401/0 Missing, invalid or expired access token */

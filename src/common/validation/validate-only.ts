@@ -46,6 +46,9 @@ export const NoQuery = createParamDecorator((allowed: readonly string[] | undefi
   return undefined;
 });
 
+/** A read route's 400 (for ApiErrors' notes): it takes no query parameter. */
+export const NO_QUERY = 'Any query parameter: a read takes none (400/100/2 naming it)';
+
 /** The parameter is true for a validate-only call; documents the query parameter. */
 export function ValidateOnly(): ParameterDecorator {
   return (target, key, index) => {

@@ -20,7 +20,7 @@ import { AuditView, CareAuditService } from '../audit/care-audit.service';
 import { CareOperationsService } from './services/care-operations.service';
 import { CardReplacementService } from './services/card-replacement.service';
 import { CardUnblockService } from './services/card-unblock.service';
-import { NoQuery } from '../../common/validation/validate-only';
+import { NO_QUERY, NoQuery } from '../../common/validation/validate-only';
 
 const VIEW = "The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account).";
 
@@ -97,7 +97,8 @@ export class CareController {
   @Get()
   @ApiOperation({ operationId: 'careGetAccount', summary: 'The account as care sees it' })
   @ApiAnswer(AccountResponseDto, VIEW, ACCOUNT_ANSWER_EXAMPLES)
-  async get(@CurrentPrincipal() principal: Principal, @Param('accountIdentifier') accountId: string): Promise<AccountView> {
+  @ApiErrors({ 400: ['UNKNOWN_PROPERTY'] }, { 400: NO_QUERY })
+  async get(@CurrentPrincipal() principal: Principal, @Param('accountIdentifier') accountId: string, @NoQuery() _query: undefined): Promise<AccountView> {
     await this.runner.requireVisible(actorOf(principal), accountId);
     return this.views.render(accountId, principal.partner);
   }
@@ -133,7 +134,12 @@ export class CareController {
       }),
     },
   })
-  async auditTrail(@CurrentPrincipal() principal: Principal, @Param('accountIdentifier') accountId: string): Promise<{ auditTrail: AuditView[] }> {
+  @ApiErrors({ 400: ['UNKNOWN_PROPERTY'] }, { 400: NO_QUERY })
+  async auditTrail(
+    @CurrentPrincipal() principal: Principal,
+    @Param('accountIdentifier') accountId: string,
+    @NoQuery() _query: undefined,
+  ): Promise<{ auditTrail: AuditView[] }> {
     await this.runner.requireVisible(actorOf(principal), accountId);
     return { auditTrail: await this.audit.list(accountId) };
   }

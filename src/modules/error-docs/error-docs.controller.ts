@@ -1,12 +1,13 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAnswer, EXAMPLE_BASE_URL, successExample } from '../../common/openapi/api-answers';
+import { ApiAnswer, ApiErrors, EXAMPLE_BASE_URL, successExample } from '../../common/openapi/api-answers';
 import { Public } from '../../common/auth/decorators';
 import { documentedCatalogue, publicCatalogue, PublicError } from '../../common/errors/public-catalogue';
 import { rawResponse, RawResponse } from '../../common/http/answer';
 import { AppConfig } from '../../config/app-config';
 import { ErrorCatalogueResponse } from './error-docs.dto';
 import { ERROR_PAGE_CSP, renderErrorPage } from './error-page';
+import { NO_QUERY, NoQuery } from '../../common/validation/validate-only';
 
 /** CONTRACT section 11: the error catalogue as JSON and as a page, both from the one catalogue, no token. */
 @ApiTags('partner tools')
@@ -42,7 +43,8 @@ export class ErrorDocsController {
       }),
     },
   })
-  list(): { errors: PublicError[] } {
+  @ApiErrors({ 400: ['UNKNOWN_PROPERTY'] }, { 400: NO_QUERY })
+  list(@NoQuery() _query: undefined): { errors: PublicError[] } {
     return { errors: this.errors };
   }
 

@@ -13,7 +13,7 @@ import { EventListItem, EventLogService, EventPage, EventView } from '../events/
 import { SendTestWebhookDto } from './dtos/send-test-webhook.dto';
 import { LimitedWebhookCall } from './webhook-call-limit';
 import { TestWebhookResult, WebhookTestService } from './webhook-test.service';
-import { NoQuery } from '../../common/validation/validate-only';
+import { NO_QUERY, NoQuery } from '../../common/validation/validate-only';
 
 const DELIVERY_NOTE =
   'Delivery: POST to your webhook URL, at least once, with Standard Webhooks headers webhook-id (= eventId, ' +
@@ -179,8 +179,8 @@ export class WebhooksController {
   @ApiAnswer(WebhookEventResponseDto, 'The event with its delivery state and attempts', {
     success: { summary: 'A delivered event', value: successExample({ event: EVENT_EXAMPLE }) },
   })
-  @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event or another partner's event" })
-  async partnerEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventView }> {
+  @ApiErrors({ 400: ['UNKNOWN_PROPERTY'], 404: ['EVENT_NOT_FOUND'] }, { 400: NO_QUERY, 404: "Unknown event or another partner's event" })
+  async partnerEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string, @NoQuery() _query: undefined): Promise<{ event: EventView }> {
     const event = await this.events.describe(eventId, principal.partner);
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
     return { event };
@@ -195,8 +195,11 @@ export class WebhooksController {
   @ApiAnswer(WebhookEventResponseDto, 'The event with its delivery state and attempts', {
     success: { summary: 'A delivered event', value: successExample({ event: EVENT_EXAMPLE }) },
   })
-  @ApiErrors({ 404: ['EVENT_NOT_FOUND'] }, { 404: "Unknown event, or one of a program outside the care client's programs" })
-  async careEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string): Promise<{ event: EventView }> {
+  @ApiErrors(
+    { 400: ['UNKNOWN_PROPERTY'], 404: ['EVENT_NOT_FOUND'] },
+    { 400: NO_QUERY, 404: "Unknown event, or one of a program outside the care client's programs" },
+  )
+  async careEvent(@CurrentPrincipal() principal: Principal, @Param('eventId') eventId: string, @NoQuery() _query: undefined): Promise<{ event: EventView }> {
     const event = await this.events.describe(eventId, { programs: principal.partner.programs });
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
     return { event };

@@ -11,6 +11,7 @@ import { UpdateBusinessProfileRequestDto } from '../dtos/business-data-update.dt
 import { BusinessDataView } from '../services/business-profile.codec';
 import { BusinessProfileService } from '../services/business-profile.service';
 import { ApiLocked } from '../../locking/lock-on.decorator';
+import { NO_QUERY, NoQuery } from '../../../common/validation/validate-only';
 
 const BUSINESS_DATA_EXAMPLE = {
   businessName: 'Acme Tacos LLC',
@@ -47,11 +48,12 @@ export class BusinessProfileController {
   @ApiAnswer(BusinessProfileResponseDto, 'The business data', {
     success: { summary: 'A business profile', value: successExample({ businessData: BUSINESS_DATA_EXAMPLE }) },
   })
-  @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND', 'BUSINESS_PROFILE_NOT_FOUND'] }, { 404: NOT_FOUND })
+  @ApiErrors({ 400: ['UNKNOWN_PROPERTY'], 404: ['ACCOUNT_NOT_FOUND', 'BUSINESS_PROFILE_NOT_FOUND'] }, { 400: NO_QUERY, 404: NOT_FOUND })
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,
     @Param('accountIdentifier') accountIdentifier: string,
+    @NoQuery() _query: undefined,
   ): Promise<{ businessData: BusinessDataView }> {
     return { businessData: await this.businessProfiles.get(principal, programCode, accountIdentifier) };
   }

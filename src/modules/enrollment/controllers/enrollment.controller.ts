@@ -25,6 +25,7 @@ import { EnrollmentRequestsService, RequestStatus } from '../services/enrollment
 import { ENROLLMENT_OPERATION } from '../services/enrollment-points';
 import { EnrollmentRequestStatusResponse } from '../dtos/request-status.response';
 import { EnrollmentPlan, EnrollmentRulesService } from '../services/enrollment-rules.service';
+import { NO_QUERY, NoQuery } from '../../../common/validation/validate-only';
 
 const ENROLL_DESCRIPTION = [
   'Creates the user, the account with its primary purse, and the card, in one transaction (an interrupted or held enrollment completes on the identical retry).',
@@ -104,11 +105,15 @@ export class EnrollmentController {
       'It stays shown on locked and closed accounts (the day the account was given does not change).',
   })
   @ApiAnswer(AccountResponseDto, 'The account, its primary user and its cards', ACCOUNT_ANSWER_EXAMPLES)
-  @ApiErrors({ 404: ['ACCOUNT_NOT_FOUND'] }, { 404: 'Unknown or malformed id, or an account of another partner or program' })
+  @ApiErrors(
+    { 400: ['UNKNOWN_PROPERTY'], 404: ['ACCOUNT_NOT_FOUND'] },
+    { 400: NO_QUERY, 404: 'Unknown or malformed id, or an account of another partner or program' },
+  )
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,
     @Param('accountIdentifier') accountIdentifier: string,
+    @NoQuery() _query: undefined,
   ): Promise<AccountView> {
     return this.enrollments.get(principal, programCode, accountIdentifier);
   }
@@ -150,11 +155,12 @@ export class EnrollmentController {
       }),
     },
   })
-  @ApiErrors({ 404: ['REQUEST_NOT_FOUND'] }, { 404: 'Unknown requestId, or one of another partner or program' })
+  @ApiErrors({ 400: ['UNKNOWN_PROPERTY'], 404: ['REQUEST_NOT_FOUND'] }, { 400: NO_QUERY, 404: 'Unknown requestId, or one of another partner or program' })
   async request(
     @CurrentPrincipal() principal: Principal,
     @Param('programCode') programCode: string,
     @Param('requestId') requestId: string,
+    @NoQuery() _query: undefined,
   ): Promise<RequestStatus> {
     return this.requests.status(principal, programCode, requestId);
   }
