@@ -186,6 +186,10 @@ describe('Webhook events list and redelivery (e2e, CONTRACT section 11)', () => 
       '?limit=-1',
       '?limit=',
       '?limit=1&limit=2',
+      // Not the integer's own form: a leading zero is refused like a sign or an exponent.
+      '?limit=01',
+      '?limit=+5',
+      '?limit=1e1',
       '?after=nonsense',
       `?after=${good}.`,
       '?after=',

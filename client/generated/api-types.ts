@@ -2593,7 +2593,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventListResponse"];
                 };
             };
-            /** @description A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit outside 1..100; an unknown eventType; any other query parameter (a misspelt cursor would list from the start again). 400/100/6 Invalid cursor or limit; 400/100/5 <property name> has an invalid value or type; 400/100/2 property <property name> should not exist */
+            /** @description A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit that is not an integer 1..100 written plainly (no leading zero, sign or exponent); an unknown eventType; any other query parameter (a misspelt cursor would list from the start again). 400/100/6 Invalid cursor or limit; 400/100/5 <property name> has an invalid value or type; 400/100/2 property <property name> should not exist */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -169,7 +169,8 @@ function decodeCursor(raw: string): ListCursor {
 }
 
 function parseLimit(raw: string): number {
-  const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
+  // The integer's own form only, as cursors are only the list's own encoding: no leading zero, sign or exponent.
+  const limit = /^[1-9]\d{0,2}$/.test(raw) ? Number(raw) : NaN;
   if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new DomainError('BAD_CURSOR_OR_LIMIT');
   return limit;
 }

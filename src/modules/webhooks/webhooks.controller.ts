@@ -120,7 +120,7 @@ export class WebhooksController {
     { 400: ['BAD_CURSOR_OR_LIMIT', 'INVALID_FIELD', 'UNKNOWN_PROPERTY'] },
     {
       400:
-        'A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit outside 1..100; an unknown eventType; ' +
+        'A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit that is not an integer 1..100 written plainly (no leading zero, sign or exponent); an unknown eventType; ' +
         'any other query parameter (a misspelt cursor would list from the start again)',
     },
   )
