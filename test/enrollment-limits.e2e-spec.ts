@@ -16,7 +16,11 @@ describe('Enrollment account limits (e2e)', () => {
   beforeAll(async () => {
     // `other` overrides some limits (CONTRACT.md section 4) so the business phone rows stay short.
     app = await startTestApp('enrollment-limits', {
-      programs: [{ programCode: 'other', limits: { consumer: { ssn: [2, 5] }, business: { phone: [1, 2] } } }],
+      programs: [
+        { programCode: 'other', limits: { consumer: { ssn: [2, 5] }, business: { phone: [1, 2] } } },
+        // Two partners in one program (acme and secure), two active accounts of an SSN allowed.
+        { programCode: 'shared', currencies: ['USD'], kycRequired: true, kybEnabled: false, matriculaEnabled: false, limits: { consumer: { ssn: [2, 5] } } },
+      ],
     });
   });
 
@@ -24,7 +28,7 @@ describe('Enrollment account limits (e2e)', () => {
     await app.close();
   });
 
-  async function enrolled(request: EnrollmentRequest, path = SANDBOX, partner: 'acme' | 'globex' = 'acme'): Promise<string> {
+  async function enrolled(request: EnrollmentRequest, path = SANDBOX, partner: 'acme' | 'globex' | 'secure' = 'acme'): Promise<string> {
     const res = await app.client(partner).post(path, request);
     expect({ status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0, subCode: 0 } });
     return accountIdOf(res.body);
@@ -401,6 +405,27 @@ describe('Enrollment account limits (e2e)', () => {
     expect(res.body).not.toHaveProperty('account');
   });
 
+  it("the DOB-match answer is the caller's own most recent active enrollment, whoever enrolled the key since", async () => {
+    // In a program two partners share: acme's enrollment, then secure's (more recent), both active.
+    const SHARED = '/v1/programs/shared/enrollments';
+    const ssn = uniqueSsn();
+    const person = withSsn(ssn, { dateOfBirth: '1979-03-04' });
+    const acmes = await enrolled(EnrollmentRequestFactory.build(person), SHARED, 'acme');
+    const secures = await enrolled(EnrollmentRequestFactory.build(person), SHARED, 'secure');
+    // Each partner's decline carries its own enrollment: nothing tells acme that secure enrolled the
+    // person since (the decline alone did), and secure's account is never shown to acme.
+    const acme = await app.client('acme').post(SHARED, EnrollmentRequestFactory.build(person));
+    expectDecline(acme, 60, 'Number of Active Accounts Exceeded');
+    expect(acme.body.account).toMatchObject({ accountIdentifier: acmes });
+    const secure = await app.client('secure').post(SHARED, EnrollmentRequestFactory.build(person));
+    expectDecline(secure, 60, 'Number of Active Accounts Exceeded');
+    expect(secure.body.account).toMatchObject({ accountIdentifier: secures });
+    // Another date of birth than the caller's own enrollment: the decline alone.
+    const other = await app.client('acme').post(SHARED, EnrollmentRequestFactory.build(withSsn(ssn, { dateOfBirth: '1979-03-05' })));
+    expectDecline(other, 60, 'Number of Active Accounts Exceeded');
+    expect(other.body).not.toHaveProperty('account');
+  });
+
   it('50 concurrent enrollments with the same SSN and different requestIds create exactly one account', async () => {
     const ssn = uniqueSsn();
     const client = app.client();
@@ -437,7 +462,7 @@ describe('Enrollment account limits (e2e)', () => {
         const res = await db.query({
           name: 'limit_count_plan_check',
           text,
-          values: ['sandbox', 'consumer', '00000000-0000-0000-0000-000000000000', 'ssn', `bidx-${i}`, 'phone', `bidx-phone-${i}`],
+          values: ['sandbox', 'consumer', '00000000-0000-0000-0000-000000000000', 'acme', 'ssn', `bidx-${i}`, 'phone', `bidx-phone-${i}`],
         });
         expect(res.rows.map((row: { active: number }) => row.active)).toEqual([0, 0]);
       }

@@ -44,7 +44,7 @@ const NOT_FOUND = (what: string) =>
   );
 const ACTIVE_LIMIT = (key: string) =>
   afterChange(
-    `The customer's ${key} already has as many active accounts in this program as it allows. The answer carries the most recent active enrollment of that ${key} when the date of birth matches.`,
+    `The customer's ${key} already has as many active accounts in this program as it allows. The answer carries your most recent active enrollment of that ${key} when the date of birth matches.`,
     `Use the existing account. A new enrollment (new requestId) can succeed once one of the active accounts is closed; the identical retry replays this decline.`,
   );
 const LIFETIME_LIMIT = (key: string) =>

@@ -49,7 +49,7 @@ export const ENROLLMENT_ANSWER_EXAMPLES: Examples = {
     value: errorExample('OFAC_HOLD', NEVER_ACTIVATED('ofacReview')),
   },
   limitDeclineWithEnrollment: {
-    summary: 'Decline 2/60 (HTTP 200): active SSN limit; the most recent active enrollment of that SSN (date of birth matches)',
+    summary: 'Decline 2/60 (HTTP 200): active SSN limit; your most recent active enrollment of that SSN (date of birth matches)',
     value: errorExample('ACTIVE_SSN_LIMIT', ACCOUNT_VIEW_EXAMPLE),
   },
   limitDeclineAlone: {

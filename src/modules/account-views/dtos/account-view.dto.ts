@@ -53,7 +53,7 @@ export class PaymentInstrumentViewDto {
   name: 'AccountResponse',
   description:
     'Success, or a HTTP 200 decline: an OFAC hold (5/370: account pending/ofacReview, paymentInstruments []), an account-limit decline ' +
-    '(2/60, 2/61, 2/63, 2/66) with the most recent active enrollment of that key when the date of birth matches, or alone.',
+    '(2/60, 2/61, 2/63, 2/66) with your most recent active enrollment of that key when the date of birth matches, or alone.',
 })
 export class AccountResponseDto extends EnvelopeDto {
   @ApiPropertyOptional({ type: AccountDataViewDto, description: 'Absent only on a limit decline answered alone' }) account?: AccountDataViewDto;

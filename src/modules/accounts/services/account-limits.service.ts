@@ -22,12 +22,14 @@ export interface LimitBreach {
   error: ErrorKey;
   kind: LimitKeyKind;
   scope: 'active' | 'lifetime';
-  /** For an active-limit breach: the most recent counted account of that key (DOB-match rule). */
+  /** For an active-limit breach: the calling partner's most recent counted account of that key (DOB-match rule). */
   mostRecentAccountId: string | null;
 }
 
 export interface LimitCheck {
   programCode: string;
+  /** Whose most recent active account a breach names: another partner's is never shown (CONTRACT section 3). */
+  partnerId: string | null;
   accountType: AccountType;
   limits: LimitSet;
   keys: LimitKeyValue[];
@@ -72,18 +74,21 @@ const LIMIT_COUNT_SQL = new Map<number, string>();
  * generic plan, estimated it far above the custom plan's two rows, and so kept planning a custom
  * plan on every call (docs/design-notes.md, "Prepared statements"). With the row count in the text
  * both plans cost the same and the generic one stays.
- * Parameters: $1 program, $2 account type, $3 an account not counted, then each key's kind and blind index.
+ * `recent` is the partner's own most recent active account of the key ($4): another partner's is
+ * never shown, and a caller told nothing when the most recent is someone else's could still infer
+ * that another partner enrolled the person since.
+ * Parameters: $1 program, $2 account type, $3 an account not counted, $4 the partner, then each key's kind and blind index.
  */
 export function limitCountSql(count: number): string {
   const cached = LIMIT_COUNT_SQL.get(count);
   if (cached !== undefined) return cached;
-  const keys = Array.from({ length: count }, (_, i) => `($${4 + 2 * i}::text, $${5 + 2 * i}::text)`).join(', ');
+  const keys = Array.from({ length: count }, (_, i) => `($${5 + 2 * i}::text, $${6 + 2 * i}::text)`).join(', ');
   const text = prepared(`select q.kind, q.bidx, c.active, c.lifetime, c.recent
    from (values ${keys}) as q(kind, bidx)
    cross join lateral (
      select count(a.id) filter (where ${ACTIVE})::int as active,
             count(a.id) filter (where ${EVER_ACTIVATED})::int as lifetime,
-            (array_agg(a.id order by a.created_at desc) filter (where ${ACTIVE}))[1] as recent
+            (array_agg(a.id order by a.created_at desc) filter (where ${ACTIVE} and a.partner_id = $4::text))[1] as recent
        from account_limit_keys k
        join accounts a on a.id = k.account_id
       where k.program_code = $1 and k.account_type = $2 and k.key_kind = q.kind and k.key_bidx = q.bidx and k.account_id <> $3
@@ -92,7 +97,7 @@ export function limitCountSql(count: number): string {
   return text;
 }
 
-/** Counts of one key: accounts counted as active, ever activated, and the most recent active one. */
+/** Counts of one key: accounts counted as active, ever activated, and the partner's most recent active one. */
 export interface KeyCounts {
   active: number;
   lifetime: number;
@@ -149,8 +154,11 @@ export class AccountLimitsService {
    * An enrollment that completes after it was written (OFAC cleared, bill cycle retried) is counted
    * again: its own keys, locked in the caller's transaction, the account itself excluded.
    */
-  async recheckAccount(manager: EntityManager, account: { id: string; programCode: string; accountType: AccountType }): Promise<LimitBreach | null> {
-    return this.recount(manager, account, this.limitsOf(account));
+  async recheckAccount(
+    manager: EntityManager,
+    account: { id: string; partnerId: string; programCode: string; accountType: AccountType },
+  ): Promise<LimitBreach | null> {
+    return this.recount(manager, account, this.limitsOf(account), account.partnerId);
   }
 
   /**
@@ -167,7 +175,7 @@ export class AccountLimitsService {
     patch: Partial<Pick<Account, 'activatedAt' | 'status' | 'kycPendingGate'>>,
   ): Promise<void> {
     if (COUNTS.active(account) || !COUNTS.active({ ...account, ...patch })) return;
-    const breach = await this.recount(manager, account, scoped(this.limitsOf(account), 'active'));
+    const breach = await this.recount(manager, account, scoped(this.limitsOf(account), 'active'), null);
     if (breach) throw new DomainError(breach.error);
   }
 
@@ -176,9 +184,14 @@ export class AccountLimitsService {
     manager: EntityManager,
     account: { id: string; programCode: string; accountType: AccountType },
     limits: LimitSet,
+    partnerId: string | null,
   ): Promise<LimitBreach | null> {
     const keys = await this.lockKeysOf(manager, account);
-    return this.count(manager, { programCode: account.programCode, accountType: account.accountType, limits, keys: [], excludeAccountId: account.id }, keys);
+    return this.count(
+      manager,
+      { programCode: account.programCode, partnerId, accountType: account.accountType, limits, keys: [], excludeAccountId: account.id },
+      keys,
+    );
   }
 
   /** The limits of the account's program and type. */
@@ -207,7 +220,13 @@ export class AccountLimitsService {
     const rows = await queryRows<{ kind: LimitKeyKind; bidx: string; active: number; lifetime: number; recent: string | null }>(
       manager,
       limitCountSql(keys.length),
-      [check.programCode, check.accountType, check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000', ...keys.flatMap((k) => [k.kind, k.bidx])],
+      [
+        check.programCode,
+        check.accountType,
+        check.excludeAccountId ?? '00000000-0000-0000-0000-000000000000',
+        check.partnerId,
+        ...keys.flatMap((k) => [k.kind, k.bidx]),
+      ],
     );
     const counted = keys.map((key) => ({
       kind: key.kind,
@@ -243,7 +262,14 @@ export class AccountLimitsService {
     await this.locks.lockInTransaction(manager, this.lockNames(account.programCode, [key]));
     const limits = countedLimits(this.limitsOf(account), account);
     const breach = limits
-      ? await this.check(manager, { programCode: account.programCode, accountType: account.accountType, limits, keys: [key], excludeAccountId: account.id })
+      ? await this.check(manager, {
+          programCode: account.programCode,
+          partnerId: null,
+          accountType: account.accountType,
+          limits,
+          keys: [key],
+          excludeAccountId: account.id,
+        })
       : null;
     if (breach) throw new DomainError(breach.error);
     // The record joins the caller's batch (its other writes), under the key's lock taken above.

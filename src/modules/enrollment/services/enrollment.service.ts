@@ -189,6 +189,7 @@ export class EnrollmentService {
     const userData = claimed ? { ...plan.user, identifyingData: { ...plan.user.identifyingData, matriculaId: claimed.idNumber } } : plan.user;
     const breach = await this.limits.check(manager, {
       programCode,
+      partnerId: partner.partnerId,
       accountType: plan.accountType,
       limits: plan.program.limits[plan.accountType],
       keys: limitKeys,
@@ -242,8 +243,9 @@ export class EnrollmentService {
   }
 
   /**
-   * A limit decline. For an active-account limit whose most recent enrollment has the same date of
-   * birth (and is this partner's), that enrollment is returned beside the decline; otherwise only the error.
+   * A limit decline. For an active-account limit whose most recent enrollment of this partner (the
+   * limit count names only the caller's own) has the same date of birth, that enrollment is returned
+   * beside the decline; otherwise only the error.
    */
   private async decline(manager: EntityManager, partner: PartnerConfig, dateOfBirth: string | null, breach: LimitBreach): Promise<CallOutcome<AccountView>> {
     const decline = new DomainError(breach.error);
