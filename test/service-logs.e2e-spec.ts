@@ -98,17 +98,23 @@ describe('Service log lines (e2e)', () => {
       await waitUntil(async () => replayLine() !== undefined, 5000, 20);
       expect(replayLine()).toMatchObject({ res: { statusCode: 200, code: 2, subCode: 60 } });
 
-      // An error answer: its envelope's first detail, and the route pattern, not the URL.
+      // An error answer: its envelope's first detail, and the route pattern, not the URL (nor its query,
+      // which a read refuses: 400/100/2 naming it).
       const account = '00000000-0000-4000-8000-000000000000';
-      const missing = await app.client().get(`${ENROLL}/accounts/${account}?probe=1`);
-      expect(missing.status).toBe(404);
-      const detail = missing.body.responseDetails[0] as { code: number; subCode: number };
-      expect(requestLine(String(missing.body.requestId))).toMatchObject({
-        partnerId: 'acme',
-        programCode: 'sandbox',
-        req: { method: 'GET', url: `${ENROLL}/accounts/${account}`, route: ACCOUNT_ROUTE },
-        res: { statusCode: 404, code: detail.code, subCode: detail.subCode },
-      });
+      for (const [query, statusCode] of [
+        ['', 404],
+        ['?probe=1', 400],
+      ] as const) {
+        const missing = await app.client().get(`${ENROLL}/accounts/${account}${query}`);
+        expect(missing.status).toBe(statusCode);
+        const detail = missing.body.responseDetails[0] as { code: number; subCode: number };
+        expect(requestLine(String(missing.body.requestId))).toMatchObject({
+          partnerId: 'acme',
+          programCode: 'sandbox',
+          req: { method: 'GET', url: `${ENROLL}/accounts/${account}`, route: ACCOUNT_ROUTE },
+          res: { statusCode, code: detail.code, subCode: detail.subCode },
+        });
+      }
 
       // Refused before any partner is known: no partner; a route that does not exist: no pattern.
       const anonymous = await fetch(`${app.baseUrl}${ENROLL}/accounts/${account}`);
