@@ -52,6 +52,22 @@ describe(loadEnv.name, () => {
     expect(loadEnv({ PORT: '0' }).port).toBe(0);
   });
 
+  it('DATABASE_URL is a postgres:// or postgresql:// URL, refused naming the variable and never echoing the value (it holds the password)', () => {
+    const message = 'DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database)';
+    for (const raw of [
+      'Secr3tPwXYZ',
+      'postgres://postgres:Secr3tPwXYZ@127.0.0.1:notaport/enrollment',
+      'mysql://u:Secr3tPwXYZ@h/db',
+      'postgres://u:Secr3tPwXYZ@:5432/db',
+    ]) {
+      expect(() => loadEnv({ DATABASE_URL: raw })).toThrow(new EnvError(message));
+    }
+    expect(loadEnv({ DATABASE_URL: 'postgresql://u:p@db.internal:5432/enrollment?sslmode=require' }).databaseUrl).toBe(
+      'postgresql://u:p@db.internal:5432/enrollment?sslmode=require',
+    );
+    expect(loadEnv({ DATABASE_URL: 'postgres://u@127.0.0.1/db' }).databaseUrl).toBe('postgres://u@127.0.0.1/db');
+  });
+
   it("LOG_LEVEL is one of the logger's levels", () => {
     expect(loadEnv({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
     expect(() => loadEnv({ LOG_LEVEL: 'verbose' })).toThrow(/^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"$/);

@@ -207,6 +207,24 @@ function schemaName(raw: string | undefined): string {
   return value;
 }
 
+/**
+ * A PostgreSQL URL pg can connect with; refused naming the variable and never echoing the value,
+ * which holds the password (pg's own failure named neither: "Invalid URL", "getaddrinfo ENOTFOUND base").
+ */
+function databaseUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new EnvError('DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database)');
+  }
+  return raw;
+}
+
 function databaseTlsOff(raw: string | undefined): boolean {
   if (raw === undefined || raw === '' || raw === 'on') return false;
   if (raw === 'off') return true;
@@ -253,7 +271,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     host,
     port,
     publicUrl: publicUrl(source.PUBLIC_URL, host, port),
-    databaseUrl: source.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl(source.DATABASE_URL),
     dbSchema: schemaName(source.DB_SCHEMA),
     embeddedPg: {
       dir: path.resolve(source.EMBEDDED_PG_DIR || path.join(dataDir, 'pg')),
