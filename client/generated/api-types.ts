@@ -598,7 +598,7 @@ export interface components {
              */
             phoneNumber?: string;
             /**
-             * @description An http or https URL whose host has a top-level domain; the scheme may be left out (tacos.example.com)
+             * @description An http or https URL whose host is a name with a top-level domain or an IP address; the scheme may be left out (tacos.example.com)
              * @example https://tacos.example.com
              */
             url?: string;
@@ -664,7 +664,7 @@ export interface components {
              */
             phoneNumber?: string | null;
             /**
-             * @description An http or https URL whose host has a top-level domain; the scheme may be left out (tacos.example.com)
+             * @description An http or https URL whose host is a name with a top-level domain or an IP address; the scheme may be left out (tacos.example.com)
              * @example https://tacos.example.com
              */
             url?: string | null;

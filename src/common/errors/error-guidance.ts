@@ -163,7 +163,10 @@ export const ERROR_GUIDANCE = {
 
   BUSINESS_DATA_NOT_ALLOWED: fix('businessData is sent with an accountType other than business.', 'Send businessData only with accountType business.'),
   INVALID_BUSINESS_ZIP: fix('businessZipCode is not 12345 or 12345-6789.', 'Send a 5-digit ZIP code or ZIP+4 with its hyphen.'),
-  INVALID_URL: fix('url is not an http or https address with a domain name (at most 2048 characters).', 'Send a full address such as https://example.com.'),
+  INVALID_URL: fix(
+    'url is not a web address: http:// or https:// (or no scheme), then a host name with a top-level domain or an IP address (at most 2048 characters).',
+    'Send an address such as https://example.com.',
+  ),
   INVALID_BUSINESS_EMAIL: fix('The business email is not an email address.', 'Send an address such as name@example.com.'),
   INVALID_BUSINESS_COUNTRY: fix('businessCountryCode is not an ISO 3166-1 alpha-2 or alpha-3 code.', 'Send a code such as US or USA.'),
   INVALID_BUSINESS_TYPE_ENROLLMENT: fix(

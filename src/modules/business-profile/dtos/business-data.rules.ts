@@ -90,7 +90,7 @@ export const UrlRules = () =>
       type: String,
       example: 'https://tacos.example.com',
       required: false,
-      description: 'An http or https URL whose host has a top-level domain; the scheme may be left out (tacos.example.com)',
+      description: 'An http or https URL whose host is a name with a top-level domain or an IP address; the scheme may be left out (tacos.example.com)',
     },
     unstated(IsUrl({ protocols: ['http', 'https'], require_tld: true }, fails('INVALID_URL'))),
     maxLength(2048, fails('INVALID_URL')),
