@@ -171,11 +171,39 @@ async function initdb(binDir, dataDir, ids) {
   }
 }
 
-async function waitForServer(port, child) {
+/**
+ * Why the server stopped, from its log (server.log, launch's): its "could not ..." lines and its
+ * FATAL line, without their time and pid prefix, e.g. `could not bind IPv4 address "127.0.0.1":
+ * Address already in use; could not create any TCP/IP sockets`.
+ */
+function lastComplaint(dataDir) {
+  try {
+    const said = fs
+      .readFileSync(path.join(dataDir, 'server.log'), 'utf8')
+      .split('\n')
+      .map((line) => /^.*?\b(?:LOG|WARNING|ERROR|FATAL|PANIC):\s+(.*)$/.exec(line))
+      .filter((match) => match && (/^could not /.test(match[1]) || /\b(?:FATAL|PANIC):/.test(match[0])))
+      .map((match) => match[1].trim());
+    return said.length > 0 ? [...new Set(said)].slice(-3).join('; ') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Connects once the server accepts, within 30 s on the clock. Each attempt is bounded too: a port
+ * that another program holds accepts the connection and never answers, and an unbounded connect
+ * waited there for ever while the server had long exited, unable to bind.
+ */
+async function waitForServer(port, child, dataDir) {
   const { Client } = require('pg');
-  for (let i = 0; i < 300; i += 1) {
-    if (child && child.exitCode !== null) throw new Error(`PostgreSQL exited with code ${child.exitCode}`);
-    const client = new Client({ host: '127.0.0.1', port, user: DB_USER, password: DB_PASSWORD, database: 'postgres' });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) {
+      const complaint = lastComplaint(dataDir);
+      throw new Error(`PostgreSQL exited with code ${child.exitCode}${complaint ? `: ${complaint}` : ''}`);
+    }
+    const client = new Client({ host: '127.0.0.1', port, user: DB_USER, password: DB_PASSWORD, database: 'postgres', connectionTimeoutMillis: 1000 });
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -188,14 +216,39 @@ async function waitForServer(port, child) {
   throw new Error('PostgreSQL did not accept connections within 30 s');
 }
 
+/**
+ * The server's own log goes to `server.log` in its folder, new at each start, so that a start that
+ * fails can say why (a port in use, a folder it cannot use). Terse, with no statement text: the
+ * service's failed statements would otherwise put their values there.
+ */
 function launch(binDir, dataDir, port, ids, detached) {
-  const child = spawn(
-    path.join(binDir, 'postgres'),
-    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'unix_socket_directories='],
-    { ...ids, detached, stdio: 'ignore', env: { ...process.env, LC_ALL: 'C' } },
-  );
-  if (detached) child.unref();
-  return child;
+  const logFd = fs.openSync(path.join(dataDir, 'server.log'), 'w');
+  try {
+    const child = spawn(
+      path.join(binDir, 'postgres'),
+      [
+        '-D',
+        dataDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=300',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'log_error_verbosity=terse',
+        '-c',
+        'log_min_error_statement=panic',
+      ],
+      { ...ids, detached, stdio: ['ignore', 'ignore', logFd], env: { ...process.env, LC_ALL: 'C' } },
+    );
+    if (detached) child.unref();
+    return child;
+  } finally {
+    fs.closeSync(logFd);
+  }
 }
 
 /**
@@ -219,7 +272,7 @@ async function startEmbeddedPostgres(options) {
   fs.writeFileSync(ownerFile(dataDir), String(process.pid));
   let client;
   try {
-    client = await waitForServer(port, child);
+    client = await waitForServer(port, child, dataDir);
   } catch (error) {
     // A server that never accepted a connection is not left behind running (it would outlive us).
     child.kill('SIGINT');
@@ -260,7 +313,7 @@ async function startPostmaster({ dataDir, port }) {
     nativeDir(() => undefined),
     'bin',
   );
-  const client = await waitForServer(port, launch(binDir, dataDir, port, serverIds(), true));
+  const client = await waitForServer(port, launch(binDir, dataDir, port, serverIds(), true), dataDir);
   await client.end();
 }
 

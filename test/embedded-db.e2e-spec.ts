@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, Server } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -59,4 +60,22 @@ describe('The embedded PostgreSQL launcher (e2e)', () => {
     // The stop used to leave its 15 s grace timer running after the server had exited.
     expect(run.exitAfterStopMs).toBeLessThan(5000);
   });
+
+  it('a port another program holds: the start fails within its bound, saying why (it hung on a listener that never answered)', async () => {
+    // A listener that accepts connections and never answers, on the port the server is asked for.
+    const squatter: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const port = (squatter.address() as { port: number }).port;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { startEmbeddedPostgres } = require(LAUNCHER) as { startEmbeddedPostgres: (options: object) => Promise<{ stop: () => Promise<void> }> };
+    const started = Date.now();
+    try {
+      await expect(startEmbeddedPostgres({ dataDir: path.join(dataRoot, 'busy'), port, log: () => undefined })).rejects.toThrow(
+        /^PostgreSQL exited with code 1: .*could not bind IPv4 address "127\.0\.0\.1": Address already in use/,
+      );
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      squatter.close();
+    }
+  }, 60_000);
 });
