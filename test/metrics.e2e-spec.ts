@@ -87,16 +87,30 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
     for (const o of ['completed', 'declined', 'held', 'referred', 'incomplete']) expect({ o, moved: (await outcome(o)) - before[o] }).toEqual({ o, moved: 1 });
   });
 
-  it("counts an enrollment held for OFAC review once more when care's clearance completes it, and not again on the partner's retry (a replay)", async () => {
-    const completed = await value(app, 'enrollment_outcomes_total', 'outcome="completed"');
+  it("counts an enrollment held for OFAC review once, as held: care's clearance that completes it and the partner's retry (a replay) count nothing more", async () => {
+    const count = (o: string) => value(app, 'enrollment_outcomes_total', `outcome="${o}"`);
+    const [held, completed] = [await count('held'), await count('completed')];
     const client = app.client('acme');
     const request = EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } });
-    const held = await client.post<{ account: { accountIdentifier: string }; responseDetails: Array<{ code: number; subCode: number }> }>(ENROLL, request);
-    expect(held.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
-    expect((await app.client('care').post(`/v1/care/accounts/${held.body.account.accountIdentifier}/ofacClear`, {})).status).toBe(200);
-    expect(await value(app, 'enrollment_outcomes_total', 'outcome="completed"')).toBe(completed + 1);
+    const answer = await client.post<{ account: { accountIdentifier: string }; responseDetails: Array<{ code: number; subCode: number }> }>(ENROLL, request);
+    expect(answer.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+    expect(await count('held')).toBe(held + 1);
+    expect((await app.client('care').post(`/v1/care/accounts/${answer.body.account.accountIdentifier}/ofacClear`, {})).status).toBe(200);
     expect((await client.post(ENROLL, request)).headers.get('idempotent-replayed')).toBe('true');
-    expect(await value(app, 'enrollment_outcomes_total', 'outcome="completed"')).toBe(completed + 1);
+    expect([await count('held'), await count('completed')]).toEqual([held + 1, completed]);
+  });
+
+  it('an enrollment interrupted before it was answered is counted by the retry that answers it, even held; then not by the clearance', async () => {
+    const count = (o: string) => value(app, 'enrollment_outcomes_total', `outcome="${o}"`);
+    const [held, completed] = [await count('held'), await count('completed')];
+    const client = app.client('acme');
+    const request = EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } });
+    expect((await client.post(ENROLL, request, { headers: { 'x-sandbox-fault': 'after:accountWritten' }, noRetry: true })).status).toBe(503);
+    expect(await count('held')).toBe(held);
+    const answer = await client.post<{ account: { accountIdentifier: string }; responseDetails: Array<{ code: number; subCode: number }> }>(ENROLL, request);
+    expect(answer.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+    expect((await app.client('care').post(`/v1/care/accounts/${answer.body.account.accountIdentifier}/ofacClear`, {})).status).toBe(200);
+    expect([await count('held'), await count('completed')]).toEqual([held + 1, completed]);
   });
 
   it('counts a phased enrollment once, on the retry that resumed and decided it (the interrupted call decided nothing)', async () => {
@@ -114,7 +128,7 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
     expect(await value(app, 'enrollment_outcomes_total', 'outcome="completed"')).toBe(completed + 1);
   });
 
-  it('an incomplete enrollment is counted once as incomplete, then once as completed by the retry that completes it; retries that leave it incomplete count nothing', async () => {
+  it('an incomplete enrollment is counted once, as incomplete: neither the retries that leave it incomplete nor the one that completes it count again', async () => {
     const count = (o: string) => value(app, 'enrollment_outcomes_total', `outcome="${o}"`);
     const [incomplete, completed] = [await count('incomplete'), await count('completed')];
     const client = app.client('acme');
@@ -122,7 +136,7 @@ describe('Operational metrics (e2e, CONTRACT section 16)', () => {
     for (let i = 0; i < 2; i++) expect((await client.post(ENROLL, request, { headers: { 'x-sandbox-fault': 'billCycle' } })).status).toBe(200);
     expect(await count('incomplete')).toBe(incomplete + 1);
     expect((await client.post(ENROLL, request)).body.account).toMatchObject({ status: 'normal' });
-    expect([await count('incomplete'), await count('completed')]).toEqual([incomplete + 1, completed + 1]);
+    expect([await count('incomplete'), await count('completed')]).toEqual([incomplete + 1, completed]);
   });
 
   it('counts webhook attempts by outcome, and shows the backlog and its age while a partner fails', async () => {

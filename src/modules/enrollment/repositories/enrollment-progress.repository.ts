@@ -10,8 +10,12 @@ import type { EnrollmentPoint } from '../services/enrollment-points';
  */
 @Injectable()
 export class EnrollmentProgressRepository {
-  stage(batch: WriteBatch, accountId: string, programCode: string, point: EnrollmentPoint, now: Date): void {
-    batch.insert('enrollments', ['account_id', 'program_code', 'recovery_point', 'created_at', 'updated_at'], [[accountId, programCode, point, now, now]]);
+  stage(batch: WriteBatch, accountId: string, programCode: string, point: EnrollmentPoint, now: Date, outcomeCounted = false): void {
+    batch.insert(
+      'enrollments',
+      ['account_id', 'program_code', 'recovery_point', 'created_at', 'updated_at', 'outcome_counted'],
+      [[accountId, programCode, point, now, now, outcomeCounted]],
+    );
   }
 
   async advance(manager: EntityManager, accountId: string, point: EnrollmentPoint): Promise<void> {
@@ -20,11 +24,11 @@ export class EnrollmentProgressRepository {
 
   /** Records the enrollment as finished; true when it was not yet (an enrollment care ended by closing its account). */
   async finish(manager: EntityManager, accountId: string): Promise<boolean> {
-    const rows = (await manager.query(
-      `update enrollments set recovery_point = 'finished', updated_at = now() where account_id = $1 and recovery_point <> 'finished' returning account_id`,
-      [accountId],
-    )) as unknown[];
-    return rows.length > 0;
+    return updated(
+      await manager.query(`update enrollments set recovery_point = 'finished', updated_at = now() where account_id = $1 and recovery_point <> 'finished'`, [
+        accountId,
+      ]),
+    );
   }
 
   /** Where the enrollment of a requestId stands (request status endpoint), if its first rows were committed. */
@@ -38,14 +42,37 @@ export class EnrollmentProgressRepository {
     return rows[0] ?? null;
   }
 
-  /** The enrollment a requestId started, if its first rows were committed. */
-  async findByRequest(manager: EntityManager, key: IdempotencyKey): Promise<{ accountId: string; point: EnrollmentPoint } | null> {
+  /** The enrollment a requestId started, if its first rows were committed; `outcomeCounted`: an earlier call counted its outcome. */
+  async findByRequest(manager: EntityManager, key: IdempotencyKey): Promise<{ accountId: string; point: EnrollmentPoint; outcomeCounted: boolean } | null> {
     const rows = (await manager.query(
-      `select e.account_id as "accountId", e.recovery_point as point
+      `select e.account_id as "accountId", e.recovery_point as point, e.outcome_counted as "outcomeCounted"
          from accounts a join enrollments e on e.account_id = a.id
         where a.partner_id = $1 and a.program_code = $2 and a.request_id = $3`,
       [key.partnerId, key.programCode, key.requestId],
-    )) as Array<{ accountId: string; point: EnrollmentPoint }>;
+    )) as Array<{ accountId: string; point: EnrollmentPoint; outcomeCounted: boolean }>;
     return rows[0] ?? null;
   }
+
+  /**
+   * Records, with the call's other writes, that the enrollment's outcome was counted
+   * (enrollment_outcomes_total). For a row committed before: the batch's statements share one
+   * snapshot, so a row inserted in the same batch is marked by `stage` instead.
+   */
+  stageCounted(batch: WriteBatch, accountId: string): void {
+    batch.write(`update enrollments set outcome_counted = true where account_id = $1`, [accountId]);
+  }
+
+  /** Records that the enrollment's outcome is counted now; false when an earlier call counted it already. */
+  async claimCount(manager: EntityManager, accountId: string): Promise<boolean> {
+    return updated(await manager.query(`update enrollments set outcome_counted = true where account_id = $1 and not outcome_counted`, [accountId]));
+  }
+}
+
+/**
+ * Whether an UPDATE changed a row. TypeORM's `query` answers an UPDATE with `[rows, affected]`
+ * (PostgresQueryRunner), so the length of what it returns is 2 whatever happened: `finish` read
+ * it so and answered true for an enrollment already finished.
+ */
+function updated(result: unknown): boolean {
+  return Array.isArray(result) && typeof result[1] === 'number' && result[1] > 0;
 }

@@ -39,6 +39,8 @@ export interface NewEnrollment {
   reason: string;
   /** A hold by the SDN list screening, recorded in the care audit trail. */
   ofacHit?: OfacHit;
+  /** The call answers it held or incomplete and counts it (enrollment_outcomes_total): nothing later counts it again. */
+  outcomeCounted?: boolean;
 }
 
 /**
@@ -85,7 +87,7 @@ export class EnrollmentWriter {
     const card = e.issueCard ? issueCard(account, [], { userId: user.id, ...e.userData }, plan.businessData?.businessName ?? null, randomUUID()) : null;
     const cards = (card?.issue ?? []).map((input) => this.instruments.build(input, e.now));
     for (const built of cards) this.instruments.stage(batch, built);
-    this.progress.stage(batch, account.id, plan.program.programCode, e.point, e.now);
+    this.progress.stage(batch, account.id, plan.program.programCode, e.point, e.now, e.outcomeCounted === true);
     const changed = accountUpdated(account, PENDING_STATE, e.reason);
     const events: OutboundEvent[] = [...(changed ? [changed] : []), ...(card?.events ?? [])];
     this.outbox.stage(batch, events);

@@ -63,7 +63,8 @@ export class EnrollmentService {
    * decline of a limit that filled up meanwhile) is stored for its requestId as the identical retry
    * would have answered it, so the request status reads completed with that answer and the retry
    * replays it (CONTRACT section 11: completed means a final answer is stored). `call` is care's, on
-   * the account's lock; an answer a retry stored first is kept. Counted in enrollment_outcomes_total.
+   * the account's lock; an answer a retry stored first is kept. Counted in enrollment_outcomes_total
+   * only when no call counted the enrollment (the held call did).
    */
   async completeAfterOfacClearance(call: CallConnection, accountId: string): Promise<CompletionOutcome> {
     const outcome = await this.completion.completeAfterOfacClearance(call, accountId);
@@ -74,9 +75,9 @@ export class EnrollmentService {
         const holder = await this.users.primaryOf(manager, accountId);
         return this.decline(manager, partner, holder ? this.users.dateOfBirthOf(holder) : null, outcome.declined);
       });
-      return answer && outcomeLabel(answer);
+      // Counted by the clearance only when no call counted it (the call that was held did, as held).
+      return answer && (await this.progress.claimCount(manager, accountId)) ? outcomeLabel(answer) : undefined;
     });
-    // The clearance decided the enrollment, not a call of the partner (whose retry now replays): counted here, once.
     if (decided) this.metrics.countEnrollment(decided);
     return outcome;
   }
@@ -124,9 +125,10 @@ export class EnrollmentService {
     const { key, operation, payload } = enrollmentCall(partner.partnerId, programCode, plan.request);
     const limitKeys = this.rules.limitKeys(plan);
     const ssn = plan.request.encryptedUserData.identifyingData.ssn;
-    // Counted once the call has committed, and only by the call that decided: a replay runs no work.
-    // A first attempt counts its outcome; a retry that resumes counts only the decision it reaches
-    // (completed, referred, declined), not an incomplete or held enrollment its first call counted.
+    // Each enrollment counted once (CONTRACT section 16), after the call has committed: a replay runs
+    // no work. A first attempt counts its outcome; one it answers held or incomplete is marked counted
+    // with its writes, so that the retry or care's clearance that completes it counts nothing more. A
+    // retry counts only an enrollment no earlier call counted (that one was interrupted, a 503).
     let decided: EnrollmentOutcome | undefined;
     const answer = await this.calls.idempotent({
       key,
@@ -153,7 +155,10 @@ export class EnrollmentService {
           return outcome;
         }
         const outcome = await this.continue(call, partner, plan, started.accountId, started.point);
-        if (isFinal(outcome)) decided = outcomeLabel(outcome);
+        if (!started.outcomeCounted) {
+          decided = outcomeLabel(outcome);
+          if (decided) this.progress.stageCounted(batch, started.accountId);
+        }
         return outcome;
       },
     });
@@ -208,7 +213,10 @@ export class EnrollmentService {
       });
       await call.commitKeepingLocks();
       this.faults.interruptAfter('accountWritten');
-      return this.continue(call, partner, plan, account.id, 'accountWritten');
+      const outcome = await this.continue(call, partner, plan, account.id, 'accountWritten');
+      // Answered held or incomplete, it is counted now (enroll): a later completion counts nothing more.
+      if (!isFinal(outcome)) this.progress.stageCounted(batch, account.id);
+      return outcome;
     }
     const kyc = await this.kyc.screen({ programCode, accountType: plan.accountType, user: userData });
     const decision = decide(kyc.outcome, this.faults.has(BILL_CYCLE_FAULT), now);
@@ -222,6 +230,7 @@ export class EnrollmentService {
         point: decision.answer === 'completed' ? 'finished' : 'kycDecided',
         reason: decision.reason,
         ofacHit: kyc.ofacHit,
+        outcomeCounted: decision.answer !== 'completed',
       },
       batch,
     );
