@@ -4,6 +4,7 @@ import { WriteBatch } from '../../infrastructure/database/write-batch';
 import { prepared } from '../../infrastructure/database/prepared-statements';
 import { queryRows } from '../../infrastructure/database/pooled-read';
 import { DeliveryOutcome, OutboundEvent } from './event-types';
+import { affectedRows } from '../../infrastructure/database/affected-rows';
 
 export interface OutboxRow {
   id: string;
@@ -245,15 +246,15 @@ export class OutboxRepository {
 
   /** Delivered or dead events older than `days`, with their delivery log, in one statement; returns how many events. */
   async purgeFinished(manager: EntityManager, days: number): Promise<number> {
-    const rows = (await manager.query(
+    const result: unknown = await manager.query(
       `with old as (
          select id from outbox_events
           where (delivered_at is not null or dead) and occurred_at < now() - make_interval(days => $1)),
        log as (delete from webhook_deliveries where event_id in (select id from old))
        delete from outbox_events where id in (select id from old) returning id`,
       [days],
-    )) as [unknown[], number] | unknown[];
-    return Array.isArray(rows[0]) ? (rows[1] as number) : rows.length;
+    );
+    return affectedRows(result);
   }
 
   async forAccount(manager: EntityManager, accountId: string, limit: number): Promise<OutboxRow[]> {

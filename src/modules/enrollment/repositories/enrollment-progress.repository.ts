@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { affectedRows } from '../../../infrastructure/database/affected-rows';
 import { WriteBatch } from '../../../infrastructure/database/write-batch';
 import type { IdempotencyKey } from '../../idempotency/idempotency.store';
 import type { EnrollmentPoint } from '../services/enrollment-points';
@@ -24,11 +25,11 @@ export class EnrollmentProgressRepository {
 
   /** Records the enrollment as finished; true when it was not yet (an enrollment care ended by closing its account). */
   async finish(manager: EntityManager, accountId: string): Promise<boolean> {
-    return updated(
-      await manager.query(`update enrollments set recovery_point = 'finished', updated_at = now() where account_id = $1 and recovery_point <> 'finished'`, [
-        accountId,
-      ]),
+    const result: unknown = await manager.query(
+      `update enrollments set recovery_point = 'finished', updated_at = now() where account_id = $1 and recovery_point <> 'finished'`,
+      [accountId],
     );
+    return affectedRows(result) > 0;
   }
 
   /** Where the enrollment of a requestId stands (request status endpoint), if its first rows were committed. */
@@ -64,15 +65,7 @@ export class EnrollmentProgressRepository {
 
   /** Records that the enrollment's outcome is counted now; false when an earlier call counted it already. */
   async claimCount(manager: EntityManager, accountId: string): Promise<boolean> {
-    return updated(await manager.query(`update enrollments set outcome_counted = true where account_id = $1 and not outcome_counted`, [accountId]));
+    const result: unknown = await manager.query(`update enrollments set outcome_counted = true where account_id = $1 and not outcome_counted`, [accountId]);
+    return affectedRows(result) > 0;
   }
-}
-
-/**
- * Whether an UPDATE changed a row. TypeORM's `query` answers an UPDATE with `[rows, affected]`
- * (PostgresQueryRunner), so the length of what it returns is 2 whatever happened: `finish` read
- * it so and answered true for an enrollment already finished.
- */
-function updated(result: unknown): boolean {
-  return Array.isArray(result) && typeof result[1] === 'number' && result[1] > 0;
 }
