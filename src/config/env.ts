@@ -213,13 +213,7 @@ function schemaName(raw: string | undefined): string {
  */
 function databaseUrl(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(raw).protocol;
-  } catch {
-    protocol = undefined;
-  }
-  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+  if (!URL.canParse(raw) || !['postgres:', 'postgresql:'].includes(new URL(raw).protocol)) {
     throw new EnvError('DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database)');
   }
   return raw;
