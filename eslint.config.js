@@ -5,6 +5,59 @@ const tseslint = require('typescript-eslint');
 const prettier = require('eslint-config-prettier');
 const jestPlugin = require('eslint-plugin-jest');
 
+/**
+ * STYLE rule 12: a dependency's private fields, internal files and redefined methods are not ours.
+ * Each selector names one way in that an upgrade would break (src/infrastructure/private-access.spec.ts plants each).
+ */
+const PRIVATE_ACCESS_SYNTAX = [
+  {
+    selector: "MemberExpression[property.name='master']:matches([object.property.name='driver'], [object.expression.property.name='driver'])",
+    message: "TypeORM's driver.master: the pool comes from DatabasePools (TypeORM's documented `driver` option).",
+  },
+  {
+    selector: "AssignmentExpression > MemberExpression.left[property.name='isTransactionActive']",
+    message: "TypeORM's query runner owns isTransactionActive: a call's transaction is the CallConnection's.",
+  },
+  {
+    selector:
+      "CallExpression[callee.object.name='Object'][callee.property.name=/^(getOwnPropertyDescriptor|defineProperty)$/] > Literal.arguments[value='addHook']",
+    message: "Fastify's addHook is not ours to redefine: register hooks through Fastify's API.",
+  },
+  { selector: "AssignmentExpression > MemberExpression.left[property.name='addHook']", message: "Fastify's addHook is not ours to redefine." },
+  {
+    // By convention private: a dependency's `_name` member (pg's pool `_clients`, `_idle`, `_ending`…).
+    selector: 'MemberExpression[computed=false][property.name=/^_[A-Za-z]/]',
+    message: "a member named `_…` is private by convention: use the dependency's documented API.",
+  },
+  {
+    selector: "CallExpression[callee.name='require'] > Literal.arguments[value=/^(@[^/]+\\/)?[^./][^/]*\\/(src|lib|cjs|esm|dist|build|internal)(\\/|$)/]",
+    message: "a package's internal files: require the entry points its package.json exports.",
+  },
+  {
+    // Monkey-patching: a class's prototype, or class-validator's metadata storage, redefined.
+    selector: "AssignmentExpression > MemberExpression.left[object.type='MemberExpression'][object.property.name='prototype']",
+    message: "a prototype is not ours to patch: wrap or extend through the library's API.",
+  },
+  {
+    selector: "AssignmentExpression > MemberExpression.left[object.type='CallExpression'][object.callee.name='getMetadataStorage']",
+    message: "class-validator's metadata storage is its own: declare rules with its decorators.",
+  },
+  {
+    // Read once, in src/infrastructure/database/statement-group.ts (its contract test and design note).
+    selector: 'MemberExpression[property.name=/^(parsedStatements|submittedNamedStatements|prepareValue)$/]',
+    message: "pg's session record and value mapper: only StatementGroup reads them (docs/design-notes.md).",
+  },
+];
+
+/**
+ * Issue 35: a spec's mock is the type it claims (`jest.Mocked<T>`, `Object.assign` on a real instance, a
+ * typed fake), never a value cast through `unknown` to another type (src/specs-can-fail.spec.ts plants one).
+ */
+const CAST_THROUGH_UNKNOWN = {
+  selector: "TSAsExpression > TSAsExpression.expression[typeAnnotation.type='TSUnknownKeyword']",
+  message: 'a value cast through `unknown` is not the type it claims: type the mock (jest.Mocked<T>, a typed fake) instead.',
+};
+
 module.exports = tseslint.config(
   {
     ignores: [
@@ -35,8 +88,7 @@ module.exports = tseslint.config(
     },
   },
   {
-    // STYLE rule 12: a dependency's private fields, internal files and redefined methods are not ours.
-    // Each selector names one way in that an upgrade would break (src/infrastructure/private-access.spec.ts plants each).
+    // STYLE rule 12 (PRIVATE_ACCESS_SYNTAX above, and the imports below).
     name: 'enrollment/private-access',
     files: ['src/**/*.ts'],
     rules: {
@@ -53,46 +105,7 @@ module.exports = tseslint.config(
           ],
         },
       ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[property.name='master']:matches([object.property.name='driver'], [object.expression.property.name='driver'])",
-          message: "TypeORM's driver.master: the pool comes from DatabasePools (TypeORM's documented `driver` option).",
-        },
-        {
-          selector: "AssignmentExpression > MemberExpression.left[property.name='isTransactionActive']",
-          message: "TypeORM's query runner owns isTransactionActive: a call's transaction is the CallConnection's.",
-        },
-        {
-          selector:
-            "CallExpression[callee.object.name='Object'][callee.property.name=/^(getOwnPropertyDescriptor|defineProperty)$/] > Literal.arguments[value='addHook']",
-          message: "Fastify's addHook is not ours to redefine: register hooks through Fastify's API.",
-        },
-        { selector: "AssignmentExpression > MemberExpression.left[property.name='addHook']", message: "Fastify's addHook is not ours to redefine." },
-        {
-          // By convention private: a dependency's `_name` member (pg's pool `_clients`, `_idle`, `_ending`…).
-          selector: 'MemberExpression[computed=false][property.name=/^_[A-Za-z]/]',
-          message: "a member named `_…` is private by convention: use the dependency's documented API.",
-        },
-        {
-          selector: "CallExpression[callee.name='require'] > Literal.arguments[value=/^(@[^/]+\\/)?[^./][^/]*\\/(src|lib|cjs|esm|dist|build|internal)(\\/|$)/]",
-          message: "a package's internal files: require the entry points its package.json exports.",
-        },
-        {
-          // Monkey-patching: a class's prototype, or class-validator's metadata storage, redefined.
-          selector: "AssignmentExpression > MemberExpression.left[object.type='MemberExpression'][object.property.name='prototype']",
-          message: "a prototype is not ours to patch: wrap or extend through the library's API.",
-        },
-        {
-          selector: "AssignmentExpression > MemberExpression.left[object.type='CallExpression'][object.callee.name='getMetadataStorage']",
-          message: "class-validator's metadata storage is its own: declare rules with its decorators.",
-        },
-        {
-          // Read once, in src/infrastructure/database/statement-group.ts (its contract test and design note).
-          selector: 'MemberExpression[property.name=/^(parsedStatements|submittedNamedStatements|prepareValue)$/]',
-          message: "pg's session record and value mapper: only StatementGroup reads them (docs/design-notes.md).",
-        },
-      ],
+      'no-restricted-syntax': ['error', ...PRIVATE_ACCESS_SYNTAX],
     },
   },
   {
@@ -156,7 +169,14 @@ module.exports = tseslint.config(
       'jest/no-focused-tests': 'error',
       'jest/no-identical-title': 'error',
       'jest/valid-expect': 'error',
+      'no-restricted-syntax': ['error', CAST_THROUGH_UNKNOWN],
     },
+  },
+  {
+    // Specs in src/ keep src's private-access rule beside the cast rule (a block's rule options replace an earlier block's).
+    name: 'enrollment/src-specs',
+    files: ['src/**/*.spec.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...PRIVATE_ACCESS_SYNTAX, CAST_THROUGH_UNKNOWN] },
   },
   {
     // Plain ESM scripts run by Node as child processes (the test OIDC provider).

@@ -56,11 +56,14 @@ describe('Service log lines (e2e)', () => {
       await app?.close();
     });
 
-    const parsed = () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    const requestLine = (requestId: string) => {
-      const lines = parsed().filter((l) => l.requestId === requestId && (l.msg === 'request completed' || l.msg === 'request errored'));
+    /** Every line, read as a request line's shape (the other lines' own fields are there too, as unknowns). */
+    const parsed = () => logLines.map((line): Partial<RequestLine> & Record<string, unknown> => JSON.parse(line));
+    const requestLine = (requestId: string): RequestLine => {
+      const lines = parsed().filter(
+        (l): l is RequestLine & Record<string, unknown> => l.requestId === requestId && (l.msg === 'request completed' || l.msg === 'request errored'),
+      );
       expect(lines).toHaveLength(1);
-      return lines[0] as unknown as RequestLine;
+      return lines[0];
     };
 
     it("carries the partner, the program, the route pattern, the status, the answer's code and subCode and the time; no personal data", async () => {

@@ -48,7 +48,7 @@ export async function seriousA11yViolations(page: Page): Promise<Array<{ id: str
   const source = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(source);
   const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+    const axe: { run(): Promise<{ violations: unknown[] }> } = Reflect.get(globalThis, 'axe');
     return (await axe.run()).violations;
   })) as AxeViolation[];
   return violations
@@ -61,7 +61,7 @@ export async function tabTo(page: Page, selector: string, maxTabs = 40): Promise
   for (let i = 0; i < maxTabs; i++) {
     await page.keyboard.press('Tab');
     const focused = await page.evaluate((s) => {
-      const doc = (globalThis as unknown as { document: { activeElement: { matches(q: string): boolean } | null } }).document;
+      const doc: { activeElement: { matches(q: string): boolean } | null } = Reflect.get(globalThis, 'document');
       return doc.activeElement?.matches(s) ?? false;
     }, selector);
     if (focused) return;

@@ -1,10 +1,10 @@
-import type { Client } from 'pg';
+import type { Client, Connection, Submittable } from 'pg';
 
 /**
  * `COPY … TO STDOUT` through node-postgres, which otherwise drops COPY data: a submittable that
  * sends the statement and collects the CopyData messages (the protocol pg-copy-streams uses).
  */
-class CopyOut {
+class CopyOut implements Submittable {
   private readonly chunks: Buffer[] = [];
   private error: Error | undefined;
 
@@ -13,7 +13,7 @@ class CopyOut {
     private readonly done: (error: Error | undefined, text: string) => void,
   ) {}
 
-  submit(connection: { query(text: string): void }): void {
+  submit(connection: Connection): void {
     connection.query(this.text);
   }
 
@@ -35,7 +35,7 @@ class CopyOut {
 export function copyOut(client: Client, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const submittable = new CopyOut(text, (error, out) => (error ? reject(error) : resolve(out)));
-    void (client as unknown as { query(query: CopyOut): unknown }).query(submittable);
+    client.query(submittable);
   });
 }
 
