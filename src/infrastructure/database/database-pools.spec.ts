@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
+import { ClsServiceManager } from 'nestjs-cls';
 import * as pg from 'pg';
 import { DatabasePools } from './database-pools';
 
@@ -45,6 +46,28 @@ describe(DatabasePools.name, () => {
         [{ errorCode: '57P01' }, 'database connection lost'],
         [{ errorCode: undefined }, 'database connection lost'],
       ]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('logs a lost connection outside the request whose context its socket carries (no unrelated requestId)', () => {
+    const pool = new (sut.driverFor('context').Pool)({ max: 1 });
+    ended.push(pool);
+    const cls = ClsServiceManager.getClsService();
+    const client = new EventEmitter();
+    (pool.options as pg.PoolConfig).onConnect?.(client as pg.ClientBase);
+    const requestIds: unknown[] = [];
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {
+      requestIds.push(cls.isActive() ? cls.get('requestId') : 'no context');
+    });
+    try {
+      // The socket's 'error' comes in the context of the request that opened the connection.
+      cls.run(() => {
+        cls.set('requestId', 'answered-long-ago');
+        client.emit('error', Object.assign(new Error('terminating connection'), { code: '57P01' }));
+      });
+      expect(requestIds).toEqual(['no context']);
     } finally {
       warn.mockRestore();
     }

@@ -1,4 +1,5 @@
 import { Global, Injectable, Logger, Module } from '@nestjs/common';
+import { ClsServiceManager } from 'nestjs-cls';
 import * as pg from 'pg';
 
 const logger = new Logger('Database');
@@ -37,10 +38,14 @@ export class DatabasePools {
  * pg-pool's documented `onConnect`, for every new client: a checked-out client that loses its
  * server (restart, failover) can emit 'error' twice, and TypeORM listens only once; an unheard
  * 'error' would end the process. A permanent listener makes an outage cost the calls in flight
- * (503), never the process.
+ * (503), never the process. The line is logged outside any request's context: the client's socket
+ * carries the context of the request that happened to open it, maybe long answered, whose requestId
+ * the line would otherwise carry (CONTRACT section 1: one id per request).
  */
 function guardClient(client: pg.ClientBase): void {
-  client.on('error', (error: Error & { code?: string }) => logger.warn({ errorCode: error.code }, 'database connection lost'));
+  client.on('error', (error: Error & { code?: string }) =>
+    ClsServiceManager.getClsService().exit(() => logger.warn({ errorCode: error.code }, 'database connection lost')),
+  );
 }
 
 /** Global: the TypeORM root modules' factories inject it, before the DatabaseModule's own providers exist. */
