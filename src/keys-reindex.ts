@@ -89,7 +89,12 @@ export async function reindex(db: Client, keys: KeyStore, options: { allowUnmapp
         report.unmapped += 1;
         continue;
       }
-      await db.query('update account_limit_keys set key_bidx = $3 where account_id = $1 and key_kind = $2', [key.account_id, key.key_kind, next]);
+      await db.query('update account_limit_keys set key_bidx = $4 where account_id = $1 and key_kind = $2 and key_bidx = $3', [
+        key.account_id,
+        key.key_kind,
+        key.key_bidx,
+        next,
+      ]);
       report.limitKeys += 1;
     }
     if (report.unmapped > 0 && !options.allowUnmapped) {

@@ -300,6 +300,44 @@ describe('Enrollment account limits (e2e)', () => {
         'Maximum number of accounts over a lifetime with the same phone number',
       );
     });
+    it('a default phone moved off an activated account still counts it toward the lifetime limit (CONTRACT section 6: ever activated)', async () => {
+      // other, business: 1 active and 2 lifetime accounts per phone.
+      const [phone, other] = [uniquePhone(), uniquePhone()];
+      const first = await app.client('globex').post(OTHER, EnrollmentRequestFactory.business(withPhone(phone)));
+      expect(first.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
+      const accountId = accountIdOf(first.body);
+      const userPath = `/v1/programs/other/accounts/${accountId}/users/${(first.body.user as { userIdentifier: string }).userIdentifier}`;
+      const movePhone = async (number: string) => {
+        const res = await app.client('globex').put(userPath, { encryptedUserData: { phoneNumber: { phoneType: 'mobile', number } } });
+        expect({ status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0, subCode: 0 } });
+      };
+      await movePhone(other);
+      // The active limit counts the phone an account has now: the number is free again.
+      await close(await enrolled(EnrollmentRequestFactory.business(withPhone(phone)), OTHER, 'globex'));
+      // The lifetime limit counts every account ever activated with it: the one that moved away and the closed one.
+      const third = await app.client('globex').post(OTHER, EnrollmentRequestFactory.business(withPhone(phone)));
+      expectDecline(third, 66, 'Maximum number of accounts over a lifetime with the same phone number');
+      // Moving back, the account counts under the number as active again, and is not counted twice.
+      await movePhone(phone);
+      expectDecline(
+        await app.client('globex').post(OTHER, EnrollmentRequestFactory.business(withPhone(phone))),
+        63,
+        'Maximum number of active accounts with the same phone number',
+      );
+      await close(accountId);
+      expectDecline(
+        await app.client('globex').post(OTHER, EnrollmentRequestFactory.business(withPhone(phone))),
+        66,
+        'Maximum number of accounts over a lifetime with the same phone number',
+      );
+      // A closed account moved off the number does not free a lifetime slot either (the probe's loop).
+      await movePhone(uniquePhone());
+      expectDecline(
+        await app.client('globex').post(OTHER, EnrollmentRequestFactory.business(withPhone(phone))),
+        66,
+        'Maximum number of accounts over a lifetime with the same phone number',
+      );
+    });
   });
 
   describe('SERVICE.md defaults, on the sandbox program (no override)', () => {

@@ -63,8 +63,8 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       const user = (await db.query('select * from users where id = $1', [e.userId])).rows[0] as Record<string, unknown>;
       const addresses = (await db.query('select * from user_addresses where user_id = $1 order by type', [e.userId])).rows as Array<Record<string, unknown>>;
       const phones = (await db.query('select * from user_phones where user_id = $1 order by phone_type', [e.userId])).rows as Array<Record<string, unknown>>;
-      const key = (await db.query(`select key_bidx from account_limit_keys where account_id = $1 and key_kind = 'phone'`, [e.accountId])).rows[0] as
-        { key_bidx: string } | undefined;
+      const key = (await db.query(`select key_bidx from account_limit_keys where account_id = $1 and key_kind = 'phone' and retired_at is null`, [e.accountId]))
+        .rows[0] as { key_bidx: string } | undefined;
       const events = (await db.query(`select count(*)::int as n from outbox_events where account_id = $1 and event_type = 'userUpdated'`, [e.accountId]))
         .rows[0] as { n: number };
       return { user, addresses, phones, phoneKey: key?.key_bidx ?? null, events: events.n };

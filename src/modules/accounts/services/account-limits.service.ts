@@ -47,7 +47,8 @@ export interface LimitCheck {
  * counted again, under the keys' locks, when it completes (`recheckAccount`).
  */
 export const LIMIT_COUNTING_RULE =
-  'Active limits count the activated accounts of the key that are normal or have a KYC gate open; lifetime limits count every account ever activated, closed ones included. ' +
+  'Active limits count the activated accounts of the key that are normal or have a KYC gate open; lifetime limits count every account ever activated, closed ones included, ' +
+  'under every default phone it had once activated (a number a user update moved it away from still counts it). ' +
   'An enrollment held for OFAC review or short of its bill cycle counts toward neither until it completes, and is counted again when it does: ' +
   'if the key is full by then, the enrollment ends with the limit decline and its account is closed.';
 
@@ -74,6 +75,8 @@ const LIMIT_COUNT_SQL = new Map<number, string>();
  * generic plan, estimated it far above the custom plan's two rows, and so kept planning a custom
  * plan on every call (docs/design-notes.md, "Prepared statements"). With the row count in the text
  * both plans cost the same and the generic one stays.
+ * A key an account left (`retired_at`, a default phone changed) counts toward the lifetime limit
+ * only: the account was activated with it.
  * `recent` is the partner's own most recent active account of the key ($4): another partner's is
  * never shown, and a caller told nothing when the most recent is someone else's could still infer
  * that another partner enrolled the person since.
@@ -86,9 +89,9 @@ export function limitCountSql(count: number): string {
   const text = prepared(`select q.kind, q.bidx, c.active, c.lifetime, c.recent
    from (values ${keys}) as q(kind, bidx)
    cross join lateral (
-     select count(a.id) filter (where ${ACTIVE})::int as active,
+     select count(a.id) filter (where k.retired_at is null and ${ACTIVE})::int as active,
             count(a.id) filter (where ${EVER_ACTIVATED})::int as lifetime,
-            (array_agg(a.id order by a.created_at desc) filter (where ${ACTIVE} and a.partner_id = $4::text))[1] as recent
+            (array_agg(a.id order by a.created_at desc) filter (where k.retired_at is null and ${ACTIVE} and a.partner_id = $4::text))[1] as recent
        from account_limit_keys k
        join accounts a on a.id = k.account_id
       where k.program_code = $1 and k.account_type = $2 and k.key_kind = q.kind and k.key_bidx = q.bidx and k.account_id <> $3
@@ -201,9 +204,11 @@ export class AccountLimitsService {
     return program.limits[account.accountType];
   }
 
-  /** Locks an account's recorded keys (take them before the account row, as enrollments do). */
+  /** Locks an account's current keys (take them before the account row, as enrollments do). */
   async lockKeysOf(manager: EntityManager, account: { id: string; programCode: string }): Promise<Array<{ kind: LimitKeyKind; bidx: string }>> {
-    const keys = (await manager.query(`select key_kind as kind, key_bidx as bidx from account_limit_keys where account_id = $1`, [account.id])) as Array<{
+    const keys = (await manager.query(`select key_kind as kind, key_bidx as bidx from account_limit_keys where account_id = $1 and retired_at is null`, [
+      account.id,
+    ])) as Array<{
       kind: LimitKeyKind;
       bidx: string;
     }>;
@@ -272,11 +277,20 @@ export class AccountLimitsService {
         })
       : null;
     if (breach) throw new DomainError(breach.error);
-    // The record joins the caller's batch (its other writes), under the key's lock taken above.
+    // The records join the caller's batch (its other writes), under the key's lock taken above. The
+    // key the account leaves (a default phone changed) stays counted toward the lifetime limits if the
+    // account was ever activated (CONTRACT section 6), else it is forgotten; a key it comes back to is
+    // current again.
+    const bidx = this.indexOf(key);
+    const leaving = 'account_id = $1 and key_kind = $2 and key_bidx <> $3 and retired_at is null';
+    batch.write(
+      COUNTS.lifetime(account) ? `update account_limit_keys set retired_at = now() where ${leaving}` : `delete from account_limit_keys where ${leaving}`,
+      [account.id, key.kind, bidx],
+    );
     batch.write(
       `insert into account_limit_keys (account_id, key_kind, key_bidx, program_code, account_type) values ($1, $2, $3, $4, $5)
-       on conflict (account_id, key_kind) do update set key_bidx = excluded.key_bidx`,
-      [account.id, key.kind, this.indexOf(key), account.programCode, account.accountType],
+       on conflict (account_id, key_kind, key_bidx) do update set retired_at = null`,
+      [account.id, key.kind, bidx, account.programCode, account.accountType],
     );
   }
 
