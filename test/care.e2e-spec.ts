@@ -332,6 +332,30 @@ describe('Care operations (e2e)', () => {
     await expectNotApplicable(id, 'kycGate/clear');
   });
 
+  it('a KYC gate cleared while the referred enrollment was interrupted after its card: the retry completes it normal with the card active (CONTRACT section 8)', async () => {
+    const request = EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer' } });
+    const interrupted = await app.client('acme').post('/v1/programs/sandbox/enrollments', request, {
+      headers: { 'x-sandbox-fault': 'after:instrumentIssued' },
+      noRetry: true,
+    });
+    expect(interrupted.status).toBe(503);
+    const db = await app.db();
+    let id: string;
+    try {
+      id = ((await db.query(`select id from accounts where request_id = $1`, [request.requestId])).rows[0] as { id: string }).id;
+    } finally {
+      await db.end();
+    }
+    const cleared = await act(id, 'kycGate/clear');
+    expect(cleared.account).toMatchObject({ status: 'pending', kycPendingGate: 'none', statusReason: null });
+    const completed = await enroll(request);
+    expect(completed.account).toMatchObject({ status: 'normal', kycPendingGate: 'none', statusReason: null });
+    expect(completed.paymentInstruments).toEqual([expect.objectContaining({ status: 'active' })]);
+    await eventWith(id, 'cardUpdated', { status: 'active', previousStatus: null, reason: 'issued' });
+    const view = await care().get<View>(path(id));
+    expect(view.body.paymentInstruments).toEqual([expect.objectContaining({ status: 'active' })]);
+  });
+
   it('SERVICE.md: fraud block removed, account set to healthy and normal — a KYC-referred account is not restored to its state before the block', async () => {
     const enrolled = await enroll(EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Kycrefer' } }));
     const id = enrolled.account.accountIdentifier;

@@ -184,6 +184,18 @@ describe('account lifecycle', () => {
       expect(sut.issueCard({ ...pending, status: 'closed' }, [], holder, null, 'x').issue).toEqual([]);
     });
 
+    it('a card issued inactive behind a gate that care cleared before completion is active once the account is normal, and announced so', () => {
+      // Care cleared the gate while the enrollment was interrupted after its card (pending, gate none).
+      const t = sut.activate({ ...pending, accountCycleDay: 9 }, [card('card-1', 'inactive')], NOW);
+      expect(t.cardMoves).toEqual([{ id: 'card-1', from: 'inactive', to: 'active' }]);
+      expect(t.events.map((e) => e.data)).toEqual([
+        expect.objectContaining({ status: 'normal' }),
+        { paymentIdentifier: 'card-1', status: 'active', previousStatus: null, reason: 'issued' },
+      ]);
+      // Still behind the gate: it stays inactive.
+      expect(sut.activate({ ...pending, accountCycleDay: 9, kycPendingGate: 'manual' }, [card('card-1', 'inactive')], NOW).cardMoves).toEqual([]);
+    });
+
     it('OFAC clearance lifts the hold only from a held account', () => {
       expect(sut.clearOfac(account({ status: 'pending', statusReason: 'ofacReview' })).patch).toEqual({ statusReason: null });
       expect(() => sut.clearOfac(account())).toThrow(expect.objectContaining(refused));

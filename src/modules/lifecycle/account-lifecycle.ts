@@ -252,13 +252,17 @@ export function assignCycleDay(account: LifecycleAccount, now: Date): Transition
 /**
  * Completion of the enrollment: activated, normal when it has a cycle day and no gate (once). The
  * cards issued before (`cards`, by an enrollment in phases) are announced now, as the answer first
- * shows them.
+ * shows them. A card issued `inactive` under a KYC gate that care cleared before the enrollment
+ * completed becomes active as the account becomes normal (CONTRACT section 8: cards left inactive
+ * by a KYC referral become active once the gate clears); it is announced as it is then.
  */
 export function activate(account: LifecycleAccount, cards: readonly LifecycleCard[], now: Date): Transition {
   if (account.activatedAt !== null) return transition(account, {}, 'enrollmentCompleted');
   const status = activatedStatus(account);
   const change = transition(account, { activatedAt: now, ...(status === 'normal' ? { status } : {}) }, 'enrollmentCompleted');
-  return { ...change, events: [...change.events, ...cardEvents(account, 'enrollmentCompleted', [], cards)] };
+  const cardMoves = status === 'normal' ? moves(cards, ['inactive'], 'active') : [];
+  const shown = cards.map((card) => (cardMoves.some((move) => move.id === card.id) ? { ...card, status: 'active' as const } : card));
+  return { ...change, cardMoves, events: [...change.events, ...cardEvents(account, 'enrollmentCompleted', [], shown)] };
 }
 
 /**
