@@ -163,6 +163,21 @@ describe('Webhooks (e2e)', () => {
     }
   });
 
+  it("settles a pending event as not deliverable, with no attempt counted, once its partner's webhook is removed", async () => {
+    // Written while acme had a webhook, on an instance that sends nothing.
+    const before = await start('webhooks-removed', undefined, { JOBS_ENABLED: 'false' });
+    const eventId = await sendTest(before, 'cardUpdated');
+    await before.close();
+    // The same data, the webhook gone from the configuration: the poller settles the event without sending it.
+    const after = await startTestApp('webhooks-removed', { schema: before.schema, env: RETRY_ENV });
+    try {
+      expect(await waitForStatus(after, eventId, 'notDeliverable')).toMatchObject({ attempts: 0, deliveries: [], nextAttemptDateTime: null });
+    } finally {
+      await after.close();
+    }
+    expect(receiver.received.some((w) => w.json.eventId === eventId)).toBe(false);
+  });
+
   it('stores but never sends events of a partner without a webhook', async () => {
     const res = await app.client('secure').post<EventBody>('/v1/webhooks/test', { eventType: 'cardUpdated' });
     expect(res.status).toBe(200);

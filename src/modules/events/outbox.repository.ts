@@ -192,9 +192,16 @@ export class OutboxRepository {
     );
   }
 
-  /** The partner no longer has a webhook: kept for care, never sent again. */
+  /**
+   * The partner no longer has a webhook: kept for care, never sent again. Its claim counted an
+   * attempt that is not made, taken back here: an event never attempted reads notDeliverable, one
+   * attempted before the webhook was removed keeps the attempts it had.
+   */
   async markDead(manager: EntityManager, eventId: string): Promise<void> {
-    await manager.query(`update outbox_events set dead = true, next_attempt_at = null where id = $1 and delivered_at is null`, [eventId]);
+    await manager.query(
+      `update outbox_events set dead = true, next_attempt_at = null, attempts = greatest(attempts - 1, 0) where id = $1 and delivered_at is null`,
+      [eventId],
+    );
   }
 
   /**

@@ -28,7 +28,7 @@ export class WebhookEventListItemDto {
   @ApiProperty({
     enum: DELIVERY_STATUSES,
     description:
-      'pending (due or retrying), delivered (a 2xx answered), failed (retries exhausted), notDeliverable (no webhook configured when it was written)',
+      'pending (due or retrying), delivered (a 2xx answered), failed (retries exhausted, or attempted before its partner webhook was removed), notDeliverable (never attempted: no webhook configured)',
     example: 'delivered',
   })
   deliveryStatus: string;
