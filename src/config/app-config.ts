@@ -27,6 +27,9 @@ export class AppConfig {
   }
 }
 
+/** CONTRACT section 7: webhooks are retried with backoff for at least 24 hours. */
+export const WEBHOOK_RETRY_SPAN_MS = 24 * 60 * 60 * 1000;
+
 /**
  * CONTRACT section 12: what production needs before it serves, all named in one line. Keys are
  * checked when they load (SERVICE_KEYS), literal secrets when SERVICE_CONFIG is parsed.
@@ -38,6 +41,12 @@ function productionGaps(env: Env, source: NodeJS.ProcessEnv): string[] {
   if (!env.databaseUrl) missing.push('DATABASE_URL is not set (the embedded PostgreSQL is for the sandbox)');
   if (!source.PUBLIC_URL || !env.publicUrl.startsWith('https://')) missing.push('PUBLIC_URL must be an https URL');
   if (!env.ofac.listDir) missing.push('OFAC_LIST_DIR is not set (the SDN list enrollments are screened against)');
+  const webhookSpanMs = env.webhookRetryDelaysMs.reduce((sum, delay) => sum + delay, 0);
+  if (webhookSpanMs < WEBHOOK_RETRY_SPAN_MS) {
+    missing.push(
+      `WEBHOOK_RETRY_DELAYS_MS must span at least ${WEBHOOK_RETRY_SPAN_MS} ms (CONTRACT section 7: retries for at least 24 hours), got ${webhookSpanMs} ms`,
+    );
+  }
   const tls = databaseTlsGap(env);
   if (tls) missing.push(tls);
   // CONTRACT section 12 (2026-11-25): identity providers' URLs over TLS only.

@@ -132,6 +132,8 @@ describe(loadEnv.name, () => {
       ['one delay past 15 minutes', '900001'],
       ['a non-integer', '60000,abc'],
       ['a negative delay', '-1'],
+      ['an empty entry (not a delay of 0)', '60000,,60000'],
+      ['a fraction', '1.5'],
     ])('refuses %s with a message naming the variable', (_case, raw) => {
       expect(() => loadEnv({ UNBLOCK_RETRY_DELAYS_MS: raw })).toThrow(EnvError);
       expect(() => loadEnv({ UNBLOCK_RETRY_DELAYS_MS: raw })).toThrow(/^UNBLOCK_RETRY_DELAYS_MS /);

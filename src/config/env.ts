@@ -141,8 +141,10 @@ function publicUrl(raw: string | undefined, host: string, port: number): string 
 
 function intList(name: string, raw: string | undefined, fallback: number[]): number[] {
   if (raw === undefined || raw === '') return fallback;
-  const values = raw.split(',').map((part) => Number(part.trim()));
-  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 0)) {
+  const parts = raw.split(',').map((part) => part.trim());
+  // An empty entry (`1000,,2000`) is a mistake, not a delay of 0 (which Number('') would make it).
+  const values = parts.map((part) => (/^\d+$/.test(part) ? Number(part) : NaN));
+  if (values.some((v) => !Number.isSafeInteger(v))) {
     throw new EnvError(`${name} must be a comma-separated list of non-negative integers, got "${raw}"`);
   }
   return values;
@@ -296,7 +298,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     idempotencyRetentionDays: int('IDEMPOTENCY_RETENTION_DAYS', source.IDEMPOTENCY_RETENTION_DAYS, 7, 1),
     // Three retries spread inside SERVICE.md's 15-minute window (1 + 4 + 9 minutes).
     unblockRetryDelaysMs: unblockRetryDelays(source.UNBLOCK_RETRY_DELAYS_MS),
-    // Exponential backoff reaching past 24 hours in total.
+    // Exponential backoff reaching past 24 hours in total (CONTRACT section 7; production refuses a
+    // shorter schedule, app-config.ts; the sandbox and the tests may shorten it).
     webhookRetryDelaysMs: intList(
       'WEBHOOK_RETRY_DELAYS_MS',
       source.WEBHOOK_RETRY_DELAYS_MS,

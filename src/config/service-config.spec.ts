@@ -146,6 +146,25 @@ describe('production mode', () => {
     expect(() => AppConfig.load(complete)).toThrow(/^APP_MODE=production refuses to start: SERVICE_KEYS is not set/);
   });
 
+  it('refuses a webhook retry schedule shorter than 24 hours (CONTRACT section 7), which the sandbox may shorten', () => {
+    const complete = {
+      APP_MODE: 'production',
+      SERVICE_CONFIG: file,
+      SERVICE_KEYS: 'checked later',
+      A_SECRET: 'x',
+      DATA_DIR: dir,
+      DATABASE_URL: 'postgres://db/x?sslmode=require',
+      PUBLIC_URL: 'https://api.example',
+      OFAC_LIST_DIR: dir,
+    };
+    expect(() => AppConfig.load({ ...complete, WEBHOOK_RETRY_DELAYS_MS: '1000,2000' })).toThrow(
+      /^APP_MODE=production refuses to start: WEBHOOK_RETRY_DELAYS_MS must span at least 86400000 ms .*got 3000 ms$/,
+    );
+    expect(() => AppConfig.load({ ...complete, WEBHOOK_RETRY_DELAYS_MS: '43200000,43200000' })).not.toThrow();
+    expect(() => AppConfig.load({ ...complete })).not.toThrow();
+    expect(AppConfig.load({ SERVICE_CONFIG: file, A_SECRET: 'x', DATA_DIR: dir, WEBHOOK_RETRY_DELAYS_MS: '1000' }).env.webhookRetryDelaysMs).toEqual([1000]);
+  });
+
   it('the key store itself refuses production without SERVICE_KEYS too', async () => {
     const sandbox = AppConfig.load({ SERVICE_CONFIG: file, A_SECRET: 'x', DATA_DIR: dir });
     const production = new AppConfig({ ...sandbox.env, appMode: 'production', serviceKeys: undefined }, sandbox.service);
