@@ -18,7 +18,7 @@ describe('care console HTTP (e2e)', () => {
   });
 
   /** The sandbox sign-in, as a browser does it: the page (its form cookie and token), then the post. */
-  async function signIn(baseUrl = app.baseUrl): Promise<{ page: Response; posted: Response }> {
+  async function signIn(baseUrl = app.baseUrl, staffEmail = ''): Promise<{ page: Response; posted: Response }> {
     const page = await fetch(`${baseUrl}/care/sign-in`);
     const cookie = page.headers
       .getSetCookie()
@@ -29,7 +29,7 @@ describe('care console HTTP (e2e)', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret, staffEmail: '', _csrf: csrf }),
+      body: new URLSearchParams({ clientId: PARTNERS.care.clientId, clientSecret: PARTNERS.care.clientSecret, staffEmail, _csrf: csrf }),
     });
     return { page, posted };
   }
@@ -56,6 +56,25 @@ describe('care console HTTP (e2e)', () => {
     expect(session).toMatch(/;\s*HttpOnly/i);
     expect(session).toMatch(/;\s*Path=\/care(;|$)/);
     expect(await sessionRows()).toBe(before + 1);
+  });
+
+  it('a malformed staff email with the right credentials is refused as the email it is (400), not as the credentials, and starts no session', async () => {
+    const before = await sessionRows();
+    for (const email of ['not-an-email', '<script>x</script>@a.b', `${'a'.repeat(300)}@bank.test`]) {
+      const { posted } = await signIn(app.baseUrl, email);
+      const page = await posted.text();
+      expect({
+        status: posted.status,
+        emailNamed: page.includes('The staff email is not an email address'),
+        blamesSecret: page.includes('wrong secret'),
+      }).toEqual({
+        status: 400,
+        emailNamed: true,
+        blamesSecret: false,
+      });
+    }
+    expect(await sessionRows()).toBe(before);
+    expect((await signIn(app.baseUrl, 'agent@bank.test')).posted.status).toBe(303);
   });
 
   it("a sign-in posted without the page's cookie, or with another page's token, is 'Form expired' (no login CSRF)", async () => {

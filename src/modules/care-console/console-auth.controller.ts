@@ -15,6 +15,8 @@ import { AcceptsForm } from '../../common/http/form-body';
 
 type Form = Record<string, unknown>;
 const text = (form: Form | undefined, name: string): string => (typeof form?.[name] === 'string' ? (form[name] as string) : '');
+/** The staff member's email the audit trail names (optional: empty is none). */
+const STAFF_EMAIL = /^[^\s@<>]{1,64}@[^\s@<>]{1,190}$|^$/;
 
 /** Sign-in (identity provider, or the sandbox page), the provider's callback, and sign-out. */
 @ApiExcludeController()
@@ -61,6 +63,16 @@ export class ConsoleAuthController {
     this.signInForm.check(request, text(form, '_csrf'));
     const clientId = text(form, 'clientId');
     const email = text(form, 'staffEmail').trim();
+    // A malformed email is the form's mistake, said as such: the credentials are not checked (nor counted) for it.
+    if (!STAFF_EMAIL.test(email)) {
+      void reply
+        .status(400)
+        .type('text/html; charset=utf-8')
+        .send(
+          signInPage({ csrf: this.signInForm.issue(reply), provider: false, sandbox: true, error: 'Sign-in failed: The staff email is not an email address.' }),
+        );
+      return;
+    }
     // The care client's secret is guessed here as at the token endpoint: its limits, on its counters (CONTRACT sections 3, 12).
     const wait = this.limits.attempt(request.ip, clientId);
     if (wait !== null) {
@@ -81,7 +93,7 @@ export class ConsoleAuthController {
         () => false,
       ));
     if (!valid) this.limits.failed(request.ip, clientId);
-    if (!partner || !valid || !/^[^\s@<>]{1,64}@[^\s@<>]{1,190}$|^$/.test(email)) {
+    if (!partner || !valid) {
       void reply
         .status(401)
         .type('text/html; charset=utf-8')
