@@ -158,6 +158,17 @@ describe('Care console operations by account state (e2e)', () => {
     expect(allowed.page).toContain('name="reason"');
   });
 
+  it("the card replacement's confirmation for a card the account does not have is not found (404), as its form's post and the API answer", async () => {
+    const id = await enroll();
+    const other = await enroll();
+    const otherCard = /operations\/replaceCard\?paymentIdentifier=([0-9a-f-]{36})/.exec((await get(`/care/accounts/${other}`)).page)?.[1];
+    expect(otherCard).toBeDefined();
+    for (const query of [`?paymentIdentifier=${otherCard}`, '?paymentIdentifier=00000000-0000-4000-8000-000000000000', '']) {
+      const res = await get(`/care/accounts/${id}/operations/replaceCard${query}`);
+      expect({ query, status: res.status }).toEqual({ query, status: 404 });
+    }
+  });
+
   /** Posts the confirmation form of a lock, as a browser does, with this reason. */
   async function lockWithReason(id: string, reason: string): Promise<{ status: number; page: string }> {
     const confirm = await get(`/care/accounts/${id}/operations/lock`);

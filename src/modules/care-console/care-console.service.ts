@@ -103,7 +103,9 @@ export class CareConsoleService {
     const account = await this.runner.requireVisible(actorOf(staff), accountId);
     if (operation !== 'replaceCard') return careRefusal(operation, account);
     const card = (await this.instruments.listFor(this.dataSource.manager, account.id)).find((found) => found.id === paymentIdentifier);
-    return card ? cardReplacementRefusal(account, card) : 'The account has no such card.';
+    // Another account's card, an unknown one or none: not found, as the form's post and the API answer.
+    if (!card) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
+    return cardReplacementRefusal(account, card);
   }
 
   async page(staff: Staff, accountId: string): Promise<AccountPage> {
