@@ -242,6 +242,52 @@ describe('Webhook events list and redelivery (e2e, CONTRACT section 11)', () => 
     expect(deliveries.every((w) => w.verified && w.body === deliveries[0].body)).toBe(true);
   });
 
+  it('a refused redelivery of a delivered event is that one attempt: no retry follows, and the event stays delivered as it was', async () => {
+    // Short retry delays, so that a retry that should not come would come within the wait below.
+    const quick = await startTestApp('webhook-events-redeliver', {
+      webhookUrl: receiver.url,
+      webhookSecret: receiver.secret,
+      env: { WEBHOOK_RETRY_DELAYS_MS: '100,100,100' },
+    });
+    try {
+      const sent = await quick.client('acme').post<{ eventId: string }>('/v1/webhooks/test', { eventType: 'checkUpdated' });
+      const eventId = sent.body.eventId;
+      const detail = async () =>
+        (
+          await quick
+            .client('acme')
+            .get<{
+              event: {
+                deliveryStatus: string;
+                attempts: number;
+                deliveredDateTime: string | null;
+                nextAttemptDateTime: string | null;
+                deliveries: Array<{ attempt: number; outcome: string }>;
+              };
+            }>(`/v1/webhooks/events/${eventId}`)
+        ).body.event;
+      await waitForStatus(eventId, 'delivered', quick);
+      const first = await detail();
+      receiver.respond(() => 500);
+      const res = await quick.client('acme').post<{ event: ListedEvent }>(`/v1/webhooks/events/${eventId}/redeliver`, {});
+      expect(res.status).toBe(200);
+      await receiver.waitFor(() => receiver.forEvent(eventId).length === 2);
+      await waitUntil(async () => (await detail()).deliveries.length === 2, 5_000, 50);
+      // Well past the retry delays: the refused redelivery was the one attempt asked for.
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(receiver.forEvent(eventId)).toHaveLength(2);
+      expect(await detail()).toMatchObject({
+        deliveryStatus: 'delivered',
+        attempts: 2,
+        deliveredDateTime: first.deliveredDateTime,
+        nextAttemptDateTime: null,
+        deliveries: [expect.objectContaining({ attempt: 1, outcome: 'delivered' }), expect.objectContaining({ attempt: 2, outcome: 'httpStatus' })],
+      });
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('redelivery gives a failed event one more attempt', async () => {
     // A schema of its own: an instance with the default retry delays must not take the retry.
     const failing = await startTestApp('webhook-events-failing', {

@@ -22,6 +22,8 @@ export interface OutboxRow {
   traceContext: string | null;
   /** Redeliveries asked for so far: an attempt settles its event only if none was asked for since its claim. */
   redeliveries: number;
+  /** When a delivered event was delivered, while the redelivery asked for since is due (its one attempt). */
+  previouslyDeliveredAt: Date | null;
 }
 
 export interface DeliveryRow {
@@ -88,7 +90,8 @@ const LIST_COLUMNS = `id, program_code as "programCode", event_type as "eventTyp
 
 const COLUMNS = `id, partner_id as "partnerId", program_code as "programCode", account_id as "accountId",
   event_type as "eventType", payload as data, occurred_at as "occurredAt", attempts,
-  delivered_at as "deliveredAt", next_attempt_at as "nextAttemptAt", dead, trace_context as "traceContext", redeliveries`;
+  delivered_at as "deliveredAt", next_attempt_at as "nextAttemptAt", dead, trace_context as "traceContext", redeliveries,
+  previously_delivered_at as "previouslyDeliveredAt"`;
 
 /**
  * The poller's claim, prepared (every instance runs it several times a second, busy or idle), fair
@@ -172,9 +175,10 @@ export class OutboxRepository {
          insert into webhook_deliveries (event_id, attempt, url, status_code, outcome, duration_ms)
          select o.event_id, o.attempt, o.url, o.status_code, o.outcome, o.duration_ms from o join outbox_events e on e.id = o.event_id)
        update outbox_events e
-          set delivered_at = case when o.next_kind = 'delivered' then now() else e.delivered_at end,
-              dead = case o.next_kind when 'delivered' then false when 'dead' then true else e.dead end,
-              next_attempt_at = case when o.next_kind = 'retry' then now() + make_interval(secs => o.delay_secs) end
+          set delivered_at = case when o.next_kind = 'delivered' then now() else coalesce(e.previously_delivered_at, e.delivered_at) end,
+              dead = case o.next_kind when 'delivered' then false when 'dead' then e.previously_delivered_at is null else e.dead end,
+              next_attempt_at = case when o.next_kind = 'retry' then now() + make_interval(secs => o.delay_secs) end,
+              previously_delivered_at = null
          from o
         where e.id = o.event_id and e.redeliveries = o.redeliveries
           and (o.next_kind = 'delivered' or (e.attempts = o.attempt and e.delivered_at is null))`,
@@ -199,7 +203,10 @@ export class OutboxRepository {
    */
   async markDead(manager: EntityManager, eventId: string): Promise<void> {
     await manager.query(
-      `update outbox_events set dead = true, next_attempt_at = null, attempts = greatest(attempts - 1, 0) where id = $1 and delivered_at is null`,
+      `update outbox_events
+          set dead = previously_delivered_at is null, delivered_at = previously_delivered_at, previously_delivered_at = null,
+              next_attempt_at = null, attempts = greatest(attempts - 1, 0)
+        where id = $1 and delivered_at is null`,
       [eventId],
     );
   }
@@ -207,13 +214,15 @@ export class OutboxRepository {
   /**
    * One more attempt of a partner's event, due now (CONTRACT section 11): the event is pending again
    * whatever its state, and the poller takes it on its next pass; an attempt in flight meanwhile
-   * no longer settles it (`finishAttempts`). null for an unknown event or another
+   * no longer settles it (`finishAttempts`). Of a delivered event, the one attempt asked for: when it
+   * is refused, no retry follows and the event is delivered as it was (`previously_delivered_at`). null for an unknown event or another
    * partner's. Left untouched when `deliverable` is false (no webhook to send to).
    */
   async redeliver(manager: EntityManager, eventId: string, partner: PartnerScope, deliverable: boolean): Promise<EventListRow | null> {
     const rows = (await manager.query(
       deliverable
-        ? `update outbox_events set next_attempt_at = now(), delivered_at = null, dead = false, redeliveries = redeliveries + 1
+        ? `update outbox_events set next_attempt_at = now(), previously_delivered_at = coalesce(delivered_at, previously_delivered_at),
+                  delivered_at = null, dead = false, redeliveries = redeliveries + 1
             where id = $1 and partner_id = $2 and program_code = any($3) returning ${LIST_COLUMNS}`
         : `select ${LIST_COLUMNS} from outbox_events where id = $1 and partner_id = $2 and program_code = any($3)`,
       [eventId, partner.partnerId, partner.programs],

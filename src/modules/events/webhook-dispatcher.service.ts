@@ -175,7 +175,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       const attributes = { 'webhook.event_id': event.id, 'webhook.event_type': event.eventType, 'webhook.attempt': event.attempts };
       const { outcome, next } = await inLinkedSpan('webhook delivery', event.traceContext, attributes, async (span) => {
         const posted = await this.sender.post(webhook, event.id, webhookBody(event));
-        const settled = this.next(event.attempts, posted.ok);
+        const settled = this.next(event.attempts, posted.ok, event.previouslyDeliveredAt !== null);
         const counted = settled.kind === 'delivered' ? 'delivered' : settled.kind === 'retry' ? 'failed' : 'abandoned';
         span.setAttribute('webhook.outcome', counted);
         span.setAttribute('webhook.delivery_outcome', posted.outcome);
@@ -196,9 +196,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     }
   }
 
-  /** Attempt n failed: wait the n-th delay of WEBHOOK_RETRY_DELAYS_MS; past the last one, give up. */
-  private next(attempt: number, ok: boolean): AttemptNext {
+  /**
+   * Attempt n failed: wait the n-th delay of WEBHOOK_RETRY_DELAYS_MS; past the last one, give up. The
+   * redelivery of a delivered event (`once`) is one attempt: refused, nothing more follows.
+   */
+  private next(attempt: number, ok: boolean, once: boolean): AttemptNext {
     if (ok) return { kind: 'delivered' };
+    if (once) return { kind: 'dead' };
     const delays = this.config.env.webhookRetryDelaysMs;
     return attempt <= delays.length ? { kind: 'retry', delayMs: delays[attempt - 1] } : { kind: 'dead' };
   }

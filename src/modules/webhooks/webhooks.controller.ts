@@ -143,8 +143,9 @@ export class WebhooksController {
     summary: "Make one of the partner's events due for one more delivery attempt now",
     description:
       'Whatever its state (delivered, failed or pending), the event is pending again and the delivery poller sends it ' +
-      'within a second, signed as usual under the same webhook-id. An acknowledged attempt ends it; a refused one follows ' +
-      'the rest of the retry schedule (none left for an event that had already failed). For a partner without a webhook ' +
+      'within a second, signed as usual under the same webhook-id. An acknowledged attempt ends it. Of a delivered or failed event ' +
+      'it is the one attempt asked for: refused, no retry follows, and a delivered event is delivered again as it was. Of a pending ' +
+      'event it takes the place of the next retry, and the retry schedule goes on. For a partner without a webhook ' +
       'nothing is sent and the event is answered as it is.',
   })
   @ApiParam({ name: 'eventId', format: 'uuid' })
