@@ -11,6 +11,7 @@ function delivered(eventId: string): FinishedAttempt {
     redeliveries: 0,
     outcome: { url: 'http://127.0.0.1:9/hooks', statusCode: 204, outcome: 'delivered', durationMs: 5 },
     next: { kind: 'delivered' },
+    endedAt: new Date(),
   };
 }
 

@@ -10,7 +10,7 @@ interface EventBody {
     eventId: string;
     deliveryStatus: string;
     attempts: number;
-    deliveries: Array<{ attempt: number; statusCode: number | null; outcome: string; url: string; durationMs: number }>;
+    deliveries: Array<{ attempt: number; statusCode: number | null; outcome: string; url: string; durationMs: number; attemptedDateTime: string }>;
   };
 }
 
@@ -176,6 +176,29 @@ describe('Webhooks (e2e)', () => {
       await after.close();
     }
     expect(receiver.received.some((w) => w.json.eventId === eventId)).toBe(false);
+  });
+
+  it("records an attempt's time as when it ended, not when it was written down (two attempts settled together at a stop)", async () => {
+    const stopping = await start('webhooks-attempt-time');
+    receiver.answerAfter(700);
+    const first = await sendTest(stopping, 'cardUpdated');
+    await receiver.waitFor(() => receiver.forEvent(first).length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await sendTest(stopping, 'eWallet');
+    await receiver.waitFor(() => receiver.forEvent(second).length === 1);
+    // Both attempts are in flight: the stop waits for them and records them in one statement.
+    const schema = stopping.schema;
+    await stopping.close();
+    receiver.answerAfter(0);
+    const reopened = await startTestApp('webhooks-attempt-time', { schema, env: { ...RETRY_ENV, JOBS_ENABLED: 'false' } });
+    try {
+      const [a, b] = [await eventView(reopened, first), await eventView(reopened, second)];
+      expect([a.deliveries.length, b.deliveries.length]).toEqual([1, 1]);
+      const ended = (event: typeof a) => Date.parse(event.deliveries[0].attemptedDateTime);
+      expect(ended(b) - ended(a)).toBeGreaterThanOrEqual(200);
+    } finally {
+      await reopened.close();
+    }
   });
 
   it('stores but never sends events of a partner without a webhook', async () => {

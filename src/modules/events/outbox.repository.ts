@@ -58,6 +58,8 @@ export interface FinishedAttempt {
   redeliveries: number;
   outcome: AttemptOutcome;
   next: AttemptNext;
+  /** When the attempt ended (its answer, or the timeout): its log's attemptedDateTime, whenever the flush records it. */
+  endedAt: Date;
 }
 
 /** A partner as its events are reached: its own, of the programs its configuration lists now (CONTRACT section 3, tenancy). */
@@ -169,11 +171,11 @@ export class OutboxRepository {
     const column = <T>(pick: (a: FinishedAttempt) => T): T[] => attempts.map(pick);
     await manager.query(
       `with o as (
-         select * from unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[], $9::int[])
-           as o(event_id, attempt, url, status_code, outcome, duration_ms, next_kind, delay_secs, redeliveries)),
+         select * from unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[], $9::int[], $10::timestamptz[])
+           as o(event_id, attempt, url, status_code, outcome, duration_ms, next_kind, delay_secs, redeliveries, ended_at)),
        log as (
-         insert into webhook_deliveries (event_id, attempt, url, status_code, outcome, duration_ms)
-         select o.event_id, o.attempt, o.url, o.status_code, o.outcome, o.duration_ms from o join outbox_events e on e.id = o.event_id)
+         insert into webhook_deliveries (event_id, attempt, url, status_code, outcome, duration_ms, attempted_at)
+         select o.event_id, o.attempt, o.url, o.status_code, o.outcome, o.duration_ms, o.ended_at from o join outbox_events e on e.id = o.event_id)
        update outbox_events e
           set delivered_at = case when o.next_kind = 'delivered' then now() else coalesce(e.previously_delivered_at, e.delivered_at) end,
               dead = case o.next_kind when 'delivered' then false when 'dead' then e.previously_delivered_at is null else e.dead end,
@@ -192,6 +194,7 @@ export class OutboxRepository {
         column((a) => a.next.kind),
         column((a) => (a.next.kind === 'retry' ? a.next.delayMs / 1000 : null)),
         column((a) => a.redeliveries),
+        column((a) => a.endedAt),
       ],
     );
   }

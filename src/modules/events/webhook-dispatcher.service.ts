@@ -190,7 +190,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         const outcome: AttemptOutcome = { url: posted.url, statusCode: posted.statusCode, outcome: posted.outcome, durationMs: posted.durationMs };
         return { outcome, next: settled };
       });
-      this.finished.push({ eventId: event.id, attempt: event.attempts, redeliveries: event.redeliveries, outcome, next });
+      this.finished.push({ eventId: event.id, attempt: event.attempts, redeliveries: event.redeliveries, outcome, next, endedAt: new Date() });
     } catch (error) {
       this.logger.warn({ eventId: event.id, errorName: (error as Error).name, message: (error as Error).message }, 'webhook attempt not recorded');
     }
