@@ -257,7 +257,8 @@ describe('Webhook isolation (e2e)', () => {
           OFAC_LIST_DIR: OFAC_FIXTURE,
           PROD_ACME_SECRET: PARTNERS.acme.clientSecret,
           PROD_ACME_WEBHOOK_SECRET: receiver.secret,
-          WEBHOOK_RETRY_DELAYS_MS: '60000',
+          // One attempt within the test; production needs a schedule of 24 hours or more (CONTRACT section 7).
+          WEBHOOK_RETRY_DELAYS_MS: '60000,86400000',
         },
       });
     });
