@@ -155,6 +155,19 @@ describe('Scan capture and Matricula enrollment (e2e)', () => {
       expectInvalidOnboarding(await app.client().post(ENROLL, matriculaEnrollment(expiring.onboardingID)));
     });
 
+    it('an empty onboardingID is an invalid one (400/660/0), never an enrollment without identity: real call and dry run, business too, with a matriculaId too', async () => {
+      for (const body of [
+        matriculaEnrollment(''),
+        matriculaEnrollment('', { matriculaId: 'A1234567' }),
+        EnrollmentRequestFactory.business({ onboardingID: '', encryptedUserData: { identifyingData: { ssn: undefined } } }),
+      ]) {
+        expectInvalidOnboarding(await app.client().post(ENROLL, body));
+        expectInvalidOnboarding(await app.client().post(`${ENROLL}?validateOnly=true`, body));
+        const status = await app.client().get(`${ENROLL}/requests/${body.requestId}`);
+        expect(status.status).toBe(404);
+      }
+    });
+
     it('CONTRACT section 6: an onboardingID on a program without matriculaEnabled is an invalid onboardingID (400/660/0), and is not used up', async () => {
       const { onboardingID } = await scan();
       const lite = await app.client().post('/v1/programs/lite/enrollments', matriculaEnrollment(onboardingID));

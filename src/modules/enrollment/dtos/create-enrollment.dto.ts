@@ -3,7 +3,7 @@ import { ApiObjectOrJwe } from '../../../common/openapi/object-or-jwe';
 import { IsISO8601, IsOptional, IsString, ValidateBy } from 'class-validator';
 import { code as currencyByCode } from 'currency-codes';
 import { REQUEST_ID_PATTERN } from '../../../common/context/request-context';
-import { FieldRules, matches, maxLength, oneOf, patternSource, stated, unstated } from '../../../common/validation/field-rules';
+import { FieldRules, length, matches, oneOf, patternSource, stated, unstated } from '../../../common/validation/field-rules';
 import { fails, NestedObject } from '../../../common/validation/validation';
 import { EnrollmentUserDataDto } from './enrollment-user-data.dto';
 
@@ -63,7 +63,8 @@ export class CreateEnrollmentDto {
   @IsOptional()
   @FieldRules(
     { required: false, description: 'From POST /v1/kycGates/scanCapture; only for a Matricula enrollment.' },
-    maxLength(64, fails('INVALID_ONBOARDING_ID')),
+    // Empty is no scan at all, not "no onboardingID": a Matricula enrollment is one that sends it (CONTRACT section 9: 660/0).
+    length(1, 64, fails('INVALID_ONBOARDING_ID')),
     unstated(IsString()),
   )
   onboardingID?: string;

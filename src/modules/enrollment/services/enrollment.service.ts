@@ -145,7 +145,7 @@ export class EnrollmentService {
       ],
       firstAttempt: async (manager) => {
         this.rules.checkTermsWindow(plan);
-        if (plan.onboardingID) await this.scans.checkWindow(manager, plan.onboardingID);
+        if (plan.onboardingID !== null) await this.scans.checkWindow(manager, plan.onboardingID);
       },
       work: async ({ resumed, call, batch }) => {
         const started = resumed ? await this.progress.findByRequest(call.manager, key) : null;
@@ -188,9 +188,10 @@ export class EnrollmentService {
   ): Promise<CallOutcome<AccountView>> {
     const manager = call.manager;
     const programCode = plan.program.programCode;
-    const claimed = plan.onboardingID
-      ? await this.scans.claim(manager, partner.partnerId, programCode, plan.onboardingID, plan.user.identifyingData.matriculaId)
-      : null;
+    const claimed =
+      plan.onboardingID !== null
+        ? await this.scans.claim(manager, partner.partnerId, programCode, plan.onboardingID, plan.user.identifyingData.matriculaId)
+        : null;
     const userData = claimed ? { ...plan.user, identifyingData: { ...plan.user.identifyingData, matriculaId: claimed.idNumber } } : plan.user;
     const breach = await this.limits.check(manager, {
       programCode,
