@@ -296,7 +296,8 @@ describe('Production mode (e2e)', () => {
       const id = (enrolled.body.account as { accountIdentifier: string }).accountIdentifier;
       const care = app.client('care');
       expect((await care.post(`/v1/care/accounts/${id}/fraudBlock`, {})).status).toBe(200);
-      const removed = await care.delete(`/v1/care/accounts/${id}/fraudBlock`, { sandboxUnblockFailures: 3 });
+      // Any value, one the sandbox would refuse included: accepted and ignored, never an error (CONTRACT section 12).
+      const removed = await care.delete(`/v1/care/accounts/${id}/fraudBlock`, { sandboxUnblockFailures: -1.5 });
       expect({ status: removed.status, detail: removed.body.responseDetails[0] }).toMatchObject({ status: 200, detail: { code: 0, subCode: 0 } });
       expect(removed.body.account).toMatchObject({ status: 'normal', statusReason: null });
       const cardStatus = async () => ((await care.get(`/v1/care/accounts/${id}`)).body.paymentInstruments as Array<{ status: string }>)[0]?.status;

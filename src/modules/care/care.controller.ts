@@ -234,7 +234,7 @@ export class CareController {
     @Body() body: RemoveFraudBlockDto,
     @NoQuery() _query: undefined,
   ) {
-    return this.act(p, r, id, (call, who) => this.unblock.removeFraudBlock(call, who, id, body?.sandboxUnblockFailures ?? 0));
+    return this.act(p, r, id, (call, who) => this.unblock.removeFraudBlock(call, who, id, body?.sandboxUnblockFailures));
   }
 
   @Post('ofacClear')

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { DomainError } from '../../../common/errors/domain-error';
 import { AppConfig } from '../../../config/app-config';
 import { defineJob, deterministicJobId } from '../../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../../infrastructure/queue/job-queue';
@@ -63,8 +64,8 @@ export class CardUnblockService implements OnApplicationBootstrap {
    * `requestedFailures`: the sandbox's `sandboxUnblockFailures`, the first N of the attempts to fail
    * (N ≥ 3: all of them); outside the sandbox accepted and ignored (CONTRACT sections 10 and 12).
    */
-  removeFraudBlock(call: CallConnection, who: CareActor, accountId: string, requestedFailures: number): Promise<void> {
-    const sandboxFailures = this.config.isSandbox ? requestedFailures : 0;
+  removeFraudBlock(call: CallConnection, who: CareActor, accountId: string, requestedFailures: unknown): Promise<void> {
+    const sandboxFailures = this.config.isSandbox ? sandboxUnblockFailures(requestedFailures) : 0;
     return this.runner.run(call, who, accountId, 'fraudBlock.remove', async (manager, account) => {
       const runId = randomUUID();
       // SERVICE.md: "healthy and normal", whatever the account was before the block (CONTRACT section 8);
@@ -139,4 +140,13 @@ export class CardUnblockService implements OnApplicationBootstrap {
     const id = deterministicJobId(CARD_UNBLOCK_JOB.name, data.runId, data.attempt);
     await this.jobs.send(CARD_UNBLOCK_JOB, data, { id, startAfterMs: delayMs }, manager);
   }
+}
+
+/** The sandbox's `sandboxUnblockFailures`: absent is 0; anything but a non-negative integer is 400/100/5 naming it. */
+function sandboxUnblockFailures(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new DomainError('INVALID_FIELD', { field: 'sandboxUnblockFailures', property: 'sandboxUnblockFailures' });
+  }
+  return value;
 }
