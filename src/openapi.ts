@@ -323,24 +323,27 @@ export function buildOpenApiDocuments(app: NestFastifyApplication, config: AppCo
 
 const DOCS_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Enrollment API</title>
-<link rel="stylesheet" href="/docs/swagger-ui.css"></head>
+<link rel="stylesheet" href="docs/swagger-ui.css"></head>
 <body><div id="swagger-ui"></div>
-<script src="/docs/swagger-ui-bundle.js"></script>
-<script src="/docs/swagger-ui-standalone-preset.js"></script>
-<script src="/docs/swagger-init.js"></script>
+<script src="docs/swagger-ui-bundle.js"></script>
+<script src="docs/swagger-ui-standalone-preset.js"></script>
+<script src="docs/swagger-init.js"></script>
 </body></html>`;
 
 /**
  * Both documents in one page, chosen in the top bar (the standalone layout shows `urls`), the
- * partner API first. "Authorize" runs the oauth2 client-credentials flow of the document (client
+ * partner API first. Every file is named relative to the page, so that `/docs` behind a proxy's path
+ * prefix (a PUBLIC_URL with a path) loads its own; no online validator badge (it would send the
+ * document's URL to validator.swagger.io, and the CSP blocks its image anyway). "Authorize" runs the oauth2 client-credentials flow of the document (client
  * id and secret sent with HTTP Basic to /oauth2/token); the token is not kept across reloads (a
  * bearer token in localStorage would outlive the page for any script of this origin).
  */
 const DOCS_INIT_JS = `window.ui = SwaggerUIBundle({
   urls: [
-    { url: '/openapi.json', name: 'Partner API' },
-    { url: '/openapi-care.json', name: 'Care and operations API' },
+    { url: 'openapi.json', name: 'Partner API' },
+    { url: 'openapi-care.json', name: 'Care and operations API' },
   ],
+  validatorUrl: null,
   'urls.primaryName': 'Partner API',
   dom_id: '#swagger-ui',
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
@@ -386,7 +389,11 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): vo
   fastify.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(DOCS_HTML));
   fastify.get('/docs/swagger-init.js', async (_request, reply) => reply.type('application/javascript').send(DOCS_INIT_JS));
   for (const [file, type] of Object.entries(assets)) {
-    const body = fs.readFileSync(path.join(distDir, file));
+    // The CSS names a source map that is not served: the comment goes, so no browser asks for it.
+    const body =
+      type === 'text/css'
+        ? fs.readFileSync(path.join(distDir, file), 'utf8').replace(/\/\*# sourceMappingURL=[^*]*\*\//g, '')
+        : fs.readFileSync(path.join(distDir, file));
     fastify.get(`/docs/${file}`, async (_request, reply) => reply.type(type).header('cache-control', 'public, max-age=86400').send(body));
   }
 }

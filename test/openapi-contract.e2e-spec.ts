@@ -128,6 +128,16 @@ describe('OpenAPI as a contract (issue 14)', () => {
     expect(update.description).toMatch(/subCode 362/);
   });
 
+  it('types every parameter (a generated client would type an untyped one as unknown)', () => {
+    const untyped = both()
+      .flatMap(operations)
+      .flatMap(({ path, op }) =>
+        ((op.parameters ?? []) as Json[]).map((parameter) => ({ path, name: parameter.name as string, schema: parameter.schema as Json })),
+      )
+      .filter(({ schema }) => schema?.type === undefined && schema?.$ref === undefined && schema?.enum === undefined);
+    expect(untyped).toEqual([]);
+  });
+
   it('names the scopes of every /v1 operation and client credentials on the token endpoint', () => {
     const schemes = document.components.securitySchemes as Json;
     expect(schemes.oauth2.flows.clientCredentials.tokenUrl).toBe('http://enrollment.test/oauth2/token');
@@ -165,14 +175,25 @@ describe('OpenAPI as a contract (issue 14)', () => {
     expect(script).toContain('persistAuthorization: false');
   });
 
+  it('Swagger UI asks no third party (no online validator badge), names its files relative to the page (a PUBLIC_URL path prefix keeps working), and its CSS points at no missing source map', async () => {
+    const html = await (await fetch(`${app.baseUrl}/docs`)).text();
+    const links = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(links).toEqual(['docs/swagger-ui.css', 'docs/swagger-ui-bundle.js', 'docs/swagger-ui-standalone-preset.js', 'docs/swagger-init.js']);
+    for (const link of links) expect({ link, status: (await fetch(new URL(link, `${app.baseUrl}/docs`))).status }).toEqual({ link, status: 200 });
+    const script = await (await fetch(`${app.baseUrl}/docs/swagger-init.js`)).text();
+    expect(script).toContain('validatorUrl: null');
+    expect(script).not.toMatch(/url: '\//);
+    expect(await (await fetch(`${app.baseUrl}/docs/swagger-ui.css`)).text()).not.toContain('sourceMappingURL');
+  });
+
   it('serves /docs with an Authorize that runs the client-credentials flow against the token URL', async () => {
     const html = await (await fetch(`${app.baseUrl}/docs`)).text();
-    expect(html).toContain('/docs/swagger-init.js');
+    expect(html).toContain('docs/swagger-init.js');
     const init = await fetch(`${app.baseUrl}/docs/swagger-init.js`);
     expect(init.headers.get('content-type')).toContain('javascript');
     const script = await init.text();
-    expect(script).toContain("{ url: '/openapi.json', name: 'Partner API' }");
-    expect(script).toContain("{ url: '/openapi-care.json', name: 'Care and operations API' }");
+    expect(script).toContain("{ url: 'openapi.json', name: 'Partner API' }");
+    expect(script).toContain("{ url: 'openapi-care.json', name: 'Care and operations API' }");
     expect((await fetch(`${app.baseUrl}/docs/swagger-ui-standalone-preset.js`)).status).toBe(200);
     expect(script).toContain('initOAuth');
     // What Swagger UI sends for clientCredentials: Basic client authentication and the selected scopes.

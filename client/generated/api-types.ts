@@ -2248,7 +2248,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description One of the partner's programs (else 403/403/2) */
-                programCode: unknown;
+                programCode: string;
             };
             cookie?: never;
         };

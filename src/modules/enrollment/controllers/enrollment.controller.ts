@@ -65,7 +65,7 @@ export class EnrollmentController {
   @HttpCode(200)
   @ApiLocked('requestId', 'ssn')
   // The body pipe reads programCode itself (no @Param), so OpenAPI is told here.
-  @ApiParam({ name: 'programCode', description: "One of the partner's programs (else 403/403/2)", example: 'sandbox' })
+  @ApiParam({ name: 'programCode', type: String, description: "One of the partner's programs (else 403/403/2)", example: 'sandbox' })
   @ApiOperation({ operationId: 'enroll', summary: 'Enroll a user: user, account, primary purse and card in one call', description: ENROLL_DESCRIPTION })
   @ApiAnswer(
     AccountResponseDto,
