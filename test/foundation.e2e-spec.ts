@@ -226,6 +226,29 @@ describe('Service foundation (e2e)', () => {
       expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 4 });
     });
 
+    it('a content-encoded body (gzip, br, anything but identity): 415 code 100 subCode 4, not read as plain JSON (RFC 9110 section 15.5.16)', async () => {
+      for (const encoding of ['gzip', 'br', 'x-unknown', 'identity, gzip']) {
+        const res = await app
+          .client()
+          .post('/v1/webhooks/test', undefined, {
+            rawBody: '{"eventType":"transaction"}',
+            headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+          });
+        expect({ encoding, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({
+          encoding,
+          status: 415,
+          detail: { code: 100, subCode: 4 },
+        });
+      }
+      const identity = await app
+        .client()
+        .post('/v1/webhooks/test', undefined, {
+          rawBody: '{"eventType":"transaction"}',
+          headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+        });
+      expect(identity.status).toBe(200);
+    });
+
     it('a form body on a /v1 route: 415 code 100 subCode 4, and nothing is written (forms are the token endpoint’s and the console’s only)', async () => {
       const form = 'requestId=form-1&programCode=sandbox&ssn=123456789';
       const enroll = await app.client().post('/v1/programs/sandbox/enrollments', undefined, {

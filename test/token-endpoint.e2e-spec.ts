@@ -68,6 +68,12 @@ describe('Token endpoint request checks (e2e)', () => {
     expect(withCharset.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('a content-encoded form is invalid_request, never read as plain text', async () => {
+    const body = form({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
+    expectInvalidRequest(await post('application/x-www-form-urlencoded', body, { 'content-encoding': 'gzip' }));
+    expect((await post('application/x-www-form-urlencoded', body, { 'content-encoding': 'identity' })).status).toBe(200);
+  });
+
   it('a parameter given twice, or a form that cannot be parsed, is invalid_request', async () => {
     const type = 'application/x-www-form-urlencoded';
     expectInvalidRequest(await post(type, `grant_type=client_credentials&client_id=${clientId}&client_id=${clientId}&client_secret=${clientSecret}`));

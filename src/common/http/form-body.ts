@@ -2,6 +2,7 @@ import { parse } from 'node:querystring';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../errors/domain-error';
+import { isEncodedBody } from './content-encoding';
 
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 
@@ -27,7 +28,9 @@ export const AcceptsForm = (as: FormBody): MethodDecorator => RouteConfig({ form
  */
 export function parseFormBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, parsed?: unknown) => void): void {
   const as = (request.routeOptions.config as FormRouteConfig | undefined)?.formBody;
+  // The token route refuses an encoded form itself, in RFC 6749's words (token-form.ts).
   if (as === 'bytes') return done(null, body);
+  if (body.length > 0 && isEncodedBody(request.headers)) return done(new DomainError('UNSUPPORTED_MEDIA_TYPE'));
   if (as !== 'fields') return done(new DomainError('UNSUPPORTED_MEDIA_TYPE'));
   const fields = parse(body.toString('utf8'));
   if (Object.prototype.hasOwnProperty.call(fields, '__proto__')) return done(new DomainError('MALFORMED_JSON'));

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { addRouteHooks, isRoute } from '../../common/http/route-hooks';
 import { FORM_MEDIA_TYPE } from '../../common/http/form-body';
+import { isEncodedBody } from '../../common/http/content-encoding';
 import { TOKEN_PATH } from '../../common/auth/token-path';
 import { currentRequestId, resolveRequestId } from '../../common/http/request-id';
 import { basicCredentials, ClientCredentials } from './client-credentials';
@@ -110,9 +111,11 @@ export function installTokenFormChecks(fastify: FastifyInstance, send: (error: u
   const checkMediaType = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const refusal = !isFormMediaType(request.headers['content-type'])
       ? `The body must be ${FORM_MEDIA_TYPE}`
-      : Number(request.headers['content-length'] ?? 0) > bodyLimit
-        ? tooLarge
-        : undefined;
+      : isEncodedBody(request.headers)
+        ? 'The body must not be content-encoded'
+        : Number(request.headers['content-length'] ?? 0) > bodyLimit
+          ? tooLarge
+          : undefined;
     if (refusal === undefined) return done();
     refuse(request, reply, resolveRequestId(request), refusal);
   };
