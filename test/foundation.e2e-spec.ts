@@ -28,6 +28,21 @@ describe('Service foundation (e2e)', () => {
     await app.close();
   });
 
+  it('every answer carries X-Content-Type-Options: nosniff: API, errors, token, documents, health', async () => {
+    const token = await app.client().accessToken();
+    for (const [path, init] of [
+      ['/v1/errors', {}],
+      ['/v1/programs/sandbox/enrollments/accounts/00000000-0000-4000-8000-000000000000', { headers: { authorization: `Bearer ${token}` } }],
+      ['/v1/nothing-here', {}],
+      ['/oauth2/token', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }],
+      ['/openapi.json', {}],
+      ['/health/live', {}],
+    ] as const) {
+      const res = await fetch(`${app.baseUrl}${path}`, init as RequestInit);
+      expect({ path, nosniff: res.headers.get('x-content-type-options') }).toEqual({ path, nosniff: 'nosniff' });
+    }
+  });
+
   describe('POST /oauth2/token', () => {
     it('issues a token with client_secret_basic', async () => {
       const res = await tokenRequest(app, { grant_type: 'client_credentials' }, { id: 'acme', secret: PARTNERS.acme.clientSecret });
@@ -228,24 +243,20 @@ describe('Service foundation (e2e)', () => {
 
     it('a content-encoded body (gzip, br, anything but identity): 415 code 100 subCode 4, not read as plain JSON (RFC 9110 section 15.5.16)', async () => {
       for (const encoding of ['gzip', 'br', 'x-unknown', 'identity, gzip']) {
-        const res = await app
-          .client()
-          .post('/v1/webhooks/test', undefined, {
-            rawBody: '{"eventType":"transaction"}',
-            headers: { 'content-type': 'application/json', 'content-encoding': encoding },
-          });
+        const res = await app.client().post('/v1/webhooks/test', undefined, {
+          rawBody: '{"eventType":"transaction"}',
+          headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        });
         expect({ encoding, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({
           encoding,
           status: 415,
           detail: { code: 100, subCode: 4 },
         });
       }
-      const identity = await app
-        .client()
-        .post('/v1/webhooks/test', undefined, {
-          rawBody: '{"eventType":"transaction"}',
-          headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
-        });
+      const identity = await app.client().post('/v1/webhooks/test', undefined, {
+        rawBody: '{"eventType":"transaction"}',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+      });
       expect(identity.status).toBe(200);
     });
 

@@ -9,13 +9,17 @@ const NO_FAULTS: readonly string[] = Object.freeze([]);
 
 /**
  * The headers every answer carries (CONTRACT section 1): its `X-Request-Id`, and under /v1 and on the
- * token path (whatever the method) `Cache-Control: no-store`. Set by the onSend hook below, and by
- * the error path of Fastify's own URL errors, which answer before any hook runs.
+ * token path (whatever the method) `Cache-Control: no-store`; and `X-Content-Type-Options: nosniff`
+ * (no browser reads a JSON answer as anything but its declared type; docs/security.md). Set by the
+ * onSend hook below, and by the error path of Fastify's own URL errors, which answer before any hook runs.
  */
 export function contextHeaders(request: FastifyRequest): Record<string, string> {
   const url = request.url;
   const api = url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?') || url === TOKEN_PATH || url.startsWith(`${TOKEN_PATH}?`);
-  return api ? { [REQUEST_ID_HEADER]: currentRequestId(request), 'cache-control': 'no-store' } : { [REQUEST_ID_HEADER]: currentRequestId(request) };
+  const id = currentRequestId(request);
+  return api
+    ? { [REQUEST_ID_HEADER]: id, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
+    : { [REQUEST_ID_HEADER]: id, 'x-content-type-options': 'nosniff' };
 }
 
 /**
