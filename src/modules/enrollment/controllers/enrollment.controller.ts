@@ -44,8 +44,9 @@ const ENROLL_DESCRIPTION = [
   '(4) duplicate phone types answer 400/1020 like duplicate address types;',
   '(5) two default phones, ssnSuffix different from last4SSN, accountType business on a program without KYB and a termsAcceptanceDateTime that is not ISO 8601 answer 400/100/5 naming the field;',
   '(6) a date of birth in the future answers 400/700;',
-  '(7) an onboardingID on a program without Matricula enrollment answers 400/660/0;',
-  '(8) sandbox only: the last name Kycrefer refers KYC on programs without kycRequired too;',
+  '(7) an onboardingID on a program without Matricula enrollment, or an empty one, answers 400/660/0;',
+  '(8) sandbox only (ignored in production): the last name Kycrefer makes KYC refer the enrollment for manual review (pending, kycPendingGate manual, an inactive card), on programs without kycRequired too;',
+  'the last name Ofachold makes OFAC screening hold it (5/370, pending/ofacReview, no card) until care clears it; X-Sandbox-Fault (below) stops it at a chosen point;',
   '(9) a business enrollment needs its businessData: without it, 400/200/0 "businessData is required".',
 ].join(' ');
 
