@@ -101,6 +101,27 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
     }
   });
 
+  it('closed by care after it finished but before its answer was stored: completed too, its answer the closed account', async () => {
+    const request = EnrollmentRequestFactory.build();
+    expect((await app.client().post(ENROLL, request, { headers: { 'x-sandbox-fault': 'after:finished' }, noRetry: true })).status).toBe(503);
+    const db = await app.db();
+    let accountId: string;
+    try {
+      accountId = ((await db.query('select id from accounts where request_id = $1', [request.requestId])).rows[0] as { id: string }).id;
+    } finally {
+      await db.end();
+    }
+    expect((await app.client('care').post(`/v1/care/accounts/${accountId}/close`, {})).status).toBe(200);
+    const closed = await stateOf(request.requestId);
+    expect(closed).toMatchObject({
+      request: { state: 'completed' },
+      answer: { requestId: request.requestId, responseDetails: [{ code: 0, subCode: 0 }], account: { accountIdentifier: accountId, status: 'closed' } },
+    });
+    const retried = await app.client().post(ENROLL, request);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(closed.answer);
+  });
+
   it("closed by care with no answer stored (closed before care's close stored one): the identical retry answers the closed account and stores it", async () => {
     const request = EnrollmentRequestFactory.build();
     const first = await app.client().post(ENROLL, request, { headers: { 'x-sandbox-fault': 'billCycle' } });
