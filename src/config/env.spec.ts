@@ -115,6 +115,18 @@ describe(loadEnv.name, () => {
     });
   });
 
+  describe('timeouts handed to PostgreSQL and Node (at most 2^31 - 1 ms, which both take)', () => {
+    it.each(['LOCK_WAIT_MS', 'REQUEST_TIMEOUT_MS', 'DB_STATEMENT_TIMEOUT_MS', 'DB_QUERY_TIMEOUT_MS', 'WEBHOOK_TIMEOUT_MS'])(
+      '%s: 2147483647 is taken, 2147483648 stops the start naming the variable',
+      (name) => {
+        // (A webhook lease long enough for the longest attempt.)
+        expect(() => loadEnv({ [name]: '2147483647', WEBHOOK_LEASE_SECONDS: '2200000' })).not.toThrow();
+        expect(() => loadEnv({ [name]: '2147483648' })).toThrow(new RegExp(`^${name} must be an integer from \\d+ to 2147483647`));
+        expect(() => loadEnv({ [name]: '3000000000' })).toThrow(EnvError);
+      },
+    );
+  });
+
   describe('UNBLOCK_RETRY_DELAYS_MS (SERVICE.md: up to 3 unblock retries, all within 15 minutes)', () => {
     it('defaults to 3 delays inside the 15-minute window', () => {
       const sut = loadEnv({});

@@ -105,6 +105,16 @@ function int(name: string, raw: string | undefined, fallback: number, min = 0): 
   return value;
 }
 
+/** The longest timeout PostgreSQL (lock_timeout, statement_timeout) and Node's timers take: 2^31 - 1 ms. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** A duration in ms that becomes a PostgreSQL or Node timeout: refused at start beyond what they take (else every call would fail, or fire at once). */
+function timeoutMs(name: string, raw: string | undefined, fallback: number, min = 0): number {
+  const value = int(name, raw, fallback, min);
+  if (value > MAX_TIMEOUT_MS) throw new EnvError(`${name} must be an integer from ${min} to ${MAX_TIMEOUT_MS} (ms), got "${raw}"`);
+  return value;
+}
+
 /** A TCP port, up to 65535 (PORT may be 0: any free port, as the tests start the service). */
 function portOf(name: string, raw: string | undefined, fallback: number, min = 1): number {
   const value = int(name, raw, fallback, min);
@@ -181,7 +191,7 @@ function poolSize(source: NodeJS.ProcessEnv): Pick<Env, 'dbPoolSize' | 'dbPoolMi
 const LEASE_MARGIN_MS = 5_000;
 
 function webhookDelivery(source: NodeJS.ProcessEnv): Pick<Env, 'webhookLeaseSeconds' | 'webhookTimeoutMs' | 'webhookPartnerMaxInFlight'> {
-  const webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', source.WEBHOOK_TIMEOUT_MS, 10_000, 100);
+  const webhookTimeoutMs = timeoutMs('WEBHOOK_TIMEOUT_MS', source.WEBHOOK_TIMEOUT_MS, 10_000, 100);
   const webhookLeaseSeconds = int('WEBHOOK_LEASE_SECONDS', source.WEBHOOK_LEASE_SECONDS, 30, 15);
   // A lease that ends while its attempt may still run would let a second instance send the same attempt.
   if (webhookLeaseSeconds * 1000 < webhookTimeoutMs + LEASE_MARGIN_MS) {
@@ -276,22 +286,22 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     dataDir,
     serviceConfigPath: path.resolve(source.SERVICE_CONFIG || path.join(PROJECT_ROOT, 'config', 'sandbox.json')),
     logLevel: logLevel(source.LOG_LEVEL),
-    lockWaitMs: int('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
+    lockWaitMs: timeoutMs('LOCK_WAIT_MS', source.LOCK_WAIT_MS, 5000),
     partnerMaxInFlight: int('PARTNER_MAX_IN_FLIGHT', source.PARTNER_MAX_IN_FLIGHT, 16, 1),
     tokenRateLimit: int('TOKEN_RATE_LIMIT', source.TOKEN_RATE_LIMIT, 60, 1),
     trustProxy: trustProxy(source.TRUST_PROXY),
     scryptQueueLimit: int('SCRYPT_QUEUE_LIMIT', source.SCRYPT_QUEUE_LIMIT, 32),
-    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
+    requestTimeoutMs: timeoutMs('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
     metricsPort: source.METRICS_PORT ? portOf('METRICS_PORT', source.METRICS_PORT, 0) : undefined,
     metricsHost: source.METRICS_HOST || '127.0.0.1',
     databaseTlsOff: databaseTlsOff(source.DATABASE_TLS),
     docsInProduction: flag('DOCS_IN_PRODUCTION', source.DOCS_IN_PRODUCTION, false),
-    dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
+    dbStatementTimeoutMs: timeoutMs('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
     // Past the server's own statement_timeout, so a slow statement is still ended by the server first.
-    dbQueryTimeoutMs: int(
+    dbQueryTimeoutMs: timeoutMs(
       'DB_QUERY_TIMEOUT_MS',
       source.DB_QUERY_TIMEOUT_MS,
-      int('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1) + 5_000,
+      Math.min(timeoutMs('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1) + 5_000, MAX_TIMEOUT_MS),
       1,
     ),
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', source.TOKEN_TTL_SECONDS, 3600, 1),
