@@ -254,17 +254,15 @@ describe('Webhook events list and redelivery (e2e, CONTRACT section 11)', () => 
       const eventId = sent.body.eventId;
       const detail = async () =>
         (
-          await quick
-            .client('acme')
-            .get<{
-              event: {
-                deliveryStatus: string;
-                attempts: number;
-                deliveredDateTime: string | null;
-                nextAttemptDateTime: string | null;
-                deliveries: Array<{ attempt: number; outcome: string }>;
-              };
-            }>(`/v1/webhooks/events/${eventId}`)
+          await quick.client('acme').get<{
+            event: {
+              deliveryStatus: string;
+              attempts: number;
+              deliveredDateTime: string | null;
+              nextAttemptDateTime: string | null;
+              deliveries: Array<{ attempt: number; outcome: string }>;
+            };
+          }>(`/v1/webhooks/events/${eventId}`)
         ).body.event;
       await waitForStatus(eventId, 'delivered', quick);
       const first = await detail();
