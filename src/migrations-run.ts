@@ -12,8 +12,12 @@ async function main(): Promise<void> {
   // The production rule of the service's own start (CONTRACT section 12): no credentials in clear text.
   const tls = env.appMode === 'production' ? databaseTlsGap(env) : undefined;
   if (tls) throw new Error(`APP_MODE=production: ${tls}`);
-  await runMigrations(env.databaseUrl, env.dbSchema);
-  process.stdout.write(`migrations of schema "${env.dbSchema}" are up to date\n`);
+  const applied = await runMigrations(env.databaseUrl, env.dbSchema);
+  process.stdout.write(
+    applied.length === 0
+      ? `migrations of schema "${env.dbSchema}" are up to date\n`
+      : `applied ${applied.length} migrations to schema "${env.dbSchema}": ${applied.join(', ')}\n`,
+  );
 }
 
 main().catch((error: unknown) => {
