@@ -80,6 +80,19 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
     expect(retried.body).toEqual(cleared.answer);
   });
 
+  /** Care closes the account: the request reads completed, its answer the closed account, which the identical retry replays. */
+  async function expectClosedAnswer(request: ReturnType<typeof EnrollmentRequestFactory.build>, accountId: string): Promise<void> {
+    expect((await app.client('care').post(`/v1/care/accounts/${accountId}/close`, {})).status).toBe(200);
+    const closed = await stateOf(request.requestId);
+    expect(closed).toMatchObject({
+      request: { state: 'completed' },
+      answer: { requestId: request.requestId, responseDetails: [{ code: 0, subCode: 0 }], account: { accountIdentifier: accountId, status: 'closed' } },
+    });
+    const retried = await app.client().post(ENROLL, request);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(closed.answer);
+  }
+
   it('closed by care before it completed (held, or stopped short): completed, its answer the closed account, stored, which the identical retry replays', async () => {
     const cases: Array<[ReturnType<typeof EnrollmentRequestFactory.build>, Record<string, string>]> = [
       [EnrollmentRequestFactory.build({ encryptedUserData: { lastName: 'Ofachold' } }), {}],
@@ -89,15 +102,7 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
       const first = await app.client().post(ENROLL, request, { headers });
       const accountId = (first.body.account as { accountIdentifier: string }).accountIdentifier;
       expect((await stateOf(request.requestId)).answer).toBeNull();
-      expect((await app.client('care').post(`/v1/care/accounts/${accountId}/close`, {})).status).toBe(200);
-      const closed = await stateOf(request.requestId);
-      expect(closed).toMatchObject({
-        request: { state: 'completed' },
-        answer: { requestId: request.requestId, responseDetails: [{ code: 0, subCode: 0 }], account: { accountIdentifier: accountId, status: 'closed' } },
-      });
-      const retried = await app.client().post(ENROLL, request);
-      expect(retried.headers.get('idempotent-replayed')).toBe('true');
-      expect(retried.body).toEqual(closed.answer);
+      await expectClosedAnswer(request, accountId);
     }
   });
 
@@ -111,15 +116,7 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
     } finally {
       await db.end();
     }
-    expect((await app.client('care').post(`/v1/care/accounts/${accountId}/close`, {})).status).toBe(200);
-    const closed = await stateOf(request.requestId);
-    expect(closed).toMatchObject({
-      request: { state: 'completed' },
-      answer: { requestId: request.requestId, responseDetails: [{ code: 0, subCode: 0 }], account: { accountIdentifier: accountId, status: 'closed' } },
-    });
-    const retried = await app.client().post(ENROLL, request);
-    expect(retried.headers.get('idempotent-replayed')).toBe('true');
-    expect(retried.body).toEqual(closed.answer);
+    await expectClosedAnswer(request, accountId);
   });
 
   it("closed by care with no answer stored (closed before care's close stored one): the identical retry answers the closed account and stores it", async () => {
