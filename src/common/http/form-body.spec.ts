@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../errors/domain-error';
 import { FormBody, parseFormBody } from './form-body';
 
-function routeDeclaring(formBody: FormBody | undefined): FastifyRequest {
-  return { routeOptions: { config: formBody === undefined ? {} : { formBody } } } as FastifyRequest;
+function routeDeclaring(formBody: FormBody | undefined, headers: Record<string, string> = {}): FastifyRequest {
+  return { headers, routeOptions: { config: formBody === undefined ? {} : { formBody } } } as FastifyRequest;
 }
 
 function parsed(request: FastifyRequest, text: string): { error: Error | null; body: unknown } {
@@ -32,6 +32,12 @@ describe(parseFormBody.name, () => {
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).key).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect((error as DomainError).entry).toMatchObject({ http: 415, code: 100, subCode: 4 });
+  });
+
+  it('refuses a content-encoded form (it decodes none): 415; the token route, taking bytes, refuses it itself', () => {
+    expect((parsed(routeDeclaring('fields', { 'content-encoding': 'gzip' }), 'q=a').error as DomainError).key).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(parsed(routeDeclaring('fields', { 'content-encoding': 'identity' }), 'q=a').error).toBeNull();
+    expect(parsed(routeDeclaring('bytes', { 'content-encoding': 'gzip' }), 'q=a').error).toBeNull();
   });
 
   it('refuses a __proto__ field as malformed, as a JSON body with one is', () => {

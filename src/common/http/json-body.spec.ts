@@ -1,3 +1,4 @@
+import { DomainError } from '../errors/domain-error';
 import Fastify, { type FastifyRequest } from 'fastify';
 import { API_BODY, jsonBodyParser, MAX_BODY_DEPTH, nfcString, prepareJson, prototypeKeyPath } from './json-body';
 
@@ -77,11 +78,18 @@ describe(prepareJson.name, () => {
 describe(jsonBodyParser.name, () => {
   const sut = jsonBodyParser(Fastify({ onProtoPoisoning: 'error', onConstructorPoisoning: 'error' }));
 
-  function parsed(text: string): Promise<{ error: Error | null; body: unknown }> {
+  function parsed(text: string, headers: Record<string, string> = {}): Promise<{ error: Error | null; body: unknown }> {
     return new Promise((resolve) => {
-      void sut({} as FastifyRequest, Buffer.from(text), (error, body) => resolve({ error: error ?? null, body }));
+      void sut({ headers } as FastifyRequest, Buffer.from(text), (error, body) => resolve({ error: error ?? null, body }));
     });
   }
+
+  it('refuses a content-encoded body (it decodes none): 415, whatever the coding but identity', async () => {
+    for (const coding of ['gzip', 'br', 'identity, gzip']) {
+      expect(((await parsed('{"a":1}', { 'content-encoding': coding })).error as DomainError).key).toBe('UNSUPPORTED_MEDIA_TYPE');
+    }
+    expect(await parsed('{"a":1}', { 'content-encoding': 'identity' })).toEqual({ error: null, body: { a: 1 } });
+  });
 
   it('takes no content at all as no body, and parses JSON as Fastify does', async () => {
     expect(await parsed('')).toEqual({ error: null, body: undefined });
