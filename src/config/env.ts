@@ -272,6 +272,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const host = source.HOST || '127.0.0.1';
   const port = portOf('PORT', source.PORT, 3000, 0);
   const dataDir = path.resolve(source.DATA_DIR || path.join(PROJECT_ROOT, '.data'));
+  const dbStatementTimeoutMs = timeoutMs('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1);
   return {
     appMode,
     host,
@@ -296,14 +297,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     metricsHost: source.METRICS_HOST || '127.0.0.1',
     databaseTlsOff: databaseTlsOff(source.DATABASE_TLS),
     docsInProduction: flag('DOCS_IN_PRODUCTION', source.DOCS_IN_PRODUCTION, false),
-    dbStatementTimeoutMs: timeoutMs('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1),
+    dbStatementTimeoutMs,
     // Past the server's own statement_timeout, so a slow statement is still ended by the server first.
-    dbQueryTimeoutMs: timeoutMs(
-      'DB_QUERY_TIMEOUT_MS',
-      source.DB_QUERY_TIMEOUT_MS,
-      Math.min(timeoutMs('DB_STATEMENT_TIMEOUT_MS', source.DB_STATEMENT_TIMEOUT_MS, 15_000, 1) + 5_000, MAX_TIMEOUT_MS),
-      1,
-    ),
+    dbQueryTimeoutMs: timeoutMs('DB_QUERY_TIMEOUT_MS', source.DB_QUERY_TIMEOUT_MS, Math.min(dbStatementTimeoutMs + 5_000, MAX_TIMEOUT_MS), 1),
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', source.TOKEN_TTL_SECONDS, 3600, 1),
     idempotencyRetentionDays: int('IDEMPOTENCY_RETENTION_DAYS', source.IDEMPOTENCY_RETENTION_DAYS, 7, 1),
     // Three retries spread inside SERVICE.md's 15-minute window (1 + 4 + 9 minutes).

@@ -23,13 +23,11 @@ export class EnrollmentProgressRepository {
     await manager.query(`update enrollments set recovery_point = $2, updated_at = now() where account_id = $1`, [accountId, point]);
   }
 
-  /** Records the enrollment as finished; true when it was not yet (an enrollment care ended by closing its account). */
-  async finish(manager: EntityManager, accountId: string): Promise<boolean> {
-    const result: unknown = await manager.query(
-      `update enrollments set recovery_point = 'finished', updated_at = now() where account_id = $1 and recovery_point <> 'finished'`,
-      [accountId],
-    );
-    return affectedRows(result) > 0;
+  /** Records the enrollment as finished, if it was not yet (an enrollment care ended by closing its account). */
+  async finish(manager: EntityManager, accountId: string): Promise<void> {
+    await manager.query(`update enrollments set recovery_point = 'finished', updated_at = now() where account_id = $1 and recovery_point <> 'finished'`, [
+      accountId,
+    ]);
   }
 
   /** Where the enrollment of a requestId stands (request status endpoint), if its first rows were committed. */

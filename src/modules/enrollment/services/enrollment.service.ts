@@ -86,36 +86,31 @@ export class EnrollmentService {
    * Care closed the account of an enrollment that had no final answer (held for OFAC review, or
    * stopped short): it will never continue, so it ends here, its answer the closed account as the
    * identical retry answers it (`continueFrom`'s 'closed'), stored so that the request status reads
-   * completed with it and the retry replays it. In care's transaction, after the close; an answer
-   * already stored is kept. So does one that had finished but whose answer was never stored (a call
-   * interrupted at that instant), which would otherwise read incomplete for good. Not counted in
-   * enrollment_outcomes_total: care ended it, not the enrollment.
+   * completed with it and the retry replays it. So does one that had finished but whose answer was
+   * never stored (a call interrupted at that instant), which would otherwise read incomplete for good.
+   * In care's transaction, after the close; an answer already stored is kept (`stageAnswer` writes
+   * only where none is). Not counted in enrollment_outcomes_total: care ended it, not the enrollment.
    */
   async endClosedByCare(manager: EntityManager, accountId: string): Promise<void> {
-    const ended = await this.progress.finish(manager, accountId);
-    await this.storeFinal(manager, accountId, async (partner, key) => {
-      if (!ended && (await this.store.find(key, manager))?.responseBody !== null) return null;
-      return Outcome.completed(await this.views.render(accountId, partner, manager));
-    });
+    await this.progress.finish(manager, accountId);
+    await this.storeFinal(manager, accountId, async (partner) => Outcome.completed(await this.views.render(accountId, partner, manager)));
   }
 
   /**
    * An enrollment's answer decided outside the partner's call (`answerFor` its partner), stored for
    * the account's requestId as the identical retry would have answered it; undefined, storing
-   * nothing, for an account without a requestId or a partner no longer configured, or when
-   * `answerFor` has none (null).
+   * nothing, for an account without a requestId or a partner no longer configured.
    */
   private async storeFinal(
     manager: EntityManager,
     accountId: string,
-    answerFor: (partner: PartnerConfig, key: IdempotencyKey) => Promise<CallOutcome<AccountView> | null>,
+    answerFor: (partner: PartnerConfig) => Promise<CallOutcome<AccountView>>,
   ): Promise<CallOutcome<AccountView> | undefined> {
     const account = await this.accounts.findById(manager, accountId);
     const partner = account ? this.config.service.partnerById(account.partnerId) : undefined;
     if (!account?.requestId || !partner) return undefined;
+    const answer = await answerFor(partner);
     const key: IdempotencyKey = { partnerId: account.partnerId, programCode: account.programCode, requestId: account.requestId };
-    const answer = await answerFor(partner, key);
-    if (answer === null) return undefined;
     const batch = new WriteBatch();
     this.store.stageAnswer(batch, key, { status: 200, body: outcomeText(key.requestId, answer, this.config.env.publicUrl), requestDigest: null });
     await batch.execute(manager);
