@@ -1,6 +1,6 @@
 import type { ApiBody } from '../client/enrollment-client';
 import { EnrollmentRequest, EnrollmentRequestFactory } from './support/enrollment-factory';
-import { startTestApp, TestApp } from './support/test-app';
+import { accountIdOfRequest, startTestApp, TestApp } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 interface Card {
@@ -339,13 +339,7 @@ describe('Care operations (e2e)', () => {
       noRetry: true,
     });
     expect(interrupted.status).toBe(503);
-    const db = await app.db();
-    let id: string;
-    try {
-      id = ((await db.query(`select id from accounts where request_id = $1`, [request.requestId])).rows[0] as { id: string }).id;
-    } finally {
-      await db.end();
-    }
+    const id = await accountIdOfRequest(app, request.requestId);
     const cleared = await act(id, 'kycGate/clear');
     expect(cleared.account).toMatchObject({ status: 'pending', kycPendingGate: 'none', statusReason: null });
     const completed = await enroll(request);

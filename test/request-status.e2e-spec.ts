@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Client } from 'pg';
 import { lockKey, LockNames } from '../src/infrastructure/database/lock.service';
 import { EnrollmentRequestFactory, uniqueRequestId } from './support/enrollment-factory';
-import { linked, startTestApp, TestApp } from './support/test-app';
+import { accountIdOfRequest, linked, startTestApp, TestApp } from './support/test-app';
 import { waitUntil } from './support/wait';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
@@ -109,14 +109,7 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
   it('closed by care after it finished but before its answer was stored: completed too, its answer the closed account', async () => {
     const request = EnrollmentRequestFactory.build();
     expect((await app.client().post(ENROLL, request, { headers: { 'x-sandbox-fault': 'after:finished' }, noRetry: true })).status).toBe(503);
-    const db = await app.db();
-    let accountId: string;
-    try {
-      accountId = ((await db.query('select id from accounts where request_id = $1', [request.requestId])).rows[0] as { id: string }).id;
-    } finally {
-      await db.end();
-    }
-    await expectClosedAnswer(request, accountId);
+    await expectClosedAnswer(request, await accountIdOfRequest(app, request.requestId));
   });
 
   it("closed by care with no answer stored (closed before care's close stored one): the identical retry answers the closed account and stores it", async () => {

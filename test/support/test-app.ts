@@ -117,6 +117,21 @@ export interface StartOptions extends TestServiceConfigOptions {
 /** A fixed public URL, so that several instances of one test accept each other's tokens. */
 export const TEST_PUBLIC_URL = 'http://enrollment.test';
 
+/**
+ * The account an enrollment's requestId opened, read from the app's schema (a test's own connection,
+ * closed after): for a call that was interrupted before it answered with the account.
+ */
+export async function accountIdOfRequest(app: { db(): Promise<Client> }, requestId: string): Promise<string> {
+  const db = await app.db();
+  try {
+    const row = (await db.query<{ id: string }>('select id from accounts where request_id = $1', [requestId])).rows[0];
+    if (!row) throw new Error(`no account for requestId ${requestId}`);
+    return row.id;
+  } finally {
+    await db.end();
+  }
+}
+
 export function uniqueSchema(label: string): string {
   return `t_${label
     .toLowerCase()
