@@ -13,6 +13,7 @@ import { sandboxFaultHook } from './common/context/sandbox-faults';
 import { ENROLLMENT_SANDBOX_FAULTS } from './modules/enrollment/services/enrollment-points';
 import { installRequestContext } from './common/context/request-scope';
 import { clientErrorHandler } from './common/http/client-error';
+import { installEnvelope } from './common/http/answer';
 import { incomingRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
 import { AppConfig } from './config/app-config';
@@ -125,6 +126,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   setRouteBodyLimit(fastify, 'POST', SCAN_CAPTURE_ROUTE, SCAN_CAPTURE_BODY_LIMIT_BYTES);
   if (config.isSandbox) fastify.addHook('preHandler', sandboxFaultHook(ENROLLMENT_SANDBOX_FAULTS));
   fastify.addHook('preValidation', jsonBodyHook);
+  installEnvelope(fastify);
   app.useGlobalPipes(createValidationPipe());
   // Closing: the calls still running (a client may have gone away) finish on their connections before the pool closes.
   const pool = app.get(DatabasePools).pool();

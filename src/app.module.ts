@@ -1,8 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { RequestContextModule } from './common/context/request-context.module';
 import { GlobalExceptionFilter } from './common/http/exception.filter';
-import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { CryptoModule } from './infrastructure/crypto/crypto.module';
@@ -63,13 +62,10 @@ export class AppModule {
         // Sandbox tools exist only in sandbox mode: in production their routes are unknown (404).
         ...(config.isSandbox ? [SandboxModule] : []),
       ],
-      // The HTTP edge: the envelope of every answer (EnvelopeInterceptor) and of every error
-      // (GlobalExceptionFilter). No Nest middleware: the request context and the request log line come
-      // from Fastify hooks; locks and idempotency from the CallRunner.
-      providers: [
-        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-      ],
+      // The HTTP edge: the envelope of every error (GlobalExceptionFilter); that of every answer is a
+      // Fastify hook (answer.ts, installEnvelope). No Nest middleware: the request context and the
+      // request log line come from Fastify hooks; locks and idempotency from the CallRunner.
+      providers: [{ provide: APP_FILTER, useClass: GlobalExceptionFilter }],
     };
   }
 }

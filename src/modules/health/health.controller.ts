@@ -6,7 +6,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../../common/auth/decorators';
 import { DomainError } from '../../common/errors/domain-error';
-import { rawResponse, RawResponse } from '../../common/http/answer';
 import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../../infrastructure/metrics/metrics';
 
@@ -56,8 +55,9 @@ export class HealthController {
     security: [],
     summary: 'Prometheus metrics (text exposition format); sandbox only: production serves them on the separate metrics port, not here (404)',
   })
-  async scrape(): Promise<RawResponse> {
+  async scrape(): Promise<string> {
     if (this.config.isProduction) throw new DomainError('ROUTE_NOT_FOUND');
-    return rawResponse(await this.metrics.registry.metrics());
+    // Text with its own Content-Type: Fastify sends it as it is (no envelope).
+    return this.metrics.registry.metrics();
   }
 }
