@@ -32,13 +32,15 @@ describe('A database that turned read-only, as a demoted primary does (e2e)', ()
     database = await startOwnDatabase('db-read-only');
     app = await startTestApp('db-read-only', { env: { DATABASE_URL: database.url, JOBS_ENABLED: 'false' } });
     admin = await app.db();
+    // The last test stops the server under this session: its error is expected, not a crash.
+    admin.on('error', () => undefined);
     // This session's own setting outlives the reload, so it can always put the server back.
     await admin.query('set default_transaction_read_only = off');
   });
 
   afterAll(async () => {
     await setReadOnly(false).catch(() => undefined);
-    await admin.end();
+    await admin.end().catch(() => undefined);
     await app.close();
     await database.close();
   });
@@ -64,16 +66,56 @@ describe('A database that turned read-only, as a demoted primary does (e2e)', ()
     expect(rows[0].n).toBe(1);
   });
 
-  it('/health/ready answers 503/503/2 while the server refuses writes, and 200 once it takes them again', async () => {
+  async function readiness(): Promise<{ status: number; body: Body & Record<string, unknown> }> {
+    const ready = await fetch(`${app.baseUrl}/health/ready`);
+    return { status: ready.status, body: (await ready.json()) as Body & Record<string, unknown> };
+  }
+
+  it('/health/ready answers 503/503/2 while the server refuses writes, saying so, and 200 once it takes them again', async () => {
     await setReadOnly(true);
     try {
-      const ready = await fetch(`${app.baseUrl}/health/ready`);
-      const body = (await ready.json()) as Body;
+      const ready = await readiness();
       expect(ready.status).toBe(503);
-      expect(body.responseDetails[0]).toMatchObject({ code: 503, subCode: 2 });
+      expect(ready.body.responseDetails[0]).toMatchObject({ code: 503, subCode: 2 });
+      expect(ready.body).toMatchObject({ status: 'unavailable', database: 'read-only', migrations: 'applied' });
     } finally {
       await setReadOnly(false);
     }
-    expect((await fetch(`${app.baseUrl}/health/ready`)).status).toBe(200);
+    const again = await readiness();
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'ok', database: 'up', migrations: 'applied' });
+  });
+
+  it('/health/ready says migrations are pending while one recorded as applied is not', async () => {
+    const { rows } = await admin.query<{ timestamp: string; name: string }>(
+      'delete from migrations where id = (select max(id) from migrations) returning timestamp::text, name',
+    );
+    try {
+      const ready = await readiness();
+      expect(ready.status).toBe(503);
+      expect(ready.body).toMatchObject({ status: 'unavailable', database: 'up', migrations: 'pending' });
+    } finally {
+      await admin.query('insert into migrations (timestamp, name) values ($1, $2)', [rows[0]?.timestamp, rows[0]?.name]);
+    }
+    expect((await readiness()).status).toBe(200);
+  });
+
+  // Last: it stops this spec's own server, and the admin session with it.
+  it('/health/ready says the database is down while the server is stopped, and 200 once it is back', async () => {
+    await database.stop();
+    try {
+      const ready = await readiness();
+      expect(ready.status).toBe(503);
+      expect(ready.body).toMatchObject({ status: 'unavailable', database: 'down', migrations: 'unknown' });
+      expect(JSON.stringify(ready.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|terminat/i);
+    } finally {
+      await database.start();
+    }
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      status = (await readiness()).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAnswer, ApiErrors, successExample } from '../../common/openapi/api-answers';
-import { LiveResponseDto, ReadyResponseDto } from './health-responses.dto';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, ApiErrors, errorExample, successExample } from '../../common/openapi/api-answers';
+import { LiveResponseDto, NotReadyResponseDto, ReadyResponseDto } from './health-responses.dto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../../common/auth/decorators';
@@ -27,20 +27,42 @@ export class HealthController {
   }
 
   @Get('health/ready')
-  @ApiOperation({ operationId: 'healthReady', security: [], summary: 'PostgreSQL reachable and every migration applied (else 503, code 503, subCode 2)' })
+  @ApiOperation({
+    operationId: 'healthReady',
+    security: [],
+    summary: 'PostgreSQL reachable and writable, and every migration applied (else 503, code 503, subCode 2)',
+  })
   @ApiAnswer(ReadyResponseDto, 'Ready', { ready: { summary: 'Ready', value: successExample({ status: 'ok', database: 'up', migrations: 'applied' }) } })
-  @ApiErrors({ 503: ['DEPENDENCY_UNAVAILABLE'] }, { 503: 'Database unreachable or migrations pending' })
+  @ApiResponse({
+    status: 503,
+    type: NotReadyResponseDto,
+    description: 'Not ready (code 503, subCode 2), and why: the database read-only or down, or migrations pending',
+    examples: {
+      readOnly: {
+        summary: 'The database refuses writes',
+        value: errorExample('DEPENDENCY_UNAVAILABLE', { status: 'unavailable', database: 'read-only', migrations: 'applied' }),
+      },
+      down: {
+        summary: 'The database cannot be reached',
+        value: errorExample('DEPENDENCY_UNAVAILABLE', { status: 'unavailable', database: 'down', migrations: 'unknown' }),
+      },
+    },
+  })
   async ready(): Promise<{ status: string; database: string; migrations: string }> {
+    let database: 'up' | 'read-only' | 'down' = 'down';
+    let migrations: 'applied' | 'pending' | 'unknown' = 'unknown';
     try {
       // A standby (or a primary being demoted) answers reads but refuses every write: not ready.
       const [{ readOnly }] = (await this.dataSource.query(`select current_setting('transaction_read_only') = 'on' as "readOnly"`)) as [{ readOnly: boolean }];
-      if (readOnly) throw new Error('read-only database');
-      const pending = await this.dataSource.showMigrations();
-      if (pending) throw new Error('pending migrations');
+      database = readOnly ? 'read-only' : 'up';
+      migrations = (await this.dataSource.showMigrations()) ? 'pending' : 'applied';
     } catch {
-      throw new DomainError('DEPENDENCY_UNAVAILABLE');
+      // What was not read stays "down" or "unknown"; the driver's message is not an operator's answer.
     }
-    return { status: 'ok', database: 'up', migrations: 'applied' };
+    // The operator's why; nothing here names a host, a statement or a driver message.
+    if (database !== 'up' || migrations !== 'applied')
+      throw new DomainError('DEPENDENCY_UNAVAILABLE', { payload: { status: 'unavailable', database, migrations } });
+    return { status: 'ok', database, migrations };
   }
 
   @Get('metrics')
