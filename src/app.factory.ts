@@ -12,7 +12,7 @@ import { installGracefulClose } from './common/http/graceful-close';
 import { sandboxFaultHook } from './common/context/sandbox-faults';
 import { ENROLLMENT_SANDBOX_FAULTS } from './modules/enrollment/services/enrollment-points';
 import { installRequestContext } from './common/context/request-scope';
-import { clientErrorHandler } from './common/http/client-error';
+import { clientErrorHandler, HTTP_SERVER_OPTIONS, installHostCheck } from './common/http/client-error';
 import { installEnvelope } from './common/http/answer';
 import { incomingRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation';
@@ -88,6 +88,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       sendError(error, request, reply, new NestLogger('Errors'), config.env.publicUrl),
     // And what Node's HTTP parser refuses before a request exists (oversized headers, broken framing).
     clientErrorHandler: clientErrorHandler(rootLogger, config.env.publicUrl),
+    // A request without Host reaches the app, which answers it the envelope (installHostCheck).
+    http: HTTP_SERVER_OPTIONS,
   });
   // First of all hooks: the request's context store and its id, then (at the end) its log line.
   installRequestContext(adapter.getInstance(), config.isSandbox);
@@ -108,6 +110,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   installTraceRoute(fastify);
   const errors = new NestLogger('Errors');
   const send = (error: unknown, request: FastifyRequest, reply: FastifyReply) => sendError(error, request, reply, errors, config.env.publicUrl);
+  installHostCheck(fastify, send);
   installRequestTimeout(fastify, config.env.requestTimeoutMs, send);
   // The token route's own hooks: its address limit first (every request counts), then its strict form
   // checks (onRequest, preValidation), then the client's limits (preHandler), in this order.

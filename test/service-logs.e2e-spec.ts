@@ -211,8 +211,13 @@ describe('Service log lines (e2e)', () => {
         (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`,
         /HTTP could not read it/,
       ],
+      [
+        'an HTTP/1.1 request without a Host header',
+        (path: string) => `POST ${path} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+        /no Host header/,
+      ],
     ])(
-      "what Node's HTTP parser refuses (%s) answers the 400/100/1 envelope with X-Request-Id and no-store, and is logged with its id (CONTRACT sections 1, 2)",
+      'a request HTTP cannot take (%s) answers the 400/100/1 envelope with X-Request-Id and no-store, and is logged with its id (CONTRACT sections 1, 2)',
       async (_case, request, cause) => {
         const url = new URL(app.baseUrl);
         const raw = await new Promise<string>((resolve, reject) => {

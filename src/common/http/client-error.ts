@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Logger } from 'pino';
+import { DomainError } from '../errors/domain-error';
 import { ERROR_CATALOGUE } from '../errors/error-catalogue';
 import { errorEnvelope } from './envelope';
 
@@ -37,4 +40,23 @@ export function clientErrorHandler(root: Logger, publicUrl: string): (error: Err
     }
     root.info({ requestId, res: { statusCode: http, code, subCode }, reason: error.code }, 'request completed');
   };
+}
+
+/**
+ * Node's HTTP server answers an HTTP/1.1 request without a Host header itself, with a bare 400 and
+ * no body (its `requireHostHeader`, on by default), before Fastify sees it. The server is created
+ * with that check off (Fastify's `http` option, Node's documented server option), and
+ * `installHostCheck` refuses such a request instead: the 400/100/1 envelope of every malformed
+ * request, with its request id, its log line and the connection closed, as RFC 9112 section 3.2 asks.
+ */
+export const HTTP_SERVER_OPTIONS: ServerOptions = { requireHostHeader: false };
+
+/** The Host check Node's server no longer makes (HTTP_SERVER_OPTIONS); after the request context's hook. */
+export function installHostCheck(fastify: FastifyInstance, send: (error: unknown, request: FastifyRequest, reply: FastifyReply) => void): void {
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    // HTTP/1.0 has no Host requirement; every HTTP/1.1 request must carry one.
+    if (request.headers.host !== undefined || request.raw.httpVersion !== '1.1') return done();
+    void reply.header('connection', 'close');
+    send(new DomainError('MALFORMED_REQUEST', { description: 'Malformed request: no Host header' }), request, reply);
+  });
 }
