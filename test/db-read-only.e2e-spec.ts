@@ -2,6 +2,7 @@ import type { Client } from 'pg';
 import { OwnDatabase, startOwnDatabase } from './support/database-control';
 import { EnrollmentRequestFactory } from './support/enrollment-factory';
 import { startTestApp, TestApp } from './support/test-app';
+import { waitUntil } from './support/wait';
 
 const ENROLL = '/v1/programs/sandbox/enrollments';
 
@@ -111,11 +112,6 @@ describe('A database that turned read-only, as a demoted primary does (e2e)', ()
     } finally {
       await database.start();
     }
-    let status = 0;
-    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
-      status = (await readiness()).status;
-      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(status).toBe(200);
+    await waitUntil(async () => (await readiness()).status === 200, 5_000);
   });
 });
