@@ -84,7 +84,6 @@ export async function installConsoleHttp(app: NestFastifyApplication, config: Ap
     void reply.headers({
       'content-security-policy': CONSOLE_CSP,
       'x-frame-options': 'DENY',
-      'x-content-type-options': 'nosniff',
       'referrer-policy': 'same-origin',
     });
     if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
