@@ -70,6 +70,18 @@ describe('the speed floors read on a run (issue 35)', () => {
     expect(floorsSection(worse)).toContain('this run missed 3 of 7');
   });
 
+  it('reads the p99 once connected where the run has it, printing the whole p99 and the ramp beside it', () => {
+    const enrollment = (p99: number, steady: number) => ({ ...figures(700, undefined, p99), steadyP99Ms: steady, connectionsUpMs: 420 });
+    const reading = (service: LoadFigures) =>
+      readFloors(passing.map((s) => (s.name === 'enrollment' ? { ...s, service } : s))).find((r) => r.floor.startsWith('enrollment p99'));
+    expect(reading(enrollment(456, 240))).toEqual({
+      floor: 'enrollment p99 ≤ 250 ms, no error',
+      figure: '240 ms once connected (456 ms with the connection ramp of 420 ms), 0 errors',
+      met: true,
+    });
+    expect(reading(enrollment(240, 251))?.met).toBe(false);
+  });
+
   it("gives the parts' range where both sides ran in the same turns, and none otherwise", () => {
     expect(partsRange(figures(7000, [6000, 8000]), figures(10000, [10000, 10000]))).toEqual([0.6, 0.8]);
     expect(partsRange(figures(7000, [6000, 8000]), figures(10000))).toBeUndefined();

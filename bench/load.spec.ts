@@ -1,4 +1,4 @@
-import { combine, LoadFigures } from './load';
+import { afterRamp, combine, LoadFigures, percentile, Sample } from './load';
 
 function part(requests: number, seconds: number, p50: number, p99: number, server: number, busy: number): LoadFigures {
   return {
@@ -32,5 +32,40 @@ describe('combine: one target measured in turns', () => {
     const one = part(10, 1, 1, 2, 3, 4);
     expect(combine([one])).toBe(one);
     expect(combine([one, { ...one, cpu: undefined }]).cpu).toBeUndefined();
+  });
+});
+
+describe('afterRamp: the run once its connections were up', () => {
+  // Two connections: their first requests (order 0 and 1) sent at 0, answered at 300 and 100 ms.
+  const firsts: Sample[] = [
+    { order: 0, sentAt: 0, latencyMs: 300 },
+    { order: 1, sentAt: 0, latencyMs: 100 },
+  ];
+
+  it('ends the ramp at the last first answer and reads the p99 on the requests sent after it', () => {
+    const during = { order: 2, sentAt: 100, latencyMs: 250 };
+    const after = Array.from({ length: 100 }, (_, i): Sample => ({ order: 3 + i, sentAt: 300 + i, latencyMs: i + 1 }));
+    expect(afterRamp([...firsts, during, ...after], 2)).toEqual({ steadyP99Ms: 99, connectionsUpMs: 300 });
+  });
+
+  it('reads nothing when a connection never had an answer, and no p99 when nothing was sent after the ramp', () => {
+    expect(afterRamp([firsts[0] as Sample, { order: 2, sentAt: 400, latencyMs: 5 }], 2)).toEqual({});
+    expect(afterRamp([], 2)).toEqual({});
+    expect(afterRamp(firsts, 2)).toEqual({ connectionsUpMs: 300 });
+  });
+
+  it('takes the nearest-rank percentile', () => {
+    expect(percentile([5, 1, 4, 2, 3], 0.5)).toBe(3);
+    expect(percentile([5, 1, 4, 2, 3], 0.99)).toBe(5);
+    expect(percentile([7], 0.99)).toBe(7);
+  });
+});
+
+describe('combine: the readings once connected', () => {
+  it('keeps the highest part, and none when a part has none', () => {
+    const a = { ...part(100, 1, 1, 40, 1, 1), steadyP99Ms: 20, connectionsUpMs: 300 };
+    const b = { ...part(100, 1, 1, 50, 1, 1), steadyP99Ms: 25, connectionsUpMs: 200 };
+    expect(combine([a, b])).toMatchObject({ steadyP99Ms: 25, connectionsUpMs: 300 });
+    expect(combine([a, part(100, 1, 1, 50, 1, 1)]).steadyP99Ms).toBeUndefined();
   });
 });

@@ -21,6 +21,13 @@ export interface LoadFigures {
   statusCodes: Record<string, number>;
   /** CPU µs per request by process during the run (cpu-split.ts), when the server's pid is known. */
   cpu?: CpuSplit;
+  /**
+   * p99 of the requests sent once every connection had its first answer (`connectionsUpMs` after the
+   * start), with the time that took: the run's other figures include that ramp (bench/README.md, "The
+   * connection ramp"). Undefined when a connection never had an answer.
+   */
+  steadyP99Ms?: number;
+  connectionsUpMs?: number;
   /** A run in turns: each part's req/s, in turn order (bench/README.md, "Turns"). */
   partsRequestsPerSecond?: number[];
 }
@@ -41,10 +48,44 @@ export interface LoadOptions {
 
 interface Context {
   current?: BenchRequest;
+  sentAt?: number;
+  /** The order in which it was built: the first `connections` requests are the connections' first. */
+  order?: number;
+}
+
+/** One answer: when its request was sent and how long it took (the load generator's clock, ms). */
+export interface Sample {
+  order: number;
+  sentAt: number;
+  latencyMs: number;
+}
+
+/**
+ * The run once its connections were up. autocannon opens every connection at the start and sends
+ * each one's first request at once; a Node server accepts one connection per turn of its event loop
+ * (libuv since 1.45), so the last of them wait for the turns the first ones' work takes. The ramp
+ * ends when every connection has had its first answer; the p99 is read on the requests sent after it.
+ */
+export function afterRamp(samples: readonly Sample[], connections: number): { steadyP99Ms?: number; connectionsUpMs?: number } {
+  const firsts = samples.filter((s) => s.order < connections);
+  if (samples.length === 0 || firsts.length < connections) return {};
+  const start = Math.min(...firsts.map((s) => s.sentAt));
+  const up = Math.max(...firsts.map((s) => s.sentAt + s.latencyMs));
+  const steady = samples.filter((s) => s.sentAt >= up).map((s) => s.latencyMs);
+  if (steady.length === 0) return { connectionsUpMs: round(up - start) };
+  return { steadyP99Ms: round(percentile(steady, 0.99)), connectionsUpMs: round(up - start) };
+}
+
+/** Nearest-rank percentile (q in 0..1) of unsorted values. */
+export function percentile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
 }
 
 export async function drive(options: LoadOptions): Promise<LoadFigures> {
   let rejected = 0;
+  let built = 0;
+  const samples: Sample[] = [];
   const first = options.next();
   const pathOf = (request: BenchRequest) => options.pathOverride ?? `${options.pathPrefix ?? ''}${request.path}`;
   const cpuBefore = snapshot(options.serverPid);
@@ -60,10 +101,13 @@ export async function drive(options: LoadOptions): Promise<LoadFigures> {
         setupRequest: (request: autocannon.Request, context: object) => {
           const next = options.next();
           (context as Context).current = next;
+          (context as Context).sentAt = performance.now();
+          (context as Context).order = built++;
           return { ...request, method: next.method, path: pathOf(next), headers: next.headers, body: next.body };
         },
         onResponse: (status: number, body: string, context: object) => {
-          const sent = (context as Context).current;
+          const { current: sent, sentAt, order } = context as Context;
+          if (sentAt !== undefined && order !== undefined) samples.push({ order, sentAt, latencyMs: performance.now() - sentAt });
           if (options.accept && sent && status >= 200 && status < 300 && !options.accept(status, body, sent)) rejected += 1;
         },
       },
@@ -90,6 +134,7 @@ export async function drive(options: LoadOptions): Promise<LoadFigures> {
     unfinished,
     statusCodes,
     cpu: split(cpuBefore, cpuAfter, completed),
+    ...afterRamp(samples, options.connections),
   };
 }
 
@@ -107,6 +152,10 @@ export function combine(parts: LoadFigures[]): LoadFigures {
   const byRequests = (pick: (f: LoadFigures) => number) => (requests ? sum((f) => pick(f) * f.requests) / requests : 0);
   const statusCodes: Record<string, number> = {};
   for (const f of parts) for (const [code, count] of Object.entries(f.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  const highest = (key: 'steadyP99Ms' | 'connectionsUpMs') => {
+    const values = parts.map((f) => f[key]);
+    return values.every((v): v is number => v !== undefined) ? { [key]: Math.max(...values) } : {};
+  };
   const cpuParts = parts.map((f) => f.cpu);
   const cpu = cpuParts.every((c): c is CpuSplit => c !== undefined)
     ? {
@@ -122,6 +171,8 @@ export function combine(parts: LoadFigures[]): LoadFigures {
     requestsPerSecond: round(requests / durationSeconds),
     p50Ms: round(byRequests((f) => f.p50Ms)),
     p99Ms: Math.max(...parts.map((f) => f.p99Ms)),
+    ...highest('steadyP99Ms'),
+    ...highest('connectionsUpMs'),
     maxMs: Math.max(...parts.map((f) => f.maxMs)),
     errors: sum((f) => f.errors),
     non2xx: sum((f) => f.non2xx),

@@ -109,13 +109,13 @@ function pct(ratio: number | undefined): string {
 
 export function markdownTable(run: BenchRun): string {
   const header =
-    '| scenario | req/s | p50 ms | p99 ms | errors | SQL/req | (a) same reads req/s | vs (a) | (a′) trivial SQL req/s | vs (a′) | (b) constant req/s | vs (b) | (c) hand-written req/s | vs (c) |\n' +
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+    '| scenario | req/s | p50 ms | p99 ms | p99 once connected ms | errors | SQL/req | (a) same reads req/s | vs (a) | (a′) trivial SQL req/s | vs (a′) | (b) constant req/s | vs (b) | (c) hand-written req/s | vs (c) |\n' +
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
   const rows = run.scenarios.map((s) => {
-    if (s.status === 'skipped') return `| ${s.name} | skipped (${s.reason}) | | | | | | | | | | | | |`;
+    if (s.status === 'skipped') return `| ${s.name} | skipped (${s.reason}) | | | | | | | | | | | | | |`;
     const svc = s.service as LoadFigures;
     return (
-      `| ${s.name} | ${svc.requestsPerSecond} | ${ms(svc.p50Ms)} | ${ms(svc.p99Ms)} | ${svc.errors} | ${s.sql?.statementsPerRequest ?? '-'} | ` +
+      `| ${s.name} | ${svc.requestsPerSecond} | ${ms(svc.p50Ms)} | ${ms(svc.p99Ms)} | ${ms(svc.steadyP99Ms)} | ${svc.errors} | ${s.sql?.statementsPerRequest ?? '-'} | ` +
       `${s.baselinePg?.requestsPerSecond ?? '-'} | ${pct(s.ratioPg)} | ${s.baselinePgTrivial?.requestsPerSecond ?? '-'} | ${pct(s.ratioPgTrivial)} | ` +
       `${s.baselineConstant?.requestsPerSecond ?? '-'} | ${pct(s.ratioConstant)} | ` +
       `${s.handwritten?.figures.requestsPerSecond ?? '-'} | ${pct(s.ratioHandwritten)} |`
@@ -162,7 +162,7 @@ export function markdownReport(run: BenchRun): string {
     .map((s) => {
       const c = s.handwritten as NonNullable<ScenarioResult['handwritten']>;
       return (
-        `Baseline (c) for ${s.name}: ${c.figures.requestsPerSecond} req/s, p50 ${ms(c.figures.p50Ms)} ms, p99 ${ms(c.figures.p99Ms)} ms, ` +
+        `Baseline (c) for ${s.name}: ${c.figures.requestsPerSecond} req/s, p50 ${ms(c.figures.p50Ms)} ms, p99 ${ms(c.figures.p99Ms)} ms (${ms(c.figures.steadyP99Ms)} once connected), ` +
         `errors ${c.figures.errors}; ` +
         (c.statementsPerRequest === undefined ? 'per request: ' : `${c.statementsPerRequest} statements and ${c.commitsPerRequest} commit(s) per request: `) +
         `${c.statements.join('; ')}.`
@@ -193,7 +193,7 @@ export function markdownReport(run: BenchRun): string {
     '',
     `${run.settings.connections} connections, ${run.settings.durationSeconds} s per run after ${run.settings.warmupSeconds} s warm-up` +
       (run.settings.rounds && run.settings.rounds > 1
-        ? `, in ${run.settings.rounds} parts taking turns with the baselines (a), (a′) and (b) (p99: the higher part's); `
+        ? `, in ${run.settings.rounds} parts taking turns with the baselines (a), (a′) and (b) (p99: the higher part's; "once connected": of the requests sent after every connection of the part had its first answer, bench/README.md "The connection ramp"); `
         : '; ') +
       `Node ${run.machine.node}, ${run.machine.cpus} CPU (${run.machine.cpuModel}), load average at start ${run.machine.loadAverageAtStart.join(' ')}; ${run.finishedAt}.`,
     '',

@@ -156,7 +156,7 @@ async function measureInTurns(
       parts[i]?.push(figures);
       // Each part on its own: how far the machine moved the figures within the run (bench/README.md, "Turns").
       log(
-        `  ${scenario.name}: turn ${turn + 1}/${settings.rounds}, ${name}: ${figures.requestsPerSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, CPU µs per request ${cpuCell(figures)}`,
+        `  ${scenario.name}: turn ${turn + 1}/${settings.rounds}, ${name}: ${figures.requestsPerSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms (${figures.steadyP99Ms ?? '-'} once connected, in ${figures.connectionsUpMs ?? '-'} ms), CPU µs per request ${cpuCell(figures)}`,
       );
     }
   }
@@ -258,7 +258,7 @@ async function runScenario(
   const turns = await measureInTurns(service, baseline, scenario, sql.plan, readsName, statistics);
   const serviceFigures = turns.service;
   log(
-    `  ${scenario.name}: ${serviceFigures.requestsPerSecond} req/s, p50 ${serviceFigures.p50Ms} ms, p99 ${serviceFigures.p99Ms} ms, errors ${serviceFigures.errors} ${JSON.stringify(serviceFigures.statusCodes)}`,
+    `  ${scenario.name}: ${serviceFigures.requestsPerSecond} req/s, p50 ${serviceFigures.p50Ms} ms, p99 ${serviceFigures.p99Ms} ms (${serviceFigures.steadyP99Ms ?? '-'} once connected), errors ${serviceFigures.errors} ${JSON.stringify(serviceFigures.statusCodes)}`,
   );
   const measured: ScenarioResult = { ...result, status: 'measured', service: serviceFigures, sql: { ...sql, readsRecorded: readsName ? reads.length : 0 } };
   const { pg, pgTrivial, constant, ceiling } = turns;
