@@ -150,4 +150,50 @@ describe('SQL round trips per call (e2e, PostgreSQL)', () => {
     expect(shape(calls)).toEqual(['0 begin', '0 select', '0 select', '1 update', '1 commit']);
     expect(commits(calls)).toBe(1);
   });
+
+  it('writes that fail beside COMMIT: the call answers 500 and changes nothing, and its session serves the next call', async () => {
+    const client = app.client();
+    const enrolled = await client.post<{ account?: { accountIdentifier: string }; user?: { userIdentifier: string } }>(
+      ENROLL,
+      EnrollmentRequestFactory.build(),
+    );
+    const path = `/v1/programs/sandbox/accounts/${enrolled.body.account?.accountIdentifier}/users/${enrolled.body.user?.userIdentifier}`;
+    const email = (n: number) => ({ encryptedUserData: { email: { emailAddress: `grouped${n}@example.org` } } });
+    expect((await client.put(path, email(1))).status).toBe(200);
+    const db = await app.db();
+    const stored = async () => (await db.query('select email_enc from users where id = $1', [enrolled.body.user?.userIdentifier])).rows[0] as unknown;
+    try {
+      // A planted failure of the users row's update, the call's batched write.
+      await db.query('create table planted_write_failure (on_ boolean)');
+      await db.query(`create function planted_write_failure() returns trigger language plpgsql as $$
+        begin if exists (select 1 from planted_write_failure) then raise exception 'planted write failure'; end if; return new; end $$`);
+      await db.query('create trigger planted_write_failure before update on users for each row execute function planted_write_failure()');
+      await db.query('insert into planted_write_failure values (true)');
+      const before = await stored();
+      let failed: { status: number; body: unknown } | undefined;
+      const calls = await tripsOfCall(async () => {
+        failed = await client.put(path, email(2));
+      });
+      expect(failed?.status).toBe(500);
+      // The driver's message stays in the service (CONTRACT: no SQL or driver text in an answer).
+      expect(JSON.stringify(failed?.body)).not.toContain('planted');
+      // The writes and COMMIT pipelined in one round trip: PostgreSQL answered the COMMIT by rolling
+      // back, so the call has nothing left to roll back.
+      const [write, commit] = calls.slice(-2);
+      expect(write?.text).toMatch(/^with\b/);
+      expect(commit?.text).toBe('commit');
+      expect(commit?.trip).toBe(write?.trip);
+      expect(await stored()).toEqual(before);
+      // The session was rolled back before it went back to the pool: the next call (pg-pool reuses the
+      // session released last) runs in a transaction of its own, not in the aborted one.
+      await db.query('delete from planted_write_failure');
+      expect((await client.put(path, email(3))).status).toBe(200);
+      expect(await stored()).not.toEqual(before);
+    } finally {
+      await db.query('drop trigger if exists planted_write_failure on users');
+      await db.query('drop function if exists planted_write_failure()');
+      await db.query('drop table if exists planted_write_failure');
+      await db.end();
+    }
+  });
 });
