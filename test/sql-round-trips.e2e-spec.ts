@@ -80,6 +80,17 @@ describe('SQL round trips per call (e2e, PostgreSQL)', () => {
     return trips.filter((trip) => trip.client === opening?.client);
   }
 
+  /** A new consumer enrollment's client and its user's path (the user update's). */
+  async function enrolledUser() {
+    const client = app.client();
+    const enrolled = await client.post<{ account?: { accountIdentifier: string }; user?: { userIdentifier: string } }>(
+      ENROLL,
+      EnrollmentRequestFactory.build(),
+    );
+    const path = `/v1/programs/sandbox/accounts/${enrolled.body.account?.accountIdentifier}/users/${enrolled.body.user?.userIdentifier}`;
+    return { client, path, userId: enrolled.body.user?.userIdentifier };
+  }
+
   const commits = (calls: Trip[]) => calls.filter((trip) => /^\s*commit\b/i.test(trip.text)).length;
   const roundTrips = (calls: Trip[]) => new Set(calls.map((call) => call.trip)).size;
   /** Each statement as `<round trip, counted from the call's first> <its first keyword>`. */
@@ -113,12 +124,7 @@ describe('SQL round trips per call (e2e, PostgreSQL)', () => {
   });
 
   it('a user update: two round trips, BEGIN with the locks and the locked read, then the writes with COMMIT', async () => {
-    const client = app.client();
-    const enrolled = await client.post<{ account?: { accountIdentifier: string }; user?: { userIdentifier: string } }>(
-      ENROLL,
-      EnrollmentRequestFactory.build(),
-    );
-    const path = `/v1/programs/sandbox/accounts/${enrolled.body.account?.accountIdentifier}/users/${enrolled.body.user?.userIdentifier}`;
+    const { client, path } = await enrolledUser();
     const update = async (n: number) => {
       let status = 0;
       const calls = await tripsOfCall(async () => {
@@ -152,16 +158,11 @@ describe('SQL round trips per call (e2e, PostgreSQL)', () => {
   });
 
   it('writes that fail beside COMMIT: the call answers 500 and changes nothing, and its session serves the next call', async () => {
-    const client = app.client();
-    const enrolled = await client.post<{ account?: { accountIdentifier: string }; user?: { userIdentifier: string } }>(
-      ENROLL,
-      EnrollmentRequestFactory.build(),
-    );
-    const path = `/v1/programs/sandbox/accounts/${enrolled.body.account?.accountIdentifier}/users/${enrolled.body.user?.userIdentifier}`;
+    const { client, path, userId } = await enrolledUser();
     const email = (n: number) => ({ encryptedUserData: { email: { emailAddress: `grouped${n}@example.org` } } });
     expect((await client.put(path, email(1))).status).toBe(200);
     const db = await app.db();
-    const stored = async () => (await db.query('select email_enc from users where id = $1', [enrolled.body.user?.userIdentifier])).rows[0] as unknown;
+    const stored = async () => (await db.query('select email_enc from users where id = $1', [userId])).rows[0] as unknown;
     try {
       // A planted failure of the users row's update, the call's batched write.
       await db.query('create table planted_write_failure (on_ boolean)');
