@@ -58,6 +58,8 @@ describe('afterRamp: the run once its connections were up', () => {
     expect(percentile([5, 1, 4, 2, 3], 0.5)).toBe(3);
     expect(percentile([5, 1, 4, 2, 3], 0.99)).toBe(5);
     expect(percentile([7], 0.99)).toBe(7);
+    expect(percentile([5, 1, 4, 2, 3], 1)).toBe(5);
+    expect(percentile([], 0.5)).toBe(0);
   });
 });
 

@@ -76,10 +76,10 @@ export function afterRamp(samples: readonly Sample[], connections: number): { st
   return { steadyP99Ms: round(percentile(steady, 0.99)), connectionsUpMs: round(up - start) };
 }
 
-/** Nearest-rank percentile (q in 0..1) of unsorted values. */
+/** Nearest-rank percentile (q in 0..1) of unsorted values; 0 of none. */
 export function percentile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
 }
 
 export async function drive(options: LoadOptions): Promise<LoadFigures> {
