@@ -8,6 +8,8 @@ const ENROLL = '/v1/programs/sandbox/enrollments';
 interface Answer {
   status: number;
   text: string;
+  /** The answer's Content-Type. */
+  type: string | null;
   replayed: string | null;
   body: { responseDetails: Array<{ code: number; subCode: number }>; account?: { accountIdentifier: string } };
 }
@@ -50,7 +52,13 @@ describe('Idempotency replay of a byte-identical enrollment retry (e2e)', () => 
       body,
     });
     const text = await response.text();
-    return { status: response.status, text, replayed: response.headers.get('idempotent-replayed'), body: JSON.parse(text) as Answer['body'] };
+    return {
+      status: response.status,
+      text,
+      type: response.headers.get('content-type'),
+      replayed: response.headers.get('idempotent-replayed'),
+      body: JSON.parse(text) as Answer['body'],
+    };
   }
 
   /** Which parts of the pipeline a step ran: the body pipe and the call runner's idempotent call. */
@@ -66,7 +74,7 @@ describe('Idempotency replay of a byte-identical enrollment retry (e2e)', () => 
     const bearer = await tokenOf();
     const body = JSON.stringify(EnrollmentRequestFactory.build());
     const first = await post(bearer, body);
-    expect(first.status).toBe(200);
+    expect({ status: first.status, type: first.type }).toEqual({ status: 200, type: 'application/json; charset=utf-8' });
     expect(first.body.responseDetails[0]).toMatchObject({ code: 0, subCode: 0 });
     return { bearer, body, first };
   }
@@ -75,7 +83,12 @@ describe('Idempotency replay of a byte-identical enrollment retry (e2e)', () => 
     const { bearer, body, first } = await enrolled();
     for (let i = 0; i < 2; i++) {
       const { result, pipe, runner } = await counted(() => post(bearer, body));
-      expect({ status: result.status, replayed: result.replayed, text: result.text }).toEqual({ status: 200, replayed: 'true', text: first.text });
+      expect({ status: result.status, type: result.type, replayed: result.replayed, text: result.text }).toEqual({
+        status: 200,
+        type: 'application/json; charset=utf-8',
+        replayed: 'true',
+        text: first.text,
+      });
       expect({ pipe, runner }).toEqual({ pipe: 0, runner: 0 });
     }
   });
@@ -119,7 +132,12 @@ describe('Idempotency replay of a byte-identical enrollment retry (e2e)', () => 
     const reordered = JSON.stringify(Object.fromEntries(Object.entries(parsed).reverse()));
     for (let i = 0; i < 2; i++) {
       const { result, pipe, runner } = await counted(() => post(bearer, reordered));
-      expect({ status: result.status, replayed: result.replayed, text: result.text }).toEqual({ status: 200, replayed: 'true', text: first.text });
+      expect({ status: result.status, type: result.type, replayed: result.replayed, text: result.text }).toEqual({
+        status: 200,
+        type: 'application/json; charset=utf-8',
+        replayed: 'true',
+        text: first.text,
+      });
       expect({ pipe, runner }).toEqual({ pipe: 1, runner: 1 });
     }
   });

@@ -45,7 +45,7 @@ export function answerBody(reply: FastifyReply, data: unknown): unknown {
     if (RAW_RESPONSE in data) {
       const raw = data as RawResponse;
       if (raw.headers) void reply.headers(raw.headers);
-      // Text (a stored answer, a page) is already the body: Fastify's serializer would quote it.
+      // Text (a stored answer) is already the body: Fastify's serializer would quote it.
       if (typeof raw.body === 'string') void reply.serializer(sentAsIs);
       recordAnswerCode(reply.request, raw.code);
       return raw.body;
