@@ -28,7 +28,9 @@ describe('Verified-token cache (e2e)', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startTestApp('token_cache', { env: { TOKEN_TTL_SECONDS: '2' } });
+    // Short enough to wait for its end; long enough that a loaded machine still uses a token twice
+    // before it (iat is whole seconds: a token lives TTL - 1 to TTL seconds; 2 s failed under CI's load).
+    app = await startTestApp('token_cache', { env: { TOKEN_TTL_SECONDS: '5' } });
   });
 
   afterAll(async () => {
