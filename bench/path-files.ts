@@ -18,7 +18,8 @@ import { GROUPS, groupOf, sourceFileOf } from './path-groups';
 
 async function main(): Promise<void> {
   const workspace = await createWorkspace({ label: 'path-files' });
-  const env = workspace.serviceEnv({ LOG_LEVEL: 'warn', NODE_ENV: 'production' });
+  // No background work (job polling, webhook delivery) to run code during the one enrollment measured.
+  const env = workspace.serviceEnv({ LOG_LEVEL: 'warn', NODE_ENV: 'production', JOBS_ENABLED: 'false' });
   Object.assign(process.env, env);
   const app = await createApp(AppConfig.load(env));
   const fastify = app.getHttpAdapter().getInstance();
@@ -62,9 +63,7 @@ async function main(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  });
-}
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
