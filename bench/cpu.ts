@@ -15,7 +15,7 @@ import { captureLogs } from '../src/infrastructure/logging/logging';
 import { BenchRequest, buildScenarios, nextEnrollment, ScenarioContext } from './scenarios';
 import { enrolledFrom } from './requests';
 import { KIND_LETTERS, prepareBaselineRows, replayPlan } from './sql-plan';
-import { BENCH_PARTNER, createWorkspace } from './workspace';
+import { accessTokenOf, benchTokenRequest, createWorkspace } from './workspace';
 
 const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 3000);
 const CONCURRENCY = 20;
@@ -74,14 +74,8 @@ async function main(): Promise<void> {
   await pgFloor.ready();
   const injectFloor: Inject = (r) => floor.inject({ method: r.method, url: r.path, headers: r.headers, payload: r.body }) as never;
   try {
-    const basic = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
-    const tokenAnswer = await inject({
-      method: 'POST',
-      path: '/oauth2/token',
-      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=client_credentials',
-    });
-    const context: ScenarioContext = { token: (JSON.parse(tokenAnswer.payload) as { access_token: string }).access_token, enrolled: [] };
+    const tokenAnswer = await inject(benchTokenRequest());
+    const context: ScenarioContext = { token: accessTokenOf(tokenAnswer.statusCode, tokenAnswer.payload), enrolled: [] };
     for (let i = 0; i < 200; i++) {
       const request = nextEnrollment(context.token);
       const answer = await inject(request);

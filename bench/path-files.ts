@@ -13,7 +13,7 @@ import { AppConfig } from '../src/config/app-config';
 import { createApp } from '../src/app.factory';
 import { enrolledFrom } from './requests';
 import { nextEnrollment } from './scenarios';
-import { BENCH_PARTNER, createWorkspace } from './workspace';
+import { accessTokenOf, benchTokenRequest, createWorkspace } from './workspace';
 import { GROUPS, groupOf, sourceFileOf } from './path-groups';
 
 async function main(): Promise<void> {
@@ -26,14 +26,14 @@ async function main(): Promise<void> {
   const session = new Session();
   session.connect();
   try {
-    const basic = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
+    const tokenRequest = benchTokenRequest();
     const tokenAnswer = await fastify.inject({
-      method: 'POST',
-      url: '/oauth2/token',
-      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'grant_type=client_credentials',
+      method: tokenRequest.method,
+      url: tokenRequest.path,
+      headers: tokenRequest.headers,
+      payload: tokenRequest.body,
     });
-    const token = (JSON.parse(tokenAnswer.payload) as { access_token: string }).access_token;
+    const token = accessTokenOf(tokenAnswer.statusCode, tokenAnswer.payload);
     const enroll = async () => {
       const request = nextEnrollment(token);
       const answer = await fastify.inject({ method: 'POST', url: request.path, headers: request.headers, payload: request.body });

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Enrolled, enrolledFrom, enrollmentBody, phoneFor, ssnFor, userUpdateBody } from './requests';
-import { BENCH_PARTNER, BENCH_PROGRAM } from './workspace';
+import { BENCH_PROGRAM, benchTokenRequest } from './workspace';
 
 export interface BenchRequest {
   method: 'GET' | 'POST' | 'PUT';
@@ -86,7 +86,6 @@ function rotating(context: ScenarioContext): () => Enrolled {
 const needsSeeds = (context: ScenarioContext) => () => (context.enrolled.length === 0 ? 'no enrolled accounts to work on' : undefined);
 
 export function buildScenarios(context: ScenarioContext): Scenario[] {
-  const basic = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
   const nextReplay = rotating(context);
   const nextGet = rotating(context);
   const nextUpdate = rotating(context);
@@ -96,12 +95,7 @@ export function buildScenarios(context: ScenarioContext): Scenario[] {
       name: 'token',
       description: 'POST /oauth2/token (client_credentials, client_secret_basic)',
       blocked: () => undefined,
-      next: () => ({
-        method: 'POST',
-        path: '/oauth2/token',
-        headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'grant_type=client_credentials',
-      }),
+      next: benchTokenRequest,
       accept: (status, text) => status === 200 && text.includes('"access_token"'),
     },
     {

@@ -29,17 +29,30 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 
-/** A bearer token for the bench partner from the service at `baseUrl` (client_secret_basic). */
-export async function benchPartnerToken(baseUrl: string): Promise<string> {
-  const basic = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
-  const response = await fetch(`${baseUrl}/oauth2/token`, {
+const BENCH_BASIC = Buffer.from(`${BENCH_PARTNER.clientId}:${BENCH_PARTNER.clientSecret}`).toString('base64');
+
+/** The bench partner's token request (client_credentials, client_secret_basic), a fresh object each time. */
+export function benchTokenRequest(): { method: 'POST'; path: string; headers: Record<string, string>; body: string } {
+  return {
     method: 'POST',
-    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+    path: '/oauth2/token',
+    headers: { authorization: `Basic ${BENCH_BASIC}`, 'content-type': 'application/x-www-form-urlencoded' },
     body: 'grant_type=client_credentials',
-  });
-  const body = (await response.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`token request failed with ${response.status}`);
-  return body.access_token;
+  };
+}
+
+/** The access token of a token answer; any other answer throws. */
+export function accessTokenOf(status: number, text: string): string {
+  const token = status === 200 ? (JSON.parse(text) as { access_token?: string }).access_token : undefined;
+  if (!token) throw new Error(`token request failed with ${status}`);
+  return token;
+}
+
+/** A bearer token for the bench partner from the service at `baseUrl`. */
+export async function benchPartnerToken(baseUrl: string): Promise<string> {
+  const { path: tokenPath, ...init } = benchTokenRequest();
+  const response = await fetch(`${baseUrl}${tokenPath}`, init);
+  return accessTokenOf(response.status, await response.text());
 }
 
 export interface Workspace {
