@@ -1,4 +1,4 @@
-import { afterRamp, combine, LoadFigures, percentile, Sample } from './load';
+import { afterRamp, combine, LoadFigures, percentile, percentiles, Sample } from './load';
 
 function part(requests: number, seconds: number, p50: number, p99: number, server: number, busy: number): LoadFigures {
   return {
@@ -60,6 +60,8 @@ describe('afterRamp: the run once its connections were up', () => {
     expect(percentile([7], 0.99)).toBe(7);
     expect(percentile([5, 1, 4, 2, 3], 1)).toBe(5);
     expect(percentile([], 0.5)).toBe(0);
+    expect(percentiles([5, 1, 4, 2, 3], [0.5, 0.99, 1])).toEqual([3, 5, 5]);
+    expect(percentiles([], [0.5, 1])).toEqual([0, 0]);
   });
 });
 

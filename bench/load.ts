@@ -76,10 +76,15 @@ export function afterRamp(samples: readonly Sample[], connections: number): { st
   return { steadyP99Ms: round(percentile(steady, 0.99)), connectionsUpMs: round(up - start) };
 }
 
+/** Nearest-rank percentiles (each q in 0..1) of unsorted values, sorted once; 0 of none. */
+export function percentiles<const Q extends readonly number[]>(values: readonly number[], qs: Q): { -readonly [K in keyof Q]: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  return qs.map((q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0) as { -readonly [K in keyof Q]: number };
+}
+
 /** Nearest-rank percentile (q in 0..1) of unsorted values; 0 of none. */
 export function percentile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
+  return percentiles(values, [q])[0];
 }
 
 export async function drive(options: LoadOptions): Promise<LoadFigures> {

@@ -1,4 +1,4 @@
-import { GROUPS, groupOf, sourceFileOf } from './path-groups';
+import { GROUP, groupOf, sourceFileOf } from './path-groups';
 
 describe('path-groups: the src/ files a first enrollment runs, grouped', () => {
   it('names the source file of a compiled src/ script, and nothing outside src/', () => {
@@ -9,14 +9,14 @@ describe('path-groups: the src/ files a first enrollment runs, grouped', () => {
   });
 
   it('puts DTOs and entities apart, then the edge, and the rest in the call', () => {
-    expect(groupOf('modules/user/dtos/phone.dto.ts')).toBe(GROUPS[2]);
-    expect(groupOf('modules/accounts/entities/account.entity.ts')).toBe(GROUPS[2]);
-    expect(groupOf('modules/auth/oauth-responses.dto.ts')).toBe(GROUPS[2]);
-    expect(groupOf('common/http/json-body.ts')).toBe(GROUPS[1]);
-    expect(groupOf('modules/auth/bearer-auth.guard.ts')).toBe(GROUPS[1]);
-    expect(groupOf('infrastructure/logging/logging.ts')).toBe(GROUPS[1]);
-    expect(groupOf('modules/enrollment/controllers/enrollment.controller.ts')).toBe(GROUPS[0]);
-    expect(groupOf('infrastructure/database/call-connection.ts')).toBe(GROUPS[0]);
-    expect(groupOf('common/validation/valid-body.ts')).toBe(GROUPS[0]);
+    expect(groupOf('modules/user/dtos/phone.dto.ts')).toBe(GROUP.shapes);
+    expect(groupOf('modules/accounts/entities/account.entity.ts')).toBe(GROUP.shapes);
+    expect(groupOf('modules/auth/oauth-responses.dto.ts')).toBe(GROUP.shapes);
+    expect(groupOf('common/http/json-body.ts')).toBe(GROUP.edge);
+    expect(groupOf('modules/auth/bearer-auth.guard.ts')).toBe(GROUP.edge);
+    expect(groupOf('infrastructure/logging/logging.ts')).toBe(GROUP.edge);
+    expect(groupOf('modules/enrollment/controllers/enrollment.controller.ts')).toBe(GROUP.call);
+    expect(groupOf('infrastructure/database/call-connection.ts')).toBe(GROUP.call);
+    expect(groupOf('common/validation/valid-body.ts')).toBe(GROUP.call);
   });
 });

@@ -10,7 +10,7 @@
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { drive, percentile, round } from './load';
+import { drive, percentiles, round } from './load';
 import { sleep, startService } from './processes';
 import { ScenarioResult } from './report';
 import { enrolledFrom } from './requests';
@@ -115,12 +115,13 @@ export async function runWebhookScenario(settings: {
     );
     while (receiver.seen.size - before < events && Date.now() - burstStart < 300_000) await sleep(20);
     const burstSeconds = (Date.now() - burstStart) / 1000;
+    const [lagP50Ms, lagP99Ms, lagMaxMs] = percentiles(lags, [0.5, 0.99, 1]);
     const webhooks: WebhookFigures = {
       deliveredDuringLoad,
       deliveredPerSecondDuringLoad: round(deliveredDuringLoad / loadSeconds, 1),
-      lagP50Ms: percentile(lags, 0.5),
-      lagP99Ms: percentile(lags, 0.99),
-      lagMaxMs: percentile(lags, 1),
+      lagP50Ms,
+      lagP99Ms,
+      lagMaxMs,
       backlogAtEnd,
       drainMs,
       burst: { events: receiver.seen.size - before, seconds: round(burstSeconds, 2), perSecond: round((receiver.seen.size - before) / burstSeconds, 1) },
