@@ -8,6 +8,7 @@ interface TokenBody {
   expires_in?: number;
   scope?: string;
   error?: string;
+  error_description?: string;
 }
 
 async function tokenRequest(app: TestApp, form: Record<string, string>, basic?: { id: string; secret: string }) {
@@ -92,6 +93,20 @@ describe('Service foundation (e2e)', () => {
       const refused = await tokenRequest(app, { grant_type: 'client_credentials', scope: 'users care' }, { id: 'acme', secret: PARTNERS.acme.clientSecret });
       expect(refused.status).toBe(400);
       expect(refused.body.error).toBe('invalid_scope');
+      expect(refused.body.error_description).toBe('Scope not granted to this client: care');
+    });
+
+    it('names only the service’s own scopes in invalid_scope, never other words the request carried', async () => {
+      const scope = `users care <img src=x> 123-45-6789 ${'x'.repeat(3000)}`;
+      const refused = await tokenRequest(app, { grant_type: 'client_credentials', scope }, { id: 'acme', secret: PARTNERS.acme.clientSecret });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ error: 'invalid_scope', error_description: 'Scope not granted to this client: care; other requested scopes are unknown' });
+      const unknown = await tokenRequest(
+        app,
+        { grant_type: 'client_credentials', scope: 'users 123-45-6789' },
+        { id: 'acme', secret: PARTNERS.acme.clientSecret },
+      );
+      expect(unknown.body).toEqual({ error: 'invalid_scope', error_description: 'Requested scopes are unknown' });
     });
   });
 
@@ -239,6 +254,23 @@ describe('Service foundation (e2e)', () => {
       const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: 'hello', headers: { 'content-type': 'text/plain' } });
       expect(res.status).toBe(415);
       expect(res.body.responseDetails[0]).toMatchObject({ code: 100, subCode: 4 });
+    });
+
+    it('a JSON body declared in another charset than UTF-8: 415 code 100 subCode 4 (CONTRACT section 1: JSON bodies are UTF-8); charset=utf-8 in any case is JSON', async () => {
+      for (const charset of ['utf-16', 'iso-8859-1', '"windows-1252"']) {
+        const res = await app.client().post('/v1/webhooks/test', undefined, {
+          rawBody: '{"eventType":"transaction"}',
+          headers: { 'content-type': `application/json; charset=${charset}` },
+        });
+        expect({ charset, status: res.status, detail: res.body.responseDetails[0] }).toMatchObject({ charset, status: 415, detail: { code: 100, subCode: 4 } });
+      }
+      for (const charset of ['utf-8', 'UTF-8', '"utf-8"', 'us-ascii']) {
+        const res = await app.client().post('/v1/webhooks/test', undefined, {
+          rawBody: '{"eventType":"transaction"}',
+          headers: { 'content-type': `application/json; charset=${charset}` },
+        });
+        expect({ charset, status: res.status }).toEqual({ charset, status: 200 });
+      }
     });
 
     it('a content-encoded body (gzip, br, anything but identity): 415 code 100 subCode 4, not read as plain JSON (RFC 9110 section 15.5.16)', async () => {

@@ -217,7 +217,7 @@ describe('Service log lines (e2e)', () => {
         /no Host header/,
       ],
     ])(
-      'a request HTTP cannot take (%s) answers the 400/100/1 envelope with X-Request-Id and no-store, and is logged with its id (CONTRACT sections 1, 2)',
+      'a request HTTP cannot take (%s) answers the 400/100/1 envelope with X-Request-Id, no-store and nosniff, and is logged with its id (CONTRACT sections 1, 2)',
       async (_case, request, cause) => {
         const url = new URL(app.baseUrl);
         const raw = await new Promise<string>((resolve, reject) => {
@@ -232,6 +232,8 @@ describe('Service log lines (e2e)', () => {
         expect(head).toMatch(/^HTTP\/1\.1 400 /);
         const requestId = /\r\nX-Request-Id: ([^\r]+)/i.exec(head)?.[1];
         expect(head).toMatch(/\r\nCache-Control: no-store/i);
+        // docs/security.md: nosniff on every answer, these included.
+        expect(head).toMatch(/\r\nX-Content-Type-Options: nosniff/i);
         const envelope = JSON.parse(body) as {
           requestId: string;
           responseDetails: Array<{ code: number; subCode: number; description: string; docUrl: string }>;

@@ -24,7 +24,7 @@ export const RequiresScopes = (...scopes: Scope[]) => {
       { 401: ['UNAUTHORIZED'], 403: ['INSUFFICIENT_SCOPE', 'PROGRAM_NOT_ALLOWED'] },
       {
         401: 'Missing, invalid or expired token, with an RFC 6750 WWW-Authenticate header',
-        403: `Needs scope ${scopes.join(' ')} (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2)`,
+        403: `Needs scope ${scopes.join(' ')} (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2)`,
       },
     ),
   );

@@ -18,7 +18,8 @@ const CAUSES: Readonly<Record<string, string>> = {
  * request exists (headers over Node's 16 KiB, broken framing such as a Content-Length that is not a
  * number, a request not received in time), answered on the socket as CONTRACT sections 1 and 2 ask
  * of every answer: the envelope of 400/100/1 (MALFORMED_REQUEST, the catalogue's malformed-request
- * row) with a generated `X-Request-Id`, `Cache-Control: no-store`, and its request line in the log.
+ * row) with a generated `X-Request-Id`, `Cache-Control: no-store`, `X-Content-Type-Options: nosniff` (as
+ * every answer, request-scope.ts), and its request line in the log.
  * Fastify's default answered its own JSON with none of them. No route, no partner and no span: no
  * request was read. The connection closes after the answer (the parser cannot read on).
  */
@@ -33,7 +34,7 @@ export function clientErrorHandler(root: Logger, publicUrl: string): (error: Err
     if (socket.writable) {
       socket.end(
         `HTTP/1.1 ${http} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-          `Cache-Control: no-store\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+          `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
       );
     } else {
       socket.destroy();

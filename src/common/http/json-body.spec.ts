@@ -91,6 +91,13 @@ describe(jsonBodyParser.name, () => {
     expect(await parsed('{"a":1}', { 'content-encoding': 'identity' })).toEqual({ error: null, body: { a: 1 } });
   });
 
+  it('refuses a body declared in another charset than UTF-8: 415 (CONTRACT section 1: JSON bodies are UTF-8)', async () => {
+    for (const charset of ['utf-16', 'iso-8859-1']) {
+      expect(((await parsed('{"a":1}', { 'content-type': `application/json; charset=${charset}` })).error as DomainError).key).toBe('UNSUPPORTED_MEDIA_TYPE');
+    }
+    expect(await parsed('{"a":1}', { 'content-type': 'application/json; charset=UTF-8' })).toEqual({ error: null, body: { a: 1 } });
+  });
+
   it('takes no content at all as no body, and parses JSON as Fastify does', async () => {
     expect(await parsed('')).toEqual({ error: null, body: undefined });
     expect(await parsed('{"requestId":"r-1","n":[1,2]}')).toEqual({ error: null, body: { requestId: 'r-1', n: [1, 2] } });

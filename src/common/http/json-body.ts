@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors/domain-error';
 import { isEncodedBody } from './content-encoding';
+import { mediaType } from './media-type';
 
 /** No request of the contract nests deeper than a handful of levels; 32 leaves ample room. */
 export const MAX_BODY_DEPTH = 32;
@@ -154,7 +155,9 @@ export function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buff
   const parse = fastify.getDefaultJsonParser('ignore', 'ignore');
   return (request, body, done) => {
     if (body.length === 0) return done(null, undefined);
-    if (isEncodedBody(request.headers)) return done(new DomainError('UNSUPPORTED_MEDIA_TYPE'), undefined);
+    // CONTRACT section 1: JSON bodies are UTF-8, so a body declared in another charset is not one we take (415/100/4).
+    if (isEncodedBody(request.headers) || mediaType(request.headers['content-type'])?.utf8 === false)
+      return done(new DomainError('UNSUPPORTED_MEDIA_TYPE'), undefined);
     // CONTRACT section 1: JSON bodies are UTF-8. Buffer#toString alone would turn a stray byte into U+FFFD.
     if (!isUtf8(body)) return done(new DomainError('MALFORMED_JSON'), undefined);
     parse(request, body.toString('utf8'), done);

@@ -4,7 +4,7 @@ import { DomainError } from '../errors/domain-error';
 
 export const VALIDATE_ONLY_DESCRIPTION =
   'true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, ' +
-  'keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. ' +
+  'use up no requestId (where the body has one), emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. ' +
   'Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, ' +
   'and any other query parameter (validateonly, dryRun): 400/100/2 naming it, so that a dry run misspelt never runs for real.';
 

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { addRouteHooks, isRoute } from '../../common/http/route-hooks';
 import { FORM_MEDIA_TYPE } from '../../common/http/form-body';
+import { mediaType } from '../../common/http/media-type';
 import { isEncodedBody } from '../../common/http/content-encoding';
 import { TOKEN_PATH } from '../../common/auth/token-path';
 import { currentRequestId, resolveRequestId } from '../../common/http/request-id';
@@ -31,11 +32,8 @@ export class InvalidTokenRequest extends Error {}
 
 /** Whether the Content-Type is the form's media type (parameters such as `;charset=UTF-8` allowed, another charset not). */
 export function isFormMediaType(contentType: string | undefined): boolean {
-  if (!contentType) return false;
-  const [type, ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
-  if (type !== FORM_MEDIA_TYPE) return false;
-  const charset = parameters.find((parameter) => parameter.startsWith('charset='));
-  return charset === undefined || /^charset="?(utf-8|us-ascii)"?$/.test(charset);
+  const media = mediaType(contentType);
+  return media?.type === FORM_MEDIA_TYPE && media.utf8;
 }
 
 /**

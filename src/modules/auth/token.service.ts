@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { createLocalJWKSet, createRemoteJWKSet, JWTPayload, jwtVerify, JWTVerifyGetKey } from 'jose';
 import { AppConfig } from '../../config/app-config';
-import { PartnerConfig, Scope } from '../../config/service-config';
+import { PartnerConfig, Scope, SCOPES } from '../../config/service-config';
 import { Principal } from '../../common/context/request-context';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
 import { ClientSecretVerifier } from './client-secret-verifier';
@@ -21,6 +21,17 @@ export class TokenRequestError extends Error {
 
 /** CONTRACT section 3: a token is refused once its `iat` is older than TOKEN_TTL_SECONDS plus this, whatever its `exp`. */
 export const TOKEN_AGE_LEEWAY_SECONDS = 60;
+
+/**
+ * RFC 6749 §5.2's invalid_scope text: the service's own scopes the client was refused, by name; any
+ * other word the request carried is not repeated back (it is the caller's text, of any length).
+ */
+export function invalidScopeDescription(refused: readonly string[]): string {
+  const named = [...new Set(refused.filter((scope): scope is Scope => (SCOPES as readonly string[]).includes(scope)))];
+  const others = new Set(refused).size > named.length;
+  if (named.length === 0) return 'Requested scopes are unknown';
+  return `Scope not granted to this client: ${named.join(' ')}${others ? '; other requested scopes are unknown' : ''}`;
+}
 
 /** A token that verified, and until when (Unix seconds) it may be admitted. */
 interface Verified {
@@ -100,8 +111,8 @@ export class TokenService {
   private grantScopes(partner: PartnerConfig, requested: string | undefined): Scope[] {
     if (requested === undefined || requested.trim() === '') return [...partner.scopes];
     const asked = requested.trim().split(/\s+/);
-    const unknown = asked.filter((scope) => !partner.scopes.includes(scope as Scope));
-    if (unknown.length > 0) throw new TokenRequestError('invalid_scope', `Scope not granted to this client: ${unknown.join(' ')}`);
+    const refused = asked.filter((scope) => !partner.scopes.includes(scope as Scope));
+    if (refused.length > 0) throw new TokenRequestError('invalid_scope', invalidScopeDescription(refused));
     return [...new Set(asked)] as Scope[];
   }
 

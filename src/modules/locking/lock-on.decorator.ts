@@ -13,6 +13,6 @@ export const ApiLocked = (...values: string[]) =>
       503:
         `Locked on ${values.join(', ')}: an overlapping call with the same values held the lock for longer than the service waits (503/1), ` +
         'the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. ' +
-        'Retry the identical request (same requestId and body) after Retry-After seconds, at most 3 times (the retry policy of the API description)',
+        'Retry the identical request (same body, and the same requestId where the body has one) after Retry-After seconds, at most 3 times (the retry policy of the API description)',
     },
   );

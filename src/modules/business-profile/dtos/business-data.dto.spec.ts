@@ -85,6 +85,27 @@ describe(BusinessDataDto.name, () => {
     expect(error?.entry.http).toBe(400);
   });
 
+  // README "Decisions": a text field sent as a number, boolean or array is 400/100/5 naming the field, not its length row.
+  it.each<[string, Record<string, unknown>]>([
+    ['businessName', { businessName: 123 }],
+    ['businessTaxID', { businessTaxID: 123456789 }],
+    ['businessIndustry', { businessIndustry: 722513 }],
+    ['addressLine1', { addressLine1: ['100 Main St'] }],
+    ['addressLine2', { addressLine2: true }],
+    ['city', { city: 12 }],
+    ['businessState', { businessState: 12 }],
+    ['zipCode', { zipCode: 78701 }],
+    ['businessZipCode', { businessZipCode: 78701 }],
+    ['businessCountryCode', { businessCountryCode: 1 }],
+    ['url', { url: 1 }],
+    ['email', { email: false }],
+  ])('%s sent as another JSON type than text: 400/100/5 naming it, on enrollment and update alike', async (field, change) => {
+    for (const metatype of [BusinessDataDto, BusinessDataUpdateDto]) {
+      const error = await failure(metatype, { ...(metatype === BusinessDataDto ? VALID : {}), ...change });
+      expect({ field, detail: error?.detail() }).toMatchObject({ field, detail: { code: 100, subCode: 5, field } });
+    }
+  });
+
   it('every field of the update is optional', async () => {
     expect(await failure(BusinessDataUpdateDto, {})).toBeUndefined();
   });

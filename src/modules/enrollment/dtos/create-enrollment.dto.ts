@@ -34,7 +34,7 @@ export class CreateEnrollmentDto {
   @FieldRules(
     {
       description:
-        'A date-time (RFC 3339; an offset is converted to UTC) within 720 hours of submission, before or after. ' +
+        'A date-time (RFC 3339 as ISO 8601 writes it, with an upper-case T; an offset is converted to UTC) within 720 hours of submission, before or after. ' +
         'The service also takes the stricter ISO 8601 forms a date-time does not cover: without offset (read as UTC) or a date alone (its midnight UTC).',
       example: '2026-11-21T10:00:00Z',
     },

@@ -16,7 +16,7 @@ export class ScanCaptureDto {
   requestId?: string;
 
   @FieldRules(
-    { description: 'A program of the partner with Matricula enrollment enabled (else 403/403/2)', example: 'sandbox' },
+    { description: 'A program of the partner (else 403/403/2) with Matricula enrollment enabled (else 400/100/5)', example: 'sandbox' },
     maxLength(64),
     unstated(IsString()),
   )
