@@ -707,7 +707,7 @@ export interface components {
             requestId: string;
             /**
              * Format: date-time
-             * @description A date-time (RFC 3339; an offset is converted to UTC) within 720 hours of submission, before or after. The service also takes the stricter ISO 8601 forms a date-time does not cover: without offset (read as UTC) or a date alone (its midnight UTC).
+             * @description A date-time (RFC 3339 as ISO 8601 writes it, with an upper-case T; an offset is converted to UTC) within 720 hours of submission, before or after. The service also takes the stricter ISO 8601 forms a date-time does not cover: without offset (read as UTC) or a date alone (its midnight UTC).
              * @example 2026-11-21T10:00:00Z
              */
             termsAcceptanceDateTime: string;
@@ -1074,7 +1074,7 @@ export interface components {
              */
             issuingCountry: string;
             /**
-             * @description A program of the partner with Matricula enrollment enabled (else 403/403/2)
+             * @description A program of the partner (else 403/403/2) with Matricula enrollment enabled (else 400/100/5)
              * @example sandbox
              */
             programCode: string;
@@ -1735,7 +1735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope identity (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope identity (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1755,7 +1755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Locked on accountIdentifier, userIdentifier: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same requestId and body) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
+            /** @description Locked on accountIdentifier, userIdentifier: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same body, and the same requestId where the body has one) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1865,7 +1865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1941,7 +1941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope business_profiles (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope business_profiles (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1977,7 +1977,7 @@ export interface operations {
     updateBusinessProfile: {
         parameters: {
             query?: {
-                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, and any other query parameter (validateonly, dryRun): 400/100/2 naming it, so that a dry run misspelt never runs for real. */
+                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, use up no requestId (where the body has one), emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, and any other query parameter (validateonly, dryRun): 400/100/2 naming it, so that a dry run misspelt never runs for real. */
                 validateOnly?: "true" | "false";
             };
             header?: never;
@@ -2024,7 +2024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope business_profiles (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope business_profiles (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2044,7 +2044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Locked on accountIdentifier: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same requestId and body) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
+            /** @description Locked on accountIdentifier: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same body, and the same requestId where the body has one) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2111,7 +2111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope users (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope users (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2147,7 +2147,7 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: {
-                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, and any other query parameter (validateonly, dryRun): 400/100/2 naming it, so that a dry run misspelt never runs for real. */
+                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, use up no requestId (where the body has one), emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, and any other query parameter (validateonly, dryRun): 400/100/2 naming it, so that a dry run misspelt never runs for real. */
                 validateOnly?: "true" | "false";
             };
             header?: never;
@@ -2195,7 +2195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope users (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope users (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2215,7 +2215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Locked on accountIdentifier, userIdentifier: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same requestId and body) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
+            /** @description Locked on accountIdentifier, userIdentifier: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same body, and the same requestId where the body has one) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2242,7 +2242,7 @@ export interface operations {
     enroll: {
         parameters: {
             query?: {
-                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, keep the requestId unused, emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, and any other query parameter (validateonly, dryRun): 400/100/2 naming it, so that a dry run misspelt never runs for real. */
+                /** @description true: run every check that needs no stored data (shape, characters, cross-field and program rules), take no lock, store nothing, use up no requestId (where the body has one), emit nothing; answer 200 with the single detail 0/0 "Valid", or the 400 the real call would give. Token, scope and tenancy apply as usual. false or absent: the real call. Any other value (yes, 1, TRUE, repeated): 400/100/5 naming validateOnly, and any other query parameter (validateonly, dryRun): 400/100/2 naming it, so that a dry run misspelt never runs for real. */
                 validateOnly?: "true" | "false";
             };
             header?: never;
@@ -2291,7 +2291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2311,7 +2311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Locked on requestId, ssn: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same requestId and body) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
+            /** @description Locked on requestId, ssn: an overlapping call with the same values held the lock for longer than the service waits (503/1), the database is unavailable (503/2), or too many of your calls are in flight at once (503/3); each with Retry-After. Retry the identical request (same body, and the same requestId where the body has one) after Retry-After seconds, at most 3 times (the retry policy of the API description). 503/503/1 Another call holding the same lock is still in progress; retry later; 503/503/2 Service temporarily unavailable; retry later; 503/503/3 Too many calls of this partner in flight; retry later */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2378,7 +2378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2454,7 +2454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2534,7 +2534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope enrollments (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2614,7 +2614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope webhooks (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope webhooks (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2679,7 +2679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope webhooks (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope webhooks (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2765,7 +2765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope webhooks (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope webhooks (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2867,7 +2867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Needs scope webhooks (403/403/1, error="insufficient_scope") and a program of the partner (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
+            /** @description Needs scope webhooks (403/403/1, error="insufficient_scope"); a call that names a program (in its path or body) needs one of the partner's (403/403/2). 403/403/1 The access token lacks the scope this operation needs; 403/403/2 The partner is not configured for this program */
             403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

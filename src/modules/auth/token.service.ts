@@ -26,7 +26,7 @@ export const TOKEN_AGE_LEEWAY_SECONDS = 60;
  * RFC 6749 §5.2's invalid_scope text: the service's own scopes the client was refused, by name; any
  * other word the request carried is not repeated back (it is the caller's text, of any length).
  */
-export function invalidScopeDescription(refused: readonly string[]): string {
+function invalidScopeDescription(refused: readonly string[]): string {
   const named = [...new Set(refused.filter((scope): scope is Scope => (SCOPES as readonly string[]).includes(scope)))];
   const others = new Set(refused).size > named.length;
   if (named.length === 0) return 'Requested scopes are unknown';
