@@ -1298,11 +1298,13 @@ export interface components {
             eventType: "transaction" | "statementReady" | "accountUpdated" | "interestPaid" | "achTransfer" | "failedTransfer" | "nocAlert" | "userUpdated" | "cardUpdated" | "checkUpdated" | "eWallet" | "billPayment" | "paperCheck";
             /**
              * Format: date-time
+             * @description When the next attempt is due. While an attempt is in flight, when its lease ends (30 seconds after it began by default): an attempt that ends sooner sets the real next attempt, and one lost with its instance is made again then. Null when no attempt is due
              * @example null
              */
             nextAttemptDateTime: string | null;
             /**
              * Format: date-time
+             * @description When the change began: the start of the transaction that wrote it (UTC)
              * @example 2026-11-21T10:00:01.500Z
              */
             occurredDateTime: string;
@@ -1347,7 +1349,7 @@ export interface components {
             eventType: "transaction" | "statementReady" | "accountUpdated" | "interestPaid" | "achTransfer" | "failedTransfer" | "nocAlert" | "userUpdated" | "cardUpdated" | "checkUpdated" | "eWallet" | "billPayment" | "paperCheck";
             /**
              * Format: date-time
-             * @description When the change was written (UTC)
+             * @description When the change began: the start of the transaction that wrote it (UTC)
              * @example 2026-11-21T10:00:01.500Z
              */
             occurredDateTime: string;

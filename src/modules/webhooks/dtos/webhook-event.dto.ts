@@ -13,7 +13,11 @@ export class WebhookEventListItemDto {
   @ApiProperty({ enum: EVENT_TYPES, example: 'accountUpdated' })
   eventType: string;
 
-  @ApiProperty({ format: 'date-time', description: 'When the change was written (UTC)', example: '2026-11-21T10:00:01.500Z' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When the change began: the start of the transaction that wrote it (UTC)',
+    example: '2026-11-21T10:00:01.500Z',
+  })
   occurredDateTime: string;
 
   @ApiProperty({

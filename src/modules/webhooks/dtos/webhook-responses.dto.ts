@@ -42,10 +42,24 @@ export class WebhookEventDto {
   @ApiProperty({ example: 'acme' }) partnerId: string;
   @ApiProperty({ example: 'sandbox' }) programCode: string;
   @ApiProperty({ type: 'string', nullable: true, example: '7c9e6679-7425-40de-944b-e07fc1f90ae7' }) accountIdentifier: string | null;
-  @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:01.500Z' }) occurredDateTime: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When the change began: the start of the transaction that wrote it (UTC)',
+    example: '2026-11-21T10:00:01.500Z',
+  })
+  occurredDateTime: string;
   @ApiProperty({ enum: ['pending', 'delivered', 'failed', 'notDeliverable'], example: 'delivered' }) deliveryStatus: string;
   @ApiProperty({ type: 'integer', example: 1 }) attempts: number;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: null }) nextAttemptDateTime: string | null;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When the next attempt is due. While an attempt is in flight, when its lease ends (30 seconds after it began by default): an attempt ' +
+      'that ends sooner sets the real next attempt, and one lost with its instance is made again then. Null when no attempt is due',
+    example: null,
+  })
+  nextAttemptDateTime: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: '2026-11-21T10:00:02.042Z' }) deliveredDateTime: string | null;
   @ApiProperty({ type: [WebhookDeliveryDto] }) deliveries: WebhookDeliveryDto[];
 }
