@@ -8,6 +8,8 @@ export interface MediaType {
 /** The media type of a Content-Type header (`application/json; charset=UTF-8`), undefined when there is none. */
 export function mediaType(contentType: string | undefined): MediaType | undefined {
   if (!contentType) return undefined;
+  // Most requests send the bare media type: no parameter, no charset to judge.
+  if (!contentType.includes(';')) return { type: contentType.trim().toLowerCase(), utf8: true };
   const [type = '', ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
   const charset = parameters.find((parameter) => parameter.startsWith('charset='));
   return { type, utf8: charset === undefined || /^charset="?(utf-8|us-ascii)"?$/.test(charset) };
