@@ -1,5 +1,5 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, ApiErrors, errorExample, successExample } from '../../common/openapi/api-answers';
 import { ACCOUNT_ANSWER_EXAMPLES, ACCOUNT_VIEW_EXAMPLE } from '../account-views/dtos/account-examples';
 import { AccountResponseDto } from '../account-views/dtos/account-view.dto';
@@ -22,6 +22,9 @@ import { CardReplacementService } from './services/card-replacement.service';
 import { CardUnblockService } from './services/card-unblock.service';
 import { NO_QUERY, NoQuery } from '../../common/validation/validate-only';
 
+/** X-Care-Agent: the staff member acting, recorded beside the care client id in the audit trail. */
+const AGENT_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
+
 const VIEW = "The envelope with the account's current `account`, `user` and `paymentInstruments` (the views of GET account).";
 
 /**
@@ -39,6 +42,12 @@ const CareOperation = (
     HttpCode(200),
     ApiLocked('accountIdentifier'),
     ApiOperation(operation),
+    ApiHeader({
+      name: 'X-Care-Agent',
+      required: false,
+      description: 'The staff member acting, recorded in the audit trail as <care client id>/<agent> (a staff id, not personal data); else 100/5',
+      schema: { type: 'string', pattern: AGENT_PATTERN.source },
+    }),
     ApiBody({
       type: body,
       required: false,
@@ -71,8 +80,6 @@ const CareOperation = (
       { 400: 'A bad requestId or X-Care-Agent header (100/5)', 409: conflict },
     ),
   );
-
-const AGENT_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
 
 /**
  * The issuer's care team (scope care), CONTRACT section 8. Each operation locks the account (as
@@ -146,7 +153,10 @@ export class CareController {
 
   @Post('lock')
   @CareOperation(
-    { operationId: 'careLock', summary: 'Lock the account (status locked, statusReason careLock); from normal or pending' },
+    {
+      operationId: 'careLock',
+      summary: 'Lock the account (status locked, statusReason careLock); from normal or pending, not while an OFAC hold is under review',
+    },
     'Not applicable: closed, already locked, or held for OFAC review (409, code 5, subCode 390)',
   )
   lock(
