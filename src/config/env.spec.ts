@@ -52,6 +52,13 @@ describe(loadEnv.name, () => {
     expect(loadEnv({ PORT: '0' }).port).toBe(0);
   });
 
+  it('METRICS_PORT is its own listener: the port PORT serves is refused, naming METRICS_PORT', () => {
+    expect(() => loadEnv({ PORT: '3929', METRICS_PORT: '3929' })).toThrow(
+      new EnvError('METRICS_PORT must differ from PORT (3929): the metrics have a listener of their own'),
+    );
+    expect(loadEnv({ PORT: '3929', METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+  });
+
   it('DATABASE_URL is a postgres:// or postgresql:// URL, refused naming the variable and never echoing the value (it holds the password)', () => {
     const message = 'DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database)';
     for (const raw of [

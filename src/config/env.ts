@@ -176,6 +176,14 @@ function unblockRetryDelays(raw: string | undefined): number[] {
   return delays;
 }
 
+/** METRICS_PORT: a listener of its own, so never the port the API serves (CONTRACT section 12). */
+function metricsPort(raw: string | undefined, apiPort: number): number | undefined {
+  if (!raw) return undefined;
+  const port = portOf('METRICS_PORT', raw, 0);
+  if (port !== 0 && port === apiPort) throw new EnvError(`METRICS_PORT must differ from PORT (${apiPort}): the metrics have a listener of their own`);
+  return port;
+}
+
 /**
  * DB_POOL_SIZE connections at most; DB_POOL_MIN of them (all, by default: a fixed-size pool once
  * warm) stay open while idle, so a burst after a quiet spell does not open them while it waits.
@@ -293,7 +301,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     trustProxy: trustProxy(source.TRUST_PROXY),
     scryptQueueLimit: int('SCRYPT_QUEUE_LIMIT', source.SCRYPT_QUEUE_LIMIT, 32),
     requestTimeoutMs: timeoutMs('REQUEST_TIMEOUT_MS', source.REQUEST_TIMEOUT_MS, 30_000, 1),
-    metricsPort: source.METRICS_PORT ? portOf('METRICS_PORT', source.METRICS_PORT, 0) : undefined,
+    metricsPort: metricsPort(source.METRICS_PORT, port),
     metricsHost: source.METRICS_HOST || '127.0.0.1',
     databaseTlsOff: databaseTlsOff(source.DATABASE_TLS),
     docsInProduction: flag('DOCS_IN_PRODUCTION', source.DOCS_IN_PRODUCTION, false),

@@ -83,6 +83,15 @@ describe(parseServiceConfig.name, () => {
     expect(() => parseServiceConfig({ programs: [program], partners: [{ ...partner, clientSecret: 'env:MISSING' }] }, {})).toThrow(/env:MISSING/);
   });
 
+  it('names every faulty entry on one line (operations.md: the start-up refusal is one line)', () => {
+    const raw = { programs: [program], partners: [{ ...partner, bogusField: 1, other: 2 }] };
+    expect(() => parseServiceConfig(raw)).toThrow(ServiceConfigError);
+    expect(() => parseServiceConfig(raw)).toThrow(
+      /^Invalid service configuration: partners\.0\.bogusField: property bogusField should not exist; partners\.0\.other: /,
+    );
+    expect(() => parseServiceConfig(raw)).not.toThrow(/\n/);
+  });
+
   it('production refuses literal secrets', () => {
     expect(() => parseServiceConfig({ programs: [program], partners: [partner] }, {}, { production: true })).toThrow(ServiceConfigError);
     const literalSecond = rotating({ clientSecrets: ['env:A_SECRET', 'literal'] });

@@ -198,7 +198,7 @@ export function parseServiceConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
   const dto = plainToInstance(ServiceConfigDto, raw);
   const errors = validateSync(dto as object, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length > 0) {
-    throw new ServiceConfigError(`Invalid service configuration:\n  ${flatten(errors).join('\n  ')}`);
+    throw new ServiceConfigError(`Invalid service configuration: ${flatten(errors).join('; ')}`);
   }
   const programs = new Map<string, ProgramConfig>();
   dto.programs.forEach((program, index) => {
