@@ -12,7 +12,7 @@ import { Pool } from 'pg';
 import { AppConfig } from '../src/config/app-config';
 import { createApp } from '../src/app.factory';
 import { captureLogs } from '../src/infrastructure/logging/logging';
-import { BenchRequest, buildScenarios, nextEnrollment, ScenarioContext } from './scenarios';
+import { BenchRequest, buildScenarios, Inject, injectInto, nextEnrollment, ScenarioContext } from './scenarios';
 import { enrolledFrom } from './requests';
 import { KIND_LETTERS, prepareBaselineRows, replayPlan } from './sql-plan';
 import { accessTokenOf, benchTokenRequest, createWorkspace } from './workspace';
@@ -20,8 +20,6 @@ import { accessTokenOf, benchTokenRequest, createWorkspace } from './workspace';
 const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 3000);
 const CONCURRENCY = 20;
 const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim());
-
-type Inject = (r: BenchRequest) => Promise<{ statusCode: number; payload: string }>;
 
 async function measure(inject: Inject, next: () => BenchRequest, accept: (s: number, t: string, r: BenchRequest) => boolean, n: number) {
   let sent = 0;
@@ -50,7 +48,7 @@ async function main(): Promise<void> {
   captureLogs(logFile);
   const app = await createApp(AppConfig.load(env));
   const fastify = app.getHttpAdapter().getInstance();
-  const inject: Inject = (r) => fastify.inject({ method: r.method, url: r.path, headers: r.headers, payload: r.body }) as never;
+  const inject = injectInto(fastify);
   const floor = Fastify();
   floor.post('/*', async () => ({ ok: true }));
   floor.get('/*', async () => ({ ok: true }));
@@ -72,7 +70,7 @@ async function main(): Promise<void> {
   });
   await floor.ready();
   await pgFloor.ready();
-  const injectFloor: Inject = (r) => floor.inject({ method: r.method, url: r.path, headers: r.headers, payload: r.body }) as never;
+  const injectFloor = injectInto(floor);
   try {
     const tokenAnswer = await inject(benchTokenRequest());
     const context: ScenarioContext = { token: accessTokenOf(tokenAnswer.statusCode, tokenAnswer.payload), enrolled: [] };

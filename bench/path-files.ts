@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { AppConfig } from '../src/config/app-config';
 import { createApp } from '../src/app.factory';
 import { enrolledFrom } from './requests';
-import { nextEnrollment } from './scenarios';
+import { injectInto, nextEnrollment } from './scenarios';
 import { accessTokenOf, benchTokenRequest, createWorkspace } from './workspace';
 import { GROUPS, groupOf, sourceFileOf } from './path-groups';
 
@@ -22,21 +22,15 @@ async function main(): Promise<void> {
   const env = workspace.serviceEnv({ LOG_LEVEL: 'warn', NODE_ENV: 'production', JOBS_ENABLED: 'false' });
   Object.assign(process.env, env);
   const app = await createApp(AppConfig.load(env));
-  const fastify = app.getHttpAdapter().getInstance();
   const session = new Session();
   session.connect();
   try {
-    const tokenRequest = benchTokenRequest();
-    const tokenAnswer = await fastify.inject({
-      method: tokenRequest.method,
-      url: tokenRequest.path,
-      headers: tokenRequest.headers,
-      payload: tokenRequest.body,
-    });
+    const inject = injectInto(app.getHttpAdapter().getInstance());
+    const tokenAnswer = await inject(benchTokenRequest());
     const token = accessTokenOf(tokenAnswer.statusCode, tokenAnswer.payload);
     const enroll = async () => {
       const request = nextEnrollment(token);
-      const answer = await fastify.inject({ method: 'POST', url: request.path, headers: request.headers, payload: request.body });
+      const answer = await inject(request);
       if (!enrolledFrom(answer.statusCode, answer.payload, request.body ?? ''))
         throw new Error(`enrollment answered ${answer.statusCode}: ${answer.payload.slice(0, 200)}`);
     };

@@ -4,6 +4,7 @@
  * business decline under load is reported as an error, not as throughput.
  */
 import { randomBytes } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
 import { Enrolled, enrolledFrom, enrollmentBody, phoneFor, ssnFor, userUpdateBody } from './requests';
 import { BENCH_PROGRAM, benchTokenRequest } from './workspace';
 
@@ -31,6 +32,14 @@ export const SEED_ACCOUNTS = 200;
 export async function sendRequest(baseUrl: string, request: BenchRequest): Promise<{ status: number; text: string }> {
   const response = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
   return { status: response.status, text: await response.text() };
+}
+
+/** A bench request sent in-process: its status and text. */
+export type Inject = (request: BenchRequest) => Promise<{ statusCode: number; payload: string }>;
+
+/** Sends bench requests in-process through a Fastify instance's `inject` (no socket). */
+export function injectInto(instance: { inject(options: InjectOptions): Promise<{ statusCode: number; payload: string }> }): Inject {
+  return (request) => instance.inject({ method: request.method, url: request.path, headers: request.headers, payload: request.body });
 }
 
 /** Enrolls accounts through `enrollment` (8 at a time) until the context holds SEED_ACCOUNTS; each answer recorded by the scenario. */
