@@ -155,10 +155,10 @@ export function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buff
   const parse = fastify.getDefaultJsonParser('ignore', 'ignore');
   return (request, body, done) => {
     if (body.length === 0) return done(null, undefined);
-    // CONTRACT section 1: JSON bodies are UTF-8, so a body declared in another charset is not one we take (415/100/4).
+    // CONTRACT section 1: JSON bodies are UTF-8. Declared in another charset: not a body we take (415/100/4);
+    // bytes that are not UTF-8: malformed (Buffer#toString alone would turn a stray byte into U+FFFD).
     if (isEncodedBody(request.headers) || mediaType(request.headers['content-type'])?.utf8 === false)
       return done(new DomainError('UNSUPPORTED_MEDIA_TYPE'), undefined);
-    // CONTRACT section 1: JSON bodies are UTF-8. Buffer#toString alone would turn a stray byte into U+FFFD.
     if (!isUtf8(body)) return done(new DomainError('MALFORMED_JSON'), undefined);
     parse(request, body.toString('utf8'), done);
   };

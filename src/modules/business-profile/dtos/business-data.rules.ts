@@ -35,18 +35,15 @@ export const BUSINESS_PHONE_PATTERN = /^\+?[0-9]{10,15}$/;
 
 const address = (key: ErrorKey) => matches(ADDRESS_PATTERN, fails(key));
 
-/**
- * A text field's JSON type: a number, boolean or array there is 400/100/5 naming the field (README
- * "Decisions"), not its length or format row, which judge text (validation.ts, VALUE_TYPE_CONSTRAINTS).
- */
-const text = () => unstated(IsString());
+// Each text field's `unstated(IsString())`: a number, boolean or array there is 400/100/5 naming the field
+// (README "Decisions"), not its length or format row, which judge text (validation.ts, VALUE_TYPE_CONSTRAINTS).
 
 export const BusinessNameRules = () =>
   rules(
     { type: String, example: 'Núñez Tacos & Co.', description: 'Length 400/507, characters 640/507' },
     length(2, 100, fails('BUSINESS_NAME_LENGTH')),
     address('BUSINESS_NAME_CHARACTERS'),
-    text(),
+    unstated(IsString()),
   );
 
 export const BusinessTypeRules = (invalid: 'INVALID_BUSINESS_TYPE' | 'INVALID_BUSINESS_TYPE_ENROLLMENT') =>
@@ -57,7 +54,7 @@ export const BusinessTaxIdRules = () =>
     { type: String, example: '123456789', description: '9 digits (EIN); stored encrypted, answered as its last 4 digits' },
     length(9, 9, fails('BUSINESS_FIELD_LENGTH')),
     matches(DIGITS_PATTERN, fails('INVALID_FIELD')),
-    text(),
+    unstated(IsString()),
   );
 
 export const BusinessIndustryRules = () =>
@@ -65,23 +62,29 @@ export const BusinessIndustryRules = () =>
     { type: String, example: '722513', description: 'NAICS code, 2 to 6 digits' },
     length(2, 6, fails('BUSINESS_FIELD_LENGTH')),
     matches(DIGITS_PATTERN, fails('INVALID_FIELD')),
-    text(),
+    unstated(IsString()),
   );
 
 export const AddressLine1Rules = () =>
-  rules({ type: String, example: '100 Main St' }, length(2, 40, fails('ADDRESS_LINE1_LENGTH')), address('ADDRESS_LINE1_CHARACTERS'), text());
+  rules({ type: String, example: '100 Main St' }, length(2, 40, fails('ADDRESS_LINE1_LENGTH')), address('ADDRESS_LINE1_CHARACTERS'), unstated(IsString()));
 
 export const AddressLine2Rules = () =>
-  rules({ type: String, example: 'Suite 4', required: false }, maxLength(40, fails('ADDRESS_LINE2_LENGTH')), address('ADDRESS_LINE2_CHARACTERS'), text());
+  rules(
+    { type: String, example: 'Suite 4', required: false },
+    maxLength(40, fails('ADDRESS_LINE2_LENGTH')),
+    address('ADDRESS_LINE2_CHARACTERS'),
+    unstated(IsString()),
+  );
 
-export const CityRules = () => rules({ type: String, example: 'Austin' }, length(1, 25, fails('CITY_LENGTH')), address('CITY_CHARACTERS'), text());
+export const CityRules = () =>
+  rules({ type: String, example: 'Austin' }, length(1, 25, fails('CITY_LENGTH')), address('CITY_CHARACTERS'), unstated(IsString()));
 
 export const BusinessStateRules = () =>
   rules(
     { type: String, example: 'TX', description: '2-letter USPS code' },
     length(2, 2, fails('BUSINESS_FIELD_LENGTH')),
     uspsState(fails('INVALID_STATE')),
-    text(),
+    unstated(IsString()),
   );
 
 /** businessZipCode and the business address's zipCode: SERVICE.md's KYB table has one zip row for both (350, "Invalid Business Zip Code"). */
@@ -90,14 +93,14 @@ export const ZipRules = (required: boolean) =>
     { type: String, example: '78701', description: '12345 or 12345-6789', required },
     lengthIn(ZIP_CODE_LENGTHS, fails('BUSINESS_FIELD_LENGTH')),
     matches(ZIP_CODE_PATTERN, fails('INVALID_BUSINESS_ZIP')),
-    text(),
+    unstated(IsString()),
   );
 
 export const BusinessCountryRules = () =>
   rules(
     { type: String, example: 'US', description: 'An assigned ISO 3166-1 alpha-2 or alpha-3 code, upper case' },
     isoCountry(fails('INVALID_BUSINESS_COUNTRY')),
-    text(),
+    unstated(IsString()),
   );
 
 export const UrlRules = () =>
@@ -110,7 +113,7 @@ export const UrlRules = () =>
     },
     unstated(IsUrl({ protocols: ['http', 'https'], require_tld: true }, fails('INVALID_URL'))),
     maxLength(2048, fails('INVALID_URL')),
-    text(),
+    unstated(IsString()),
   );
 
 export const BusinessEmailRules = () =>
@@ -118,7 +121,7 @@ export const BusinessEmailRules = () =>
     { type: String, example: 'owner@tacos.example.com', required: false },
     emailAddress(fails('INVALID_BUSINESS_EMAIL')),
     maxLength(254, fails('INVALID_BUSINESS_EMAIL')),
-    text(),
+    unstated(IsString()),
   );
 
 export const ProcessingVolumeRules = () =>
