@@ -32,6 +32,7 @@ interface AuditEntry {
 }
 
 const UNBLOCK_DELAYS = [150, 150, 150];
+const UNBLOCK_WINDOW_MS = UNBLOCK_DELAYS.reduce((a, b) => a + b, 0);
 
 describe('Care operations (e2e)', () => {
   let app: TestApp;
@@ -86,6 +87,16 @@ describe('Care operations (e2e)', () => {
       expect(res.status).toBe(200);
       if (done(res.body)) return res.body;
       if (Date.now() > deadline) throw new Error(`account ${accountId} never reached the state: ${JSON.stringify(res.body.account)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async function waitForAudit(accountId: string, done: (trail: AuditEntry[]) => boolean): Promise<AuditEntry[]> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const trail = await auditOf(accountId);
+      if (done(trail)) return trail;
+      if (Date.now() > deadline) throw new Error(`account ${accountId} never reached the audit state: ${JSON.stringify(trail.map((e) => e.action))}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -273,21 +284,35 @@ describe('Care operations (e2e)', () => {
     });
   });
 
-  it('a care lock while the unblock retries run pauses them: once unlocked, the retries go on and the card is unblocked', async () => {
+  it('a care lock held past the unblock window ends the run as exhausted: all attempts within the window; unlock restores the account under review with the manual gate (SERVICE.md: up to 3 retries, all within 15 minutes)', async () => {
     const enrolled = await enroll();
     const id = enrolled.account.accountIdentifier;
+    const cardId = enrolled.paymentInstruments[0].paymentIdentifier;
     await act(id, 'fraudBlock');
     expect((await care().delete<View>(path(id, 'fraudBlock'))).status).toBe(200);
     await act(id, 'lock');
-    // Past the first attempt's time (150 ms, and the queue's 0.5 s poll): it finds the account locked.
+    // The window is the delays' sum (450 ms); the queue polls every 0.5 s. Well past both, the run has ended.
+    const exhausted = await waitForAudit(id, (trail) => trail.some((e) => e.action === 'cardUnblock.exhausted'));
+    const removal = exhausted.find((e) => e.action === 'fraudBlock.remove') as AuditEntry;
+    const attempts = exhausted.filter((e) => e.action.startsWith('cardUnblock.'));
+    expect(attempts.map((e) => [e.action, e.actor])).toEqual([['cardUnblock.exhausted', 'system:card-unblock']]);
+    // Ended within the window (plus the queue's poll and this machine's slack), not left waiting for the unlock.
+    expect(Date.parse(attempts[0].at) - Date.parse(removal.at)).toBeLessThan(UNBLOCK_WINDOW_MS + 2_000);
+    // Still care's lock, card still blocked: the partner sees nothing change until care unlocks.
+    const locked = await care().get<View>(path(id));
+    expect(locked.body.account).toMatchObject({ status: 'locked', statusReason: 'careLock' });
+    expect(locked.body.paymentInstruments).toEqual([expect.objectContaining({ paymentIdentifier: cardId, status: 'blocked' })]);
+
+    const unlocked = await act(id, 'unlock');
+    expect(unlocked.account).toMatchObject({ status: 'normal', statusReason: 'underReview', kycPendingGate: 'manual' });
+    expect(unlocked.paymentInstruments).toEqual([expect.objectContaining({ paymentIdentifier: cardId, status: 'blocked' })]);
+    await eventWith(id, 'accountUpdated', { kycPendingGate: 'manual', statusReason: 'underReview', reason: 'care.unlock' });
+    // Nothing unblocks it later: care finishes by hand.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect((await care().get<View>(path(id))).body.paymentInstruments).toEqual([expect.objectContaining({ status: 'blocked' })]);
-    await act(id, 'unlock');
-    const view = await waitForView(id, (v) => v.paymentInstruments[0].status !== 'blocked');
-    expect(view.paymentInstruments).toEqual([expect.objectContaining({ status: 'active' })]);
-    expect(view.account).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none' });
-    const attempts = (await auditOf(id)).filter((e) => e.action.startsWith('cardUnblock.'));
-    expect(attempts.map((e) => [e.action, e.detail.attempt])).toEqual([['cardUnblock.succeeded', 1]]);
+    const cleared = await act(id, 'kycGate/clear');
+    expect(cleared.account).toMatchObject({ status: 'normal', statusReason: null, kycPendingGate: 'none' });
+    expect(cleared.paymentInstruments).toEqual([expect.objectContaining({ paymentIdentifier: cardId, status: 'active' })]);
   });
 
   it('sandboxUnblockFailures above 3 is taken as 3: every attempt fails (CONTRACT section 10, N ≥ 3)', async () => {

@@ -171,7 +171,13 @@ export class CareController {
 
   @Post('unlock')
   @CareOperation(
-    { operationId: 'careUnlock', summary: 'Unlock a care lock: the status and statusReason before the lock come back' },
+    {
+      operationId: 'careUnlock',
+      summary: 'Unlock a care lock: the status and statusReason before the lock come back',
+      description:
+        'The status and statusReason the lock found come back. If a card unblock run ended while the lock was held (see DELETE ' +
+        'fraudBlock), they come back under review: statusReason underReview and kycPendingGate manual, the cards still blocked.',
+    },
     'Not locked by care (a fraud block is removed with DELETE fraudBlock) (409/5/390)',
     CareActionDto,
     true,
@@ -231,7 +237,9 @@ export class CareController {
         'the cards still blocked. Durable jobs then retry the unblock at most 3 times within 15 minutes (by default 60 s, 240 s and ' +
         '540 s apart), each retry emitting ' +
         'cardUpdated on success. If every retry fails: kycPendingGate manual and statusReason underReview, status unchanged ' +
-        '(accountUpdated); POST kycGate/clear then unblocks the cards.',
+        '(accountUpdated); POST kycGate/clear then unblocks the cards. A care lock during the retries pauses them, never past ' +
+        'the 15 minutes: the retries left are due by then, and a lock still held then ends the retries the same way, applied ' +
+        'when care unlocks.',
     },
     'Not fraud-blocked (409/5/390)',
     RemoveFraudBlockDto,

@@ -219,7 +219,13 @@ describe('account lifecycle', () => {
       const locked = after(referred, sut.lock(referred));
       expect(locked).toMatchObject({ status: 'locked', statusReason: 'careLock', restoreStatus: 'pending', restoreStatusReason: 'underReview' });
       const unlocked = sut.unlock(locked);
-      expect(unlocked.patch).toEqual({ status: 'pending', statusReason: 'underReview', restoreStatus: null, restoreStatusReason: null });
+      expect(unlocked.patch).toEqual({
+        status: 'pending',
+        statusReason: 'underReview',
+        kycPendingGate: 'manual',
+        restoreStatus: null,
+        restoreStatusReason: null,
+      });
       expect(eventTypes(unlocked)).toEqual(['accountUpdated:care.unlock']);
     });
 
@@ -315,6 +321,33 @@ describe('account lifecycle', () => {
       const exhausted = sut.unblockExhausted(live, 3);
       expect(exhausted.patch).toEqual({ unblockAttempt: 3, kycPendingGate: 'manual', statusReason: 'underReview' });
       expect(eventTypes(exhausted)).toEqual(['accountUpdated:care.unblockFailed']);
+    });
+
+    it('a run that ends while care holds its lock leaves the review for unlock: nothing partners see changes until then, and unlock opens the gate', () => {
+      const live = account({ unblockRunId: 'run-1', unblockAttempt: 0 });
+      const locked = after(live, sut.lock(live));
+      const exhausted = sut.unblockExhausted(locked, 1);
+      expect(exhausted.patch).toEqual({ unblockAttempt: 1, restoreStatusReason: 'underReview' });
+      expect(exhausted.events).toEqual([]);
+      const unlocked = sut.unlock(after(locked, exhausted));
+      expect(unlocked.patch).toEqual({
+        status: 'normal',
+        statusReason: 'underReview',
+        kycPendingGate: 'manual',
+        restoreStatus: null,
+        restoreStatusReason: null,
+      });
+      expect(eventTypes(unlocked)).toEqual(['accountUpdated:care.unlock']);
+    });
+
+    it.each([
+      ['the delay, with the window far off', 60_000, 900_000, 0, 60_000],
+      ['cut to what is left of the window', 540_000, 900_000, 600_000, 300_000],
+      ['due at once at the deadline', 60_000, 900_000, 900_000, 0],
+      ['due at once past it', 60_000, 900_000, 950_000, 0],
+      ['the delay, for a run without a window', 60_000, Number.POSITIVE_INFINITY, 5_000, 60_000],
+    ])('the wait before the next try: %s', (_label, delay, deadline, now, wait) => {
+      expect(sut.unblockRetryWait(delay, deadline, now)).toBe(wait);
     });
   });
 

@@ -353,7 +353,12 @@ export function unlock(account: LifecycleAccount): Transition {
   refuseFor(careRefusal('unlock', account));
   const restored: AccountPatch =
     account.restoreStatus !== null
-      ? { status: account.restoreStatus, statusReason: account.restoreStatusReason }
+      ? {
+          status: account.restoreStatus,
+          statusReason: account.restoreStatusReason,
+          // Under review is the manual gate's reason: kept by the lock, or left by an unblock run that ended under it (unblockExhausted).
+          ...(account.restoreStatusReason === STATUS_REASON.underReview ? { kycPendingGate: 'manual' as const } : {}),
+        }
       : {
           status: account.activatedAt !== null && account.accountCycleDay !== null && account.kycPendingGate === 'none' ? 'normal' : 'pending',
           statusReason: account.kycPendingGate === 'manual' ? STATUS_REASON.underReview : null,
@@ -426,7 +431,8 @@ export function unblockApplies(account: LifecycleAccount, runId: string, attempt
 /**
  * Whether attempt `attempt` of run `runId` waits for care's lock to end: the run is still the latest
  * and not done, and the account is care-locked (a fraud block would have replaced the run). Care's
- * unlock restores the account, and the run goes on from the attempt it paused at.
+ * unlock restores the account, and the run goes on from the attempt it paused at, within its window
+ * (`unblockRetryWait`); a lock still held at the window's end ends the run (`unblockExhausted`).
  */
 export function unblockWaitsForUnlock(account: LifecycleAccount, runId: string, attempt: number): boolean {
   return account.status === 'locked' && account.statusReason === STATUS_REASON.careLock && account.unblockRunId === runId && account.unblockAttempt < attempt;
@@ -442,8 +448,25 @@ export function unblockFailed(account: LifecycleAccount, attempt: number): Trans
   return transition(account, { unblockAttempt: attempt }, 'care.unblockFailed');
 }
 
-/** The last unblock retry failed: the manual gate, under review, for care to finish by hand. */
+/**
+ * SERVICE.md: the unblock is retried "up to 3 times, all within 15 minutes": the wait before a run's
+ * next try is its configured delay, cut so that no try is due after the run's deadline (the removal
+ * plus the delays' sum); 0 once the deadline has passed.
+ */
+export function unblockRetryWait(delayMs: number, deadlineMs: number, nowMs: number): number {
+  return Math.max(0, Math.min(delayMs, deadlineMs - nowMs));
+}
+
+/**
+ * The run ends without the card: the last retry failed, or care's lock was still held when the
+ * window closed. The manual gate, under review, for care to finish by hand. On a care-locked account
+ * the review is what unlock will restore (restoreStatusReason underReview, and unlock opens the gate
+ * with it): the gate would make the locked account count as active at once, past the active limits
+ * that unlock's admission checks.
+ */
 export function unblockExhausted(account: LifecycleAccount, attempt: number): Transition {
+  if (account.status === 'locked')
+    return transition(account, { unblockAttempt: attempt, restoreStatusReason: STATUS_REASON.underReview }, 'care.unblockFailed');
   return transition(account, { unblockAttempt: attempt, kycPendingGate: 'manual', statusReason: STATUS_REASON.underReview }, 'care.unblockFailed');
 }
 

@@ -6,6 +6,7 @@ import { DomainError } from '../../../common/errors/domain-error';
 import { AppConfig } from '../../../config/app-config';
 import { defineJob, deterministicJobId } from '../../../infrastructure/queue/job-definition';
 import { JobQueue } from '../../../infrastructure/queue/job-queue';
+import type { Account } from '../../accounts/account.types';
 import { AccountLimitsService } from '../../accounts/services/account-limits.service';
 import { AccountsService } from '../../accounts/services/accounts.service';
 import { PaymentInstrumentService } from '../../accounts/services/payment-instrument.service';
@@ -21,6 +22,8 @@ interface UnblockJobData {
   runId: string;
   attempt: number;
   sandboxFailures: number;
+  /** Epoch ms by which every try is due: the removal plus the delays' sum. Absent on jobs sent before it was carried: no window. */
+  deadline?: number;
 }
 
 export const CARD_UNBLOCK_JOB = defineJob<UnblockJobData>({
@@ -37,9 +40,10 @@ const SYSTEM_ACTOR = 'system:card-unblock';
  * SERVICE.md's state table: when the fraud block is removed the account is healthy and normal
  * (status normal, statusReason null, kycPendingGate none; pending when its enrollment never
  * completed) but the card is still blocked; the unblock is retried by durable jobs, once per
- * UNBLOCK_RETRY_DELAYS_MS entry (default 1, 4 and 9 minutes apart: all within 15 minutes). If the
- * last retry fails the account gets kycPendingGate manual and statusReason underReview, for care
- * to finish by hand.
+ * UNBLOCK_RETRY_DELAYS_MS entry (default 1, 4 and 9 minutes apart: all within 15 minutes, the run's
+ * window, which no retry is scheduled past). If the last retry fails, or care's lock is still held
+ * when the window closes, the account gets kycPendingGate manual and statusReason underReview, for
+ * care to finish by hand.
  */
 @Injectable()
 export class CardUnblockService implements OnApplicationBootstrap {
@@ -74,7 +78,8 @@ export class CardUnblockService implements OnApplicationBootstrap {
       await this.limits.admitReturnToActive(manager, account, change.patch);
       await this.writer.apply(manager, account, change);
       const delays = this.config.env.unblockRetryDelaysMs;
-      await this.schedule(manager, { accountId: account.id, runId, attempt: 1, sandboxFailures }, delays[0] ?? 0);
+      const deadline = Date.now() + delays.reduce((sum, delay) => sum + delay, 0);
+      await this.schedule(manager, { accountId: account.id, runId, attempt: 1, sandboxFailures, deadline }, delays[0] ?? 0);
       return { unblockRunId: runId, sandboxUnblockFailures: sandboxFailures, retryDelaysMs: delays };
     });
   }
@@ -82,15 +87,23 @@ export class CardUnblockService implements OnApplicationBootstrap {
   /**
    * One retry of a run. Idempotent: an attempt already handled, or a run superseded by a new block,
    * does nothing. One that finds the account care-locked is sent again, to run after the first retry
-   * delay (UNBLOCK_RETRY_DELAYS_MS), until care unlocks it: dropped, the run would end there with the
-   * card blocked on an account care had returned to normal, and nothing left to unblock it.
+   * delay (UNBLOCK_RETRY_DELAYS_MS) or at the window's end if sooner: dropped, the run would end there
+   * with the card blocked on an account care had returned to normal, and nothing left to unblock it.
+   * Found locked at the window's end, the run ends as exhausted (under review once care unlocks).
    */
   async attempt(job: UnblockJobData): Promise<void> {
+    const deadline = job.deadline ?? Number.POSITIVE_INFINITY;
     const blocked = await this.dataSource.transaction(async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, job.accountId);
       if (lifecycle.unblockWaitsForUnlock(account, job.runId, job.attempt)) {
-        // Not `schedule`: its id names the attempt, and the job that holds that id is this one, still running.
-        await this.jobs.send(CARD_UNBLOCK_JOB, job, { startAfterMs: this.config.env.unblockRetryDelaysMs[0] ?? 0 }, manager);
+        const now = Date.now();
+        if (now >= deadline) {
+          await this.settle(manager, account, job, 'cardUnblock.exhausted', lifecycle.unblockExhausted(account, job.attempt));
+        } else {
+          const wait = lifecycle.unblockRetryWait(this.config.env.unblockRetryDelaysMs[0] ?? 0, deadline, now);
+          // Not `schedule`: its id names the attempt, and the job that holds that id is this one, still running.
+          await this.jobs.send(CARD_UNBLOCK_JOB, job, { startAfterMs: wait }, manager);
+        }
         return null;
       }
       if (!lifecycle.unblockApplies(account, job.runId, job.attempt)) return null;
@@ -103,36 +116,36 @@ export class CardUnblockService implements OnApplicationBootstrap {
     await this.dataSource.transaction(async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, job.accountId);
       if (!lifecycle.unblockApplies(account, job.runId, job.attempt)) return;
-      const before = await this.runner.snapshot(manager, account);
       const delays = this.config.env.unblockRetryDelaysMs;
-      let action: string;
-      let change: lifecycle.Transition;
       if (unblocked) {
-        action = 'cardUnblock.succeeded';
         const cards = await this.instruments.listFor(manager, account.id);
-        change = lifecycle.unblockCards(
+        const change = lifecycle.unblockCards(
           account,
           cards.filter((card) => blocked.includes(card.id)),
           job.attempt,
         );
+        await this.settle(manager, account, job, 'cardUnblock.succeeded', change);
       } else if (job.attempt < delays.length) {
-        action = 'cardUnblock.failed';
-        change = lifecycle.unblockFailed(account, job.attempt);
-        await this.schedule(manager, { ...job, attempt: job.attempt + 1 }, delays[job.attempt]);
+        await this.settle(manager, account, job, 'cardUnblock.failed', lifecycle.unblockFailed(account, job.attempt));
+        await this.schedule(manager, { ...job, attempt: job.attempt + 1 }, lifecycle.unblockRetryWait(delays[job.attempt], deadline, Date.now()));
       } else {
-        action = 'cardUnblock.exhausted';
-        change = lifecycle.unblockExhausted(account, job.attempt);
+        await this.settle(manager, account, job, 'cardUnblock.exhausted', lifecycle.unblockExhausted(account, job.attempt));
       }
-      const { account: current } = await this.writer.apply(manager, account, change);
-      const after = await this.runner.snapshot(manager, current);
-      await this.audit.record(manager, {
-        accountId: account.id,
-        actor: SYSTEM_ACTOR,
-        action,
-        before,
-        after,
-        detail: { runId: job.runId, attempt: job.attempt },
-      });
+    });
+  }
+
+  /** Applies one step of the run to the locked account and records it in the care audit trail. */
+  private async settle(manager: EntityManager, account: Account, job: UnblockJobData, action: string, change: lifecycle.Transition): Promise<void> {
+    const before = await this.runner.snapshot(manager, account);
+    const { account: current } = await this.writer.apply(manager, account, change);
+    const after = await this.runner.snapshot(manager, current);
+    await this.audit.record(manager, {
+      accountId: account.id,
+      actor: SYSTEM_ACTOR,
+      action,
+      before,
+      after,
+      detail: { runId: job.runId, attempt: job.attempt },
     });
   }
 
