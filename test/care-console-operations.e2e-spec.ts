@@ -378,6 +378,80 @@ describe('Care console operations by account state (e2e)', () => {
     expect(await revealsAudited(accountId)).toEqual(['email']);
   });
 
+  it("a business profile's email and phone number are masked like a user's (CONTRACT section 14), revealed on request and audited", async () => {
+    const email = `owner.${randomBytes(4).toString('hex')}@acmetacos.example.com`;
+    const phoneNumber = uniquePhone();
+    const res = await app
+      .client()
+      .post('/v1/programs/sandbox/enrollments', EnrollmentRequestFactory.business({ encryptedUserData: { businessData: { email, phoneNumber } } }));
+    expect(res.status).toBe(200);
+    const accountId = (res.body.account as { accountIdentifier: string }).accountIdentifier;
+    /** The business profile's facts: each value's text without tags, and the fields its reveal buttons name. */
+    const facts = (page: string) => {
+      const section = /<h2 id="business">[\s\S]*?<\/dl>/.exec(page)?.[0] ?? '';
+      return Object.fromEntries(
+        [...section.matchAll(/<div><dt>([^<]+)<\/dt><dd>([\s\S]*?)<\/dd><\/div>/g)].map(([, key, cell]) => [
+          key,
+          {
+            text: unescape((cell as string).replace(/<form[\s\S]*?<\/form>/g, '').replace(/<[^>]+>/g, '')).trim(),
+            reveals: [...(cell as string).matchAll(/name="field" value="(\w+)"/g)].map(([, field]) => field),
+          },
+        ]),
+      );
+    };
+    const { page } = await get(`/care/accounts/${accountId}`);
+    expect(page).not.toContain(email);
+    expect(page).not.toContain(phoneNumber);
+    expect(facts(page)).toMatchObject({
+      businessName: { text: 'Núñez Tacos & Co', reveals: [] },
+      email: { text: 'o•••@acmetacos.example.com', reveals: ['businessEmail'] },
+      phoneNumber: { text: `••••••${phoneNumber.slice(-4)}`, reveals: ['businessPhone'] },
+    });
+
+    const revealBusiness = async (field: string) => {
+      const csrf = /name="_csrf" value="([^"]+)"/.exec((await get(`/care/accounts/${accountId}`)).page)?.[1] as string;
+      const answer = await fetch(`${app.baseUrl}/care/accounts/${accountId}/businessProfile/reveal`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ field, _csrf: csrf }),
+      });
+      jar.take(answer);
+      return { status: answer.status, page: await answer.text() };
+    };
+    const revealed = await revealBusiness('businessEmail');
+    expect(revealed.status).toBe(200);
+    expect(revealed.page).toContain('business email revealed; the reveal is recorded in the audit trail.');
+    expect(revealed.page).toContain(`<span class="revealed" id="revealed-businessEmail">${email}</span>`);
+    expect(revealed.page).not.toContain(phoneNumber);
+    const phone = await revealBusiness('businessPhone');
+    expect(phone.page).toContain(`<span class="revealed" id="revealed-businessPhone">${phoneNumber}</span>`);
+    expect(phone.page).not.toContain(email);
+    // A user's field is not a business field: refused before anything is read or audited.
+    expect((await revealBusiness('ssn')).status).toBe(400);
+    expect(await revealsAudited(accountId)).toEqual(['businessEmail', 'businessPhone']);
+  });
+
+  it('a business reveal of a field the profile does not hold, or of a consumer account, is refused (409) unaudited', async () => {
+    const business = await app.client().post('/v1/programs/sandbox/enrollments', EnrollmentRequestFactory.business());
+    expect(business.status).toBe(200);
+    const consumer = await enroll();
+    for (const accountId of [(business.body.account as { accountIdentifier: string }).accountIdentifier, consumer]) {
+      const csrf = /name="_csrf" value="([^"]+)"/.exec((await get(`/care/accounts/${accountId}`)).page)?.[1] as string;
+      for (const field of ['businessEmail', 'businessPhone']) {
+        const answer = await fetch(`${app.baseUrl}/care/accounts/${accountId}/businessProfile/reveal`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ field, _csrf: csrf }),
+        });
+        jar.take(answer);
+        expect({ accountId, field, status: answer.status }).toEqual({ accountId, field, status: 409 });
+      }
+      expect(await revealsAudited(accountId)).toEqual([]);
+    }
+  });
+
   it('shows times as "2026-11-25 18:39 UTC": created, activated, webhook events and the audit trail', async () => {
     const id = await enroll();
     await care(id, 'lock');

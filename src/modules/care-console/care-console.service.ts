@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import type { PartnerConfig } from '../../config/service-config';
@@ -18,8 +18,8 @@ import { cardReplacementRefusal, careRefusal } from '../lifecycle/account-lifecy
 import { CallRunner } from '../locking/call-runner';
 import { LockNames } from '../../infrastructure/database/lock.service';
 import { UserRecordsService } from '../user/services/user-records.service';
-import { IdentityRow, identitiesOf, identityValue, maskedEmail } from './identities';
-import { OperationName, RevealField, SearchKind, Staff } from './staff';
+import { IdentityRow, identitiesOf, identityValue, maskedEmail, maskedPhone } from './identities';
+import { BUSINESS_FIELD_OF, BusinessRevealField, OperationName, RevealField, SearchKind, Staff } from './staff';
 
 export interface SearchHit {
   accountIdentifier: string;
@@ -39,10 +39,17 @@ export interface UserRow {
   emailMasked: string | null;
 }
 
+/** One field of the business profile as the page shows it: the email and phone number masked (as a user's), each with its reveal. */
+export interface BusinessFact {
+  key: string;
+  value: string;
+  reveal: BusinessRevealField | null;
+}
+
 export interface AccountPage {
   view: AccountView;
   users: UserRow[];
-  businessProfile: BusinessDataView | null;
+  businessProfile: BusinessFact[] | null;
   events: Array<Omit<EventView, 'deliveries'>>;
   audit: AuditView[];
 }
@@ -130,7 +137,7 @@ export class CareConsoleService {
     return {
       view,
       users,
-      businessProfile: view.account.accountType === 'business' ? await this.businessProfiles.viewOf(manager, accountId) : null,
+      businessProfile: view.account.accountType === 'business' ? businessFacts(await this.businessProfiles.viewOf(manager, accountId)) : null,
       events: await this.events.listForAccount(accountId),
       audit: await this.audit.list(accountId),
     };
@@ -176,18 +183,27 @@ export class CareConsoleService {
       const id = plain.identifyingData;
       const value = field === 'dateOfBirth' ? id.dateOfBirth : field === 'email' ? plain.email?.emailAddress : identityValue(id, field);
       if (value === undefined) throw new DomainError('CARE_NOT_APPLICABLE');
-      const snapshot = snapshotOf(await this.views.render(account.id, this.partnerOf(staff), manager));
-      await this.audit.record(manager, {
-        accountId: account.id,
-        actor: who.actor,
-        staff: who.staff,
-        action: 'pii.reveal',
-        before: snapshot,
-        after: snapshot,
-        detail: { userIdentifier: user.id, field },
-      });
+      await this.recordReveal(manager, staff, account.id, { userIdentifier: user.id, field });
       return value;
     });
+  }
+
+  /** The full business email or phone number, audited like a user's field; one the profile does not hold (or no profile) is not applicable. */
+  async revealBusiness(staff: Staff, accountId: string, field: BusinessRevealField): Promise<string> {
+    return this.dataSource.transaction(async (manager) => {
+      const account = await this.runner.requireVisible(actorOf(staff), accountId, manager);
+      const value = (await this.businessProfiles.viewOf(manager, account.id))?.[BUSINESS_FIELD_OF[field]];
+      if (value === undefined || value === null) throw new DomainError('CARE_NOT_APPLICABLE');
+      await this.recordReveal(manager, staff, account.id, { field });
+      return value;
+    });
+  }
+
+  /** A reveal's audit entry: who, when, and which field (the account's state before and after is the same). */
+  private async recordReveal(manager: EntityManager, staff: Staff, accountId: string, detail: Record<string, unknown>): Promise<void> {
+    const who = actorOf(staff);
+    const snapshot = snapshotOf(await this.views.render(accountId, this.partnerOf(staff), manager));
+    await this.audit.record(manager, { accountId, actor: who.actor, staff: who.staff, action: 'pii.reveal', before: snapshot, after: snapshot, detail });
   }
 
   /** The care client whose view the console shows; its encryption (if any) is never applied: the console is not a partner. */
@@ -210,6 +226,16 @@ export class CareConsoleService {
 /** The audit actor of a console action: `console:` and the staff member's email (or subject), plus the identity itself. */
 export function actorOf(staff: Staff): CareActor {
   return { actor: `console:${staff.email ?? staff.subject}`, programs: staff.programs, staff: { subject: staff.subject, email: staff.email } };
+}
+
+/** The profile's fields as the page lists them, the email and phone number masked (CONTRACT section 14: personal data masked by default). */
+function businessFacts(profile: BusinessDataView | null): BusinessFact[] | null {
+  if (!profile) return null;
+  return Object.entries(profile).map(([key, value]): BusinessFact => {
+    if (key === BUSINESS_FIELD_OF.businessEmail) return { key, value: maskedEmail(String(value)), reveal: 'businessEmail' };
+    if (key === BUSINESS_FIELD_OF.businessPhone) return { key, value: maskedPhone(String(value)), reveal: 'businessPhone' };
+    return { key, value: typeof value === 'object' ? JSON.stringify(value) : String(value), reveal: null };
+  });
 }
 
 function snapshotOf(view: AccountView): AccountSnapshot {

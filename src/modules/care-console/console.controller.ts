@@ -7,8 +7,19 @@ import { CareConsoleService } from './care-console.service';
 import { careReason, REASON_RULE, shownReason } from './care-reason';
 import { ConsoleGate } from './console-gate';
 import { ConsoleExceptionFilter } from './console.filter';
-import { isOperation, OperationName, OPERATIONS, REVEALABLE, RevealField, SEARCH_KINDS, SearchKind } from './staff';
-import { accountPage, confirmPage, notApplicablePage, searchPage } from './views/pages';
+import {
+  BUSINESS_REVEALABLE,
+  BusinessRevealField,
+  isOperation,
+  OperationName,
+  OPERATIONS,
+  REVEALABLE,
+  RevealField,
+  SEARCH_KINDS,
+  SearchKind,
+  Staff,
+} from './staff';
+import { accountPage, confirmPage, notApplicablePage, Revealed, searchPage } from './views/pages';
 import { AcceptsForm } from '../../common/http/form-body';
 
 type Form = Record<string, unknown>;
@@ -168,12 +179,30 @@ export class ConsoleController {
     const field = text(form, 'field');
     if (!Object.prototype.hasOwnProperty.call(REVEALABLE, field)) throw new DomainError('INVALID_FIELD', { property: 'field' });
     const value = await this.console.reveal(staff, accountId, userId, field as RevealField);
+    await this.showRevealed(reply, staff, accountId, REVEALABLE[field as RevealField], { userIdentifier: userId, field: field as RevealField, value });
+  }
+
+  /** The business profile's email or phone number, as a user's field above. */
+  @Post('accounts/:accountId/businessProfile/reveal')
+  @HttpCode(200)
+  @AcceptsForm('fields')
+  async revealBusiness(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('accountId') accountId: string, @Body() form: Form): Promise<void> {
+    const staff = this.gate.staff(request);
+    await this.gate.csrf(request);
+    const field = text(form, 'field');
+    if (!Object.prototype.hasOwnProperty.call(BUSINESS_REVEALABLE, field)) throw new DomainError('INVALID_FIELD', { property: 'field' });
+    const value = await this.console.revealBusiness(staff, accountId, field as BusinessRevealField);
+    await this.showRevealed(reply, staff, accountId, BUSINESS_REVEALABLE[field as BusinessRevealField], {
+      userIdentifier: null,
+      field: field as BusinessRevealField,
+      value,
+    });
+  }
+
+  private async showRevealed(reply: FastifyReply, staff: Staff, accountId: string, label: string, revealed: Revealed): Promise<void> {
     const page = await this.console.page(staff, accountId);
-    const notice = `${REVEALABLE[field as RevealField]} revealed; the reveal is recorded in the audit trail.`;
-    this.html(
-      reply,
-      accountPage({ title: '', staff, csrf: this.gate.token(reply), notice }, page, { userIdentifier: userId, field: field as RevealField, value }),
-    );
+    const notice = `${label} revealed; the reveal is recorded in the audit trail.`;
+    this.html(reply, accountPage({ title: '', staff, csrf: this.gate.token(reply), notice }, page, revealed));
   }
 
   private operation(name: string): OperationName {

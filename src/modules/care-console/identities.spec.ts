@@ -1,4 +1,4 @@
-import { identitiesOf, identityValue, maskedEmail } from './identities';
+import { identitiesOf, identityValue, maskedEmail, maskedPhone } from './identities';
 
 describe(identitiesOf.name, () => {
   it('masks an SSN and an ITIN to their last four in the SSN shape, each revealable as itself', () => {
@@ -42,5 +42,15 @@ describe(maskedEmail.name, () => {
     ['no-at-sign', '•••'],
   ])('%s → %s', (address, masked) => {
     expect(maskedEmail(address)).toBe(masked);
+  });
+});
+
+describe(maskedPhone.name, () => {
+  it.each([
+    ['5125550199', '••••••0199'],
+    ['+15125550199', '••••••••0199'],
+    ['0199', '0199'],
+  ])('%s → %s', (number, masked) => {
+    expect(maskedPhone(number)).toBe(masked);
   });
 });

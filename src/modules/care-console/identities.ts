@@ -20,6 +20,11 @@ export function maskedEmail(address: string): string {
   return `${address.slice(0, 1)}•••${address.slice(at)}`;
 }
 
+/** A phone number as the account page shows it before a reveal: its last four digits. */
+export function maskedPhone(number: string): string {
+  return `${'•'.repeat(Math.max(number.length - 4, 0))}${number.slice(-4)}`;
+}
+
 /** One identity as the account page shows it: masked, and revealable where more is stored than the mask shows. */
 export interface IdentityRow {
   label: string;

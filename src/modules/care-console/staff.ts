@@ -47,6 +47,11 @@ export function isOperation(name: string): name is OperationName {
 export const REVEALABLE = { ssn: 'SSN', itin: 'ITIN', matricula: 'Matricula ID', dateOfBirth: 'date of birth', email: 'email' } as const;
 export type RevealField = keyof typeof REVEALABLE;
 
+/** What a reveal may show in full of a business profile, and the profile field each one is. */
+export const BUSINESS_REVEALABLE = { businessEmail: 'business email', businessPhone: 'business phone number' } as const;
+export type BusinessRevealField = keyof typeof BUSINESS_REVEALABLE;
+export const BUSINESS_FIELD_OF = { businessEmail: 'email', businessPhone: 'phoneNumber' } as const satisfies Record<BusinessRevealField, string>;
+
 declare module 'fastify' {
   // The console's fields of @fastify/session's request.session.
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type

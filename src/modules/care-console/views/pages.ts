@@ -1,8 +1,8 @@
 import type { AuditView } from '../../audit/care-audit.service';
 import { ACCOUNT_CARE_OPERATIONS, AccountCareOperation, cardReplacementRefusal, careRefusal, CareState } from '../../lifecycle/account-lifecycle';
-import type { AccountPage, SearchHit } from '../care-console.service';
+import type { AccountPage, BusinessFact, SearchHit } from '../care-console.service';
 import type { IdentityRow } from '../identities';
-import { OperationName, OPERATIONS, REVEALABLE, RevealField, SEARCH_KINDS, SearchKind, Staff } from '../staff';
+import { BUSINESS_REVEALABLE, BusinessRevealField, OperationName, OPERATIONS, REVEALABLE, RevealField, SEARCH_KINDS, SearchKind, Staff } from '../staff';
 import { consoleTime } from './format';
 import { html, SafeHtml } from './html';
 
@@ -98,9 +98,10 @@ ${hits.map((hit) => html`<tr><td class="id"><a href="/care/accounts/${hit.accoun
   return layout(frame, html`<h1>Find an account</h1>${searchForm(kind, q, frame.csrf)}${results}`);
 }
 
+/** A value shown in full on this page: a user's field (userIdentifier), or the business profile's (null). */
 export interface Revealed {
-  userIdentifier: string;
-  field: RevealField;
+  userIdentifier: string | null;
+  field: RevealField | BusinessRevealField;
   value: string;
 }
 
@@ -129,6 +130,14 @@ ${refused.length > 0 ? html`<h4 id="unavailable">Not available in this state</h4
 
 function revealButton(accountId: string, userId: string, field: RevealField, csrf: string): SafeHtml {
   return html`<form class="inline" method="post" action="/care/accounts/${accountId}/users/${userId}/reveal">${csrfField(csrf)}<input type="hidden" name="field" value="${field}"><button type="submit" class="secondary">Reveal ${REVEALABLE[field]}</button></form>`;
+}
+
+/** One business profile value: as the page lists it (masked where personal), or revealed, with its reveal button while masked. */
+function businessValue(accountId: string, fact: BusinessFact, revealed: Revealed | null, csrf: string): SafeHtml {
+  if (fact.reveal === null) return html`${fact.value}`;
+  if (revealed?.userIdentifier === null && revealed.field === fact.reveal)
+    return html`<span class="revealed" id="revealed-${fact.reveal}">${revealed.value}</span>`;
+  return html`${fact.value} <form class="inline" method="post" action="/care/accounts/${accountId}/businessProfile/reveal">${csrfField(csrf)}<input type="hidden" name="field" value="${fact.reveal}"><button type="submit" class="secondary">Reveal ${BUSINESS_REVEALABLE[fact.reveal]}</button></form>`;
 }
 
 /** One identity: masked with its reveal button, revealed, or masked alone when the mask shows all that is stored. */
@@ -186,7 +195,7 @@ ${paymentInstruments.map((c) => html`<tr><td class="id">${c.paymentIdentifier}</
 ${account.purses.map((p) => html`<tr><td class="id">${p.purseIdentifier}</td><td>${p.purseType}</td><td>${p.availableBalance} ${p.currency}</td><td>${p.ledgerBalance} ${p.currency}</td></tr>`)}
 </tbody></table></div>
 <h2 id="business">Business profile</h2>
-${page.businessProfile ? html`<dl class="facts">${Object.entries(page.businessProfile).map(([k, v]) => html`<div><dt>${k}</dt><dd>${typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd></div>`)}</dl>` : html`<p>None.</p>`}
+${page.businessProfile ? html`<dl class="facts">${page.businessProfile.map((fact) => html`<div><dt>${fact.key}</dt><dd>${businessValue(id, fact, revealed, frame.csrf)}</dd></div>`)}</dl>` : html`<p>None.</p>`}
 <h2 id="events">Webhook deliveries</h2>
 ${
   page.events.length === 0
