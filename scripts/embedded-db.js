@@ -207,11 +207,17 @@ async function waitForServer(port, child, dataDir) {
     client.on('error', () => undefined);
     try {
       await client.connect();
-      return client;
     } catch {
       await client.end().catch(() => undefined);
       await sleep(100);
+      continue;
     }
+    // Ours, or another server already on the port (ours then exits, unable to bind): that one takes
+    // the same user and password, and the service would have used another checkout's database.
+    const { rows } = await client.query('show data_directory');
+    if (fs.realpathSync(rows[0].data_directory) === fs.realpathSync(dataDir)) return client;
+    await client.end().catch(() => undefined);
+    throw new Error(`port ${port} is already served by another PostgreSQL (not the one in ${dataDir}): start with another EMBEDDED_PG_PORT, or stop that server`);
   }
   throw new Error('PostgreSQL did not accept connections within 30 s');
 }

@@ -78,4 +78,20 @@ describe('The embedded PostgreSQL launcher (e2e)', () => {
       squatter.close();
     }
   }, 60_000);
+
+  it('a port another embedded PostgreSQL serves (another data folder): the start fails naming the port, and never connects to that database', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { startEmbeddedPostgres } = require(LAUNCHER) as {
+      startEmbeddedPostgres: (options: object) => Promise<{ port: number; url: string; stop: () => Promise<void> }>;
+    };
+    const first = await startEmbeddedPostgres({ dataDir: path.join(dataRoot, 'first'), log: () => undefined });
+    try {
+      // It used to connect to the first server (same user and password) before seeing its own exit.
+      await expect(startEmbeddedPostgres({ dataDir: path.join(dataRoot, 'second'), port: first.port, log: () => undefined })).rejects.toThrow(
+        new RegExp(`^port ${first.port} is already served by another PostgreSQL`),
+      );
+    } finally {
+      await first.stop();
+    }
+  }, 90_000);
 });
