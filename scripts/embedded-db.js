@@ -217,7 +217,9 @@ async function waitForServer(port, child, dataDir) {
     const { rows } = await client.query('show data_directory');
     if (fs.realpathSync(rows[0].data_directory) === fs.realpathSync(dataDir)) return client;
     await client.end().catch(() => undefined);
-    throw new Error(`port ${port} is already served by another PostgreSQL (not the one in ${dataDir}): start with another EMBEDDED_PG_PORT, or stop that server`);
+    throw new Error(
+      `port ${port} is already served by another PostgreSQL (not the one in ${dataDir}): start with another EMBEDDED_PG_PORT, or stop that server`,
+    );
   }
   throw new Error('PostgreSQL did not accept connections within 30 s');
 }
