@@ -58,6 +58,27 @@ describe('care console HTTP (e2e)', () => {
     expect(await sessionRows()).toBe(before + 1);
   });
 
+  it('signing out ends the session row and clears its cookie (it used to be left in the browser, refused)', async () => {
+    const { posted } = await signIn();
+    const session = (posted.headers.getSetCookie().find((cookie) => cookie.startsWith('care_session=')) as string).split(';', 1)[0] as string;
+    const home = await fetch(`${app.baseUrl}/care`, { headers: { cookie: session } });
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await home.text())?.[1] as string;
+    const cookie = [session, ...home.headers.getSetCookie().map((c) => c.split(';', 1)[0])].join('; ');
+    const before = await sessionRows();
+    const out = await fetch(`${app.baseUrl}/care/sign-out`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf }),
+    });
+    expect(out.status).toBe(303);
+    expect(await sessionRows()).toBe(before - 1);
+    const cleared = out.headers.getSetCookie().find((c) => c.startsWith('care_session='));
+    expect(cleared).toMatch(/^care_session=;/);
+    expect(cleared).toMatch(/;\s*Path=\/care(;|$)/);
+    expect(cleared).toMatch(/;\s*Expires=Thu, 01 Jan 1970/i);
+  });
+
   it('a malformed staff email with the right credentials is refused as the email it is (400), not as the credentials, and starts no session', async () => {
     const before = await sessionRows();
     for (const email of ['not-an-email', '<script>x</script>@a.b', `${'a'.repeat(300)}@bank.test`]) {

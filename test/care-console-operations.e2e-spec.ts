@@ -248,6 +248,25 @@ describe('Care console operations by account state (e2e)', () => {
     for (const written of [phone, `+1${phone}`, `1${phone}`, `+1 (${area}) ${exchange}-${line}`, `${area}.${exchange}.${line}`]) {
       const found = await search('phone', written);
       expect({ written, status: found.status, found: found.page.includes(id) }).toEqual({ written, status: 200, found: true });
+      // The full number searched is not written back into the results page's form.
+      expect(found.page).not.toContain(phone);
+      expect(found.page).not.toContain(written);
+    }
+  });
+
+  it('an SSN search does not write the SSN back into its results page, found or not, well-formed or not', async () => {
+    const request = EnrollmentRequestFactory.build();
+    const ssn = request.encryptedUserData.identifyingData.ssn as string;
+    expect((await app.client().post(ENROLL, request)).status).toBe(200);
+    for (const [q, status] of [
+      [ssn, 200],
+      [`${ssn.slice(0, 3)}-${ssn.slice(3, 5)}-${ssn.slice(5)}`, 200],
+      ['987650001', 200],
+      [ssn.slice(0, 8), 400],
+    ] as const) {
+      const found = await search('ssn', q);
+      expect({ q, status: found.status }).toEqual({ q, status });
+      expect(found.page).not.toContain(q);
     }
   });
 
@@ -342,6 +361,10 @@ describe('Care console operations by account state (e2e)', () => {
     expect(identityCell((await get(`/care/accounts/${accountId}`)).page)).toEqual({ text: 'SSN (last four only): •••-••-7752', reveals: [] });
     for (const field of ['ssn', 'itin', 'matricula'])
       expect({ field, status: (await reveal(accountId, userId, field)).status }).toEqual({ field, status: 409 });
+    // Said as a reveal, not as an operation, with the way back to the account.
+    const refused = await reveal(accountId, userId, 'ssn');
+    expect(refused.page).toContain('There is no SSN stored in full to reveal. Nothing was recorded.');
+    expect(refused.page).toContain(`href="/care/accounts/${accountId}"`);
     expect(await revealsAudited(accountId)).toEqual([]);
   });
 
@@ -408,6 +431,20 @@ describe('Care console operations by account state (e2e)', () => {
     expect(await revealsAudited(accountId)).toEqual(['businessEmail', 'businessPhone']);
   });
 
+  it('a business email with a right-to-left override is shown with the override as its code point, masked and revealed (probe P10)', async () => {
+    const email = `\u202Emoc.knab-eurt.${randomBytes(3).toString('hex')}@x.example`;
+    const res = await app
+      .client()
+      .post('/v1/programs/sandbox/enrollments', EnrollmentRequestFactory.business({ encryptedUserData: { businessData: { email } } }));
+    expect(res.status).toBe(200);
+    const accountId = (res.body.account as { accountIdentifier: string }).accountIdentifier;
+    const { page } = await get(`/care/accounts/${accountId}`);
+    expect(page).not.toContain('\u202E');
+    const revealed = await revealBusiness(accountId, 'businessEmail');
+    expect(revealed.page).toContain(`<span class="revealed" id="revealed-businessEmail">[U+202E]${email.slice(1)}</span>`);
+    expect(revealed.page).not.toContain('\u202E');
+  });
+
   it('a business reveal of a field the profile does not hold, or of a consumer account, is refused (409) unaudited', async () => {
     const business = await app.client().post('/v1/programs/sandbox/enrollments', EnrollmentRequestFactory.business());
     expect(business.status).toBe(200);
@@ -415,6 +452,7 @@ describe('Care console operations by account state (e2e)', () => {
     for (const accountId of [(business.body.account as { accountIdentifier: string }).accountIdentifier, consumer]) {
       for (const field of ['businessEmail', 'businessPhone'])
         expect({ accountId, field, status: (await revealBusiness(accountId, field)).status }).toEqual({ accountId, field, status: 409 });
+      expect((await revealBusiness(accountId, 'businessEmail')).page).toContain('There is no business email stored in full to reveal. Nothing was recorded.');
       expect(await revealsAudited(accountId)).toEqual([]);
     }
   });

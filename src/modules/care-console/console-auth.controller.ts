@@ -9,6 +9,7 @@ import { CareOidcGuard } from './auth/care-oidc.guard';
 import { SignInFormCookie } from './auth/login-state';
 import type { ProviderIdentity } from './auth/care-oidc.strategy';
 import { ConsoleGate } from './console-gate';
+import { CONSOLE_PATH, SESSION_COOKIE } from './console-http';
 import { ConsoleExceptionFilter } from './console.filter';
 import { signInPage } from './views/pages';
 import { AcceptsForm } from '../../common/http/form-body';
@@ -144,6 +145,8 @@ export class ConsoleAuthController {
     this.gate.served();
     if (request.session.staff) await this.gate.csrf(request);
     await request.session.destroy();
+    // The session row is gone; its cookie goes too, rather than being left to be refused.
+    void reply.clearCookie(SESSION_COOKIE, { path: CONSOLE_PATH });
     void reply.redirect('/care/sign-in', 303);
   }
 }

@@ -19,7 +19,7 @@ import {
   SearchKind,
   Staff,
 } from './staff';
-import { accountPage, confirmPage, notApplicablePage, Revealed, searchPage } from './views/pages';
+import { accountPage, confirmPage, notApplicablePage, notRevealablePage, Revealed, searchPage } from './views/pages';
 import { AcceptsForm } from '../../common/http/form-body';
 
 type Form = Record<string, unknown>;
@@ -83,9 +83,11 @@ export class ConsoleController {
   private async search(request: FastifyRequest, reply: FastifyReply, kind: SearchKind, raw: string): Promise<void> {
     const staff = this.gate.staff(request);
     const q = raw.slice(0, 100);
+    // A full SSN or phone number is searched for, never written back into the page (an identifier is).
+    const shown = kind === 'ssn' || kind === 'phone' ? '' : q;
     const frame = { title: 'Search results', staff, csrf: this.gate.token(reply) };
     try {
-      this.html(reply, searchPage(frame, kind, q, await this.console.search(staff, kind, q)));
+      this.html(reply, searchPage(frame, kind, shown, await this.console.search(staff, kind, q)));
     } catch (error) {
       if (!(error instanceof DomainError) || error.key !== 'INVALID_FIELD') throw error;
       this.html(
@@ -93,7 +95,7 @@ export class ConsoleController {
         searchPage(
           { ...frame, error: kind === 'ssn' ? 'Enter the full 9-digit SSN or ITIN.' : 'Enter the full phone number (10 to 15 digits).' },
           kind,
-          q,
+          shown,
           null,
         ),
       );
@@ -178,8 +180,9 @@ export class ConsoleController {
     await this.gate.csrf(request);
     const field = text(form, 'field');
     if (!Object.prototype.hasOwnProperty.call(REVEALABLE, field)) throw new DomainError('INVALID_FIELD', { property: 'field' });
-    const value = await this.console.reveal(staff, accountId, userId, field as RevealField);
-    await this.showRevealed(reply, staff, accountId, REVEALABLE[field as RevealField], { userIdentifier: userId, field: field as RevealField, value });
+    await this.showRevealed(reply, staff, accountId, REVEALABLE[field as RevealField], { userIdentifier: userId, field: field as RevealField }, () =>
+      this.console.reveal(staff, accountId, userId, field as RevealField),
+    );
   }
 
   /** The business profile's email or phone number, as a user's field above. */
@@ -191,18 +194,36 @@ export class ConsoleController {
     await this.gate.csrf(request);
     const field = text(form, 'field');
     if (!Object.prototype.hasOwnProperty.call(BUSINESS_REVEALABLE, field)) throw new DomainError('INVALID_FIELD', { property: 'field' });
-    const value = await this.console.revealBusiness(staff, accountId, field as BusinessRevealField);
-    await this.showRevealed(reply, staff, accountId, BUSINESS_REVEALABLE[field as BusinessRevealField], {
-      userIdentifier: null,
-      field: field as BusinessRevealField,
-      value,
-    });
+    await this.showRevealed(
+      reply,
+      staff,
+      accountId,
+      BUSINESS_REVEALABLE[field as BusinessRevealField],
+      { userIdentifier: null, field: field as BusinessRevealField },
+      () => this.console.revealBusiness(staff, accountId, field as BusinessRevealField),
+    );
   }
 
-  private async showRevealed(reply: FastifyReply, staff: Staff, accountId: string, label: string, revealed: Revealed): Promise<void> {
+  /** The account page with the value `read` returns (audited there); a value not held in full is a 409 page that says so. */
+  private async showRevealed(
+    reply: FastifyReply,
+    staff: Staff,
+    accountId: string,
+    label: string,
+    which: Omit<Revealed, 'value'>,
+    read: () => Promise<string>,
+  ): Promise<void> {
+    let value: string;
+    try {
+      value = await read();
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.key !== 'CARE_NOT_APPLICABLE') throw error;
+      this.html(reply.status(409), notRevealablePage(staff, this.gate.token(reply), accountId, label));
+      return;
+    }
     const page = await this.console.page(staff, accountId);
     const notice = `${label} revealed; the reveal is recorded in the audit trail.`;
-    this.html(reply, accountPage({ title: '', staff, csrf: this.gate.token(reply), notice }, page, revealed));
+    this.html(reply, accountPage({ title: '', staff, csrf: this.gate.token(reply), notice }, page, { ...which, value }));
   }
 
   private operation(name: string): OperationName {

@@ -10,8 +10,17 @@ type Part = SafeHtml | string | number | boolean | null | undefined | readonly P
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
+/**
+ * HTML's special characters as entities, and Unicode's bidirectional controls (embeddings, overrides,
+ * isolates, marks) as their code points, `[U+202E]`: partner data can carry them (an email's local
+ * part may be any UTF-8), and a right-to-left override would make "moc.knab-eurt@x" read as
+ * "x@true-bank.com" to the agent.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (c) => ESCAPES[c] as string);
+  return text.replace(
+    /[&<>"'`\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g,
+    (c) => ESCAPES[c] ?? `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`,
+  );
 }
 
 function render(part: Part): string {

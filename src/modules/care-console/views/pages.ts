@@ -241,6 +241,15 @@ export function notApplicablePage(staff: Staff, csrf: string, accountId: string,
   return layout({ title: `${OPERATIONS[op].label}: not applicable`, staff, csrf }, body);
 }
 
+/** A reveal of a value the user or the business profile does not hold in full (an SSN known by its last four, no email): nothing was audited. */
+export function notRevealablePage(staff: Staff, csrf: string, accountId: string, label: string): string {
+  const title = `Reveal ${label}: not applicable`;
+  const body = html`<h1>${title}</h1>
+<p role="alert" class="error">There is no ${label} stored in full to reveal. Nothing was recorded.</p>
+<p><a class="button secondary" href="/care/accounts/${accountId}">Back to the account</a></p>`;
+  return layout({ title, staff, csrf }, body);
+}
+
 /**
  * The console where it is not served (production without an identity provider): a plain not-found
  * that names no configuration (the start-up line and the docs tell the operator why) and links to
