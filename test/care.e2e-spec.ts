@@ -31,7 +31,9 @@ interface AuditEntry {
   detail: Record<string, unknown>;
 }
 
-const UNBLOCK_DELAYS = [150, 150, 150];
+// Long enough against the queue's 0.5 s poll that the first two retries run well inside the window:
+// a failure at or after its end ends the run (SERVICE.md: all within 15 minutes).
+const UNBLOCK_DELAYS = [1_000, 1_000, 3_000];
 const UNBLOCK_WINDOW_MS = UNBLOCK_DELAYS.reduce((a, b) => a + b, 0);
 
 describe('Care operations (e2e)', () => {
@@ -291,7 +293,7 @@ describe('Care operations (e2e)', () => {
     await act(id, 'fraudBlock');
     expect((await care().delete<View>(path(id, 'fraudBlock'))).status).toBe(200);
     await act(id, 'lock');
-    // The window is the delays' sum (450 ms); the queue polls every 0.5 s. Well past both, the run has ended.
+    // The window is the delays' sum; the attempt looks again until its end, then the run ends.
     const exhausted = await waitForAudit(id, (trail) => trail.some((e) => e.action === 'cardUnblock.exhausted'));
     const removal = exhausted.find((e) => e.action === 'fraudBlock.remove') as AuditEntry;
     const attempts = exhausted.filter((e) => e.action.startsWith('cardUnblock.'));
@@ -346,9 +348,13 @@ describe('Care operations (e2e)', () => {
       ['cardUnblock.failed', 2],
       ['cardUnblock.exhausted', 3],
     ]);
-    // Each retry waits at least its configured delay after the previous step (3 retries, never sooner).
+    // Each retry waits its configured delay after the previous step, cut to the window's end; none comes sooner, none is due later.
     const times = [removal, ...attempts].map((e) => Date.parse(e.at));
-    attempts.forEach((_e, i) => expect(times[i + 1] - times[i]).toBeGreaterThanOrEqual(UNBLOCK_DELAYS[i] - 5));
+    const end = (times[0] as number) + UNBLOCK_WINDOW_MS;
+    attempts.forEach((_e, i) => {
+      expect((times[i + 1] as number) - (times[i] as number)).toBeGreaterThanOrEqual(Math.min(UNBLOCK_DELAYS[i] as number, end - (times[i] as number)) - 5);
+      expect(times[i + 1]).toBeLessThan(end + 2_000);
+    });
     await eventWith(id, 'accountUpdated', { kycPendingGate: 'manual', statusReason: 'underReview', reason: 'care.unblockFailed' });
 
     const cleared = await act(id, 'kycGate/clear');
@@ -488,8 +494,8 @@ describe('Care operations (e2e)', () => {
       const removed = await care().delete<View>(path(id, 'fraudBlock'), { sandboxUnblockFailures: failures });
       expect(removed.status).toBe(200);
       const view = await waitForView(id, (v) => v.paymentInstruments[0].status !== 'blocked' || v.account.kycPendingGate === 'manual');
-      // Longer than one more retry delay: a fourth attempt, if scheduled, would be recorded by now.
-      await new Promise((resolve) => setTimeout(resolve, 4 * Math.max(...UNBLOCK_DELAYS)));
+      // Longer than one more retry delay and a poll: a fourth attempt, if scheduled, would be recorded by now.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(...UNBLOCK_DELAYS) + 1_000));
       const attempts = (await auditOf(id)).filter((e) => e.action.startsWith('cardUnblock.')).map((e) => [e.action, e.detail.attempt]);
       return { view, attempts, final: (await care().get<View>(path(id))).body };
     };

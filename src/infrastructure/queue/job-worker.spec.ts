@@ -97,6 +97,15 @@ describe(JobWorker.name, () => {
     expect(source.complete).not.toHaveBeenCalled();
   });
 
+  it('fetches again at once after a full batch (more may be due); waits its interval after a short one', async () => {
+    sut = new JobWorker(source, JOB, handler, { batchSize: 2, pollingIntervalMs: 60_000 }, logger);
+    fetching([job('a', 1), job('b', 2)], [job('c', 3), job('d', 4)], [job('e', 5)], [job('f', 6)]);
+    await runOnce();
+    // Three fetches in the 30 ms: two full batches, then a short one; the fourth waits a minute.
+    expect(handler.mock.calls.map(([data]) => data.n)).toEqual([1, 2, 3, 4, 5]);
+    expect(source.fetch).toHaveBeenCalledTimes(3);
+  });
+
   it('stops fetching once stopped', async () => {
     fetching();
     await runOnce();

@@ -13,7 +13,8 @@ export interface JobWorkerOptions {
 
 /**
  * A polling worker on pg-boss's public `fetch`, `complete` and `fail`: fetches a batch, runs its
- * jobs concurrently, then records each outcome and awaits it. pg-boss's own `work` records a
+ * jobs concurrently, then records each outcome and awaits it; fetches again at once after a full
+ * batch, else after its polling interval. pg-boss's own `work` records a
  * batch's outcome without awaiting it, so a rejection while PostgreSQL restarts went unhandled and
  * ended the process. Here an outcome that cannot be recorded is logged: the job stays active,
  * expires and runs again (handlers are idempotent). A handler still running when its job expires
@@ -45,12 +46,16 @@ export class JobWorker<T extends object> {
     const { name } = this.definition;
     while (!this.stopping.signal.aborted) {
       const started = Date.now();
+      let full = false;
       try {
         const jobs = await this.source.fetch<T>(name, { batchSize: this.options.batchSize, includeMetadata: true });
         if (jobs.length > 0) await this.run(jobs);
+        full = jobs.length >= this.options.batchSize;
       } catch (error) {
         this.logger.warn({ job: name, errorName: (error as Error)?.name, errorCode: (error as { code?: string })?.code }, 'job fetch failed');
       }
+      // A full batch: more jobs may be due now (a burst of unblock retries), so fetch again at once.
+      if (full) continue;
       const rest = this.options.pollingIntervalMs - (Date.now() - started);
       if (rest > 0) await delay(rest, undefined, { signal: this.stopping.signal }).catch(() => undefined);
     }

@@ -237,9 +237,9 @@ export class CareController {
         'the cards still blocked. Durable jobs then retry the unblock at most 3 times within 15 minutes (by default 60 s, 240 s and ' +
         '540 s apart), each retry emitting ' +
         'cardUpdated on success. If every retry fails: kycPendingGate manual and statusReason underReview, status unchanged ' +
-        '(accountUpdated); POST kycGate/clear then unblocks the cards. A care lock during the retries pauses them, never past ' +
-        'the 15 minutes: the retries left are due by then, and a lock still held then ends the retries the same way, applied ' +
-        'when care unlocks.',
+        '(accountUpdated); POST kycGate/clear then unblocks the cards. No retry is due after the 15 minutes: a care lock ' +
+        'during the retries pauses them until then at most, and a lock still held then, a failure then, or a retry the ' +
+        'service could not run by then (it was down) ends the retries the same way, applied when care unlocks on a locked account.',
     },
     'Not fraud-blocked (409/5/390)',
     RemoveFraudBlockDto,

@@ -340,14 +340,34 @@ describe('account lifecycle', () => {
       expect(eventTypes(unlocked)).toEqual(['accountUpdated:care.unlock']);
     });
 
-    it.each([
-      ['the delay, with the window far off', 60_000, 900_000, 0, 60_000],
-      ['cut to what is left of the window', 540_000, 900_000, 600_000, 300_000],
-      ['due at once at the deadline', 60_000, 900_000, 900_000, 0],
-      ['due at once past it', 60_000, 900_000, 950_000, 0],
-      ['the delay, for a run without a window', 60_000, Number.POSITIVE_INFINITY, 5_000, 60_000],
-    ])('the wait before the next try: %s', (_label, delay, deadline, now, wait) => {
-      expect(sut.unblockRetryWait(delay, deadline, now)).toBe(wait);
+    describe('unblockStep: every step within the window (SERVICE.md: up to 3 retries, all within 15 minutes)', () => {
+      const DELAYS = [60_000, 240_000, 540_000];
+      const END = 840_000;
+      const run = (attempt: number, deadlineMs = END) => ({ runId: 'run-1', attempt, deadlineMs });
+      const live = account({ unblockRunId: 'run-1', unblockAttempt: 0 });
+      const locked = after(live, sut.lock(live));
+
+      it.each([
+        ['tries inside the window', live, run(1), 60_000, undefined, { step: 'try' }],
+        ['tries just past its end (the queue polls)', live, run(3), END + sut.UNBLOCK_LATENESS_MS, undefined, { step: 'try' }],
+        ['ends a run picked up later than that', live, run(3), END + sut.UNBLOCK_LATENESS_MS + 1, undefined, { step: 'exhaust' }],
+        ['skips an attempt already handled', account({ unblockRunId: 'run-1', unblockAttempt: 1 }), run(1), 60_000, undefined, { step: 'skip' }],
+        ['skips a superseded run', account({ unblockRunId: 'run-2' }), run(1), 60_000, undefined, { step: 'skip' }],
+        ['skips on a closed account', account({ unblockRunId: 'run-1', status: 'closed' }), run(1), 60_000, undefined, { step: 'skip' }],
+        ["waits for care's lock, the first delay", locked, run(1), 60_000, undefined, { step: 'wait', afterMs: 60_000 }],
+        ["waits for care's lock, cut to the window's end", locked, run(2), END - 10_000, undefined, { step: 'wait', afterMs: 10_000 }],
+        ["ends the run when care's lock holds at the end", locked, run(2), END, undefined, { step: 'exhaust' }],
+        ["waits when care's lock came during the processor call", locked, run(1), 61_000, true, { step: 'wait', afterMs: 60_000 }],
+        ['ends the run when that lock holds at the end', locked, run(3), END + 500, false, { step: 'exhaust' }],
+        ['succeeds, even just past the end', live, run(3), END + 500, true, { step: 'succeed' }],
+        ['retries after a failure, at the next delay', live, run(1), 61_000, false, { step: 'retry', afterMs: 240_000 }],
+        ["retries after a failure, cut to the window's end", live, run(2), 600_000, false, { step: 'retry', afterMs: 240_000 }],
+        ['ends the run after a failure at the end, retries left or not', live, run(1), END, false, { step: 'exhaust' }],
+        ['ends the run after the last failure', live, run(3), END - 1, false, { step: 'exhaust' }],
+        ['keeps the delays for a run without a window', live, run(1, Number.POSITIVE_INFINITY), 10 * END, false, { step: 'retry', afterMs: 240_000 }],
+      ])('%s', (_label, a, attempt, now, outcome, step) => {
+        expect(sut.unblockStep(a, attempt, now, DELAYS, outcome)).toEqual(step);
+      });
     });
   });
 

@@ -432,7 +432,7 @@ export function unblockApplies(account: LifecycleAccount, runId: string, attempt
  * Whether attempt `attempt` of run `runId` waits for care's lock to end: the run is still the latest
  * and not done, and the account is care-locked (a fraud block would have replaced the run). Care's
  * unlock restores the account, and the run goes on from the attempt it paused at, within its window
- * (`unblockRetryWait`); a lock still held at the window's end ends the run (`unblockExhausted`).
+ * (`unblockStep`); a lock still held at the window's end ends the run (`unblockExhausted`).
  */
 export function unblockWaitsForUnlock(account: LifecycleAccount, runId: string, attempt: number): boolean {
   return account.status === 'locked' && account.statusReason === STATUS_REASON.careLock && account.unblockRunId === runId && account.unblockAttempt < attempt;
@@ -449,12 +449,49 @@ export function unblockFailed(account: LifecycleAccount, attempt: number): Trans
 }
 
 /**
- * SERVICE.md: the unblock is retried "up to 3 times, all within 15 minutes": the wait before a run's
- * next try is its configured delay, cut so that no try is due after the run's deadline (the removal
- * plus the delays' sum); 0 once the deadline has passed.
+ * How late after its window's end an attempt may still call the processor: the queue polls, so the
+ * last retry, due at the end, runs a moment after it. Later (the service was down, the queue far
+ * behind) the run ends as exhausted instead.
  */
-export function unblockRetryWait(delayMs: number, deadlineMs: number, nowMs: number): number {
-  return Math.max(0, Math.min(delayMs, deadlineMs - nowMs));
+export const UNBLOCK_LATENESS_MS = 5_000;
+
+/** An attempt of an unblock run: the run, the attempt's number, and its window's end (epoch ms; Infinity for a run without one). */
+export interface UnblockAttempt {
+  runId: string;
+  attempt: number;
+  deadlineMs: number;
+}
+
+/** What an unblock attempt does next, decided under the account's row lock. */
+export type UnblockStep =
+  /** The run no longer applies: superseded by a new fraud block, the account closed, or the attempt already handled. */
+  | { step: 'skip' }
+  /** Care's lock holds: look again after `afterMs`, never past the window's end. */
+  | { step: 'wait'; afterMs: number }
+  /** Call the processor. */
+  | { step: 'try' }
+  | { step: 'succeed' }
+  /** Failed with retries left inside the window: the next one after `afterMs`, cut to the window's end. */
+  | { step: 'retry'; afterMs: number }
+  /** The run ends without the card (`unblockExhausted`). */
+  | { step: 'exhaust' };
+
+/**
+ * SERVICE.md: the unblock is "retried automatically up to 3 times, all within 15 minutes". A run's
+ * window ends at its removal plus the delays' sum, and every step keeps to it: a retry is never due
+ * after the end; care's lock still held at the end, a failure at or after it, or an attempt picked up
+ * more than UNBLOCK_LATENESS_MS after it, ends the run as exhausted. `outcome` is the processor's
+ * answer: undefined before it is called (then `try`, `wait`, `skip` or `exhaust`).
+ */
+export function unblockStep(account: LifecycleAccount, run: UnblockAttempt, nowMs: number, delaysMs: readonly number[], outcome?: boolean): UnblockStep {
+  const left = run.deadlineMs - nowMs;
+  if (unblockWaitsForUnlock(account, run.runId, run.attempt))
+    return left > 0 ? { step: 'wait', afterMs: Math.min(delaysMs[0] ?? 0, left) } : { step: 'exhaust' };
+  if (!unblockApplies(account, run.runId, run.attempt)) return { step: 'skip' };
+  if (outcome === undefined) return left < -UNBLOCK_LATENESS_MS ? { step: 'exhaust' } : { step: 'try' };
+  if (outcome) return { step: 'succeed' };
+  const next = delaysMs[run.attempt];
+  return next !== undefined && left > 0 ? { step: 'retry', afterMs: Math.min(next, left) } : { step: 'exhaust' };
 }
 
 /**

@@ -85,53 +85,57 @@ export class CardUnblockService implements OnApplicationBootstrap {
   }
 
   /**
-   * One retry of a run. Idempotent: an attempt already handled, or a run superseded by a new block,
-   * does nothing. One that finds the account care-locked is sent again, to run after the first retry
-   * delay (UNBLOCK_RETRY_DELAYS_MS) or at the window's end if sooner: dropped, the run would end there
-   * with the card blocked on an account care had returned to normal, and nothing left to unblock it.
-   * Found locked at the window's end, the run ends as exhausted (under review once care unlocks).
+   * One retry of a run, in two transactions around the processor call (made outside any). Each reads
+   * the account under its row lock and does what `lifecycle.unblockStep` decides: nothing for an
+   * attempt already handled or a run superseded; care's lock (found before the call, or taken during
+   * it) sends the attempt again, never past the run's window, or ends the run at the window's end:
+   * dropped, the run would end with the card blocked on an account care had returned to normal, and
+   * nothing left to unblock it.
    */
   async attempt(job: UnblockJobData): Promise<void> {
-    const deadline = job.deadline ?? Number.POSITIVE_INFINITY;
+    const run: lifecycle.UnblockAttempt = { runId: job.runId, attempt: job.attempt, deadlineMs: job.deadline ?? Number.POSITIVE_INFINITY };
+    const delays = this.config.env.unblockRetryDelaysMs;
     const blocked = await this.dataSource.transaction(async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, job.accountId);
-      if (lifecycle.unblockWaitsForUnlock(account, job.runId, job.attempt)) {
-        const now = Date.now();
-        if (now >= deadline) {
-          await this.settle(manager, account, job, 'cardUnblock.exhausted', lifecycle.unblockExhausted(account, job.attempt));
-        } else {
-          const wait = lifecycle.unblockRetryWait(this.config.env.unblockRetryDelaysMs[0] ?? 0, deadline, now);
-          // Not `schedule`: its id names the attempt, and the job that holds that id is this one, still running.
-          await this.jobs.send(CARD_UNBLOCK_JOB, job, { startAfterMs: wait }, manager);
-        }
+      const step = lifecycle.unblockStep(account, run, Date.now(), delays);
+      if (step.step !== 'try') {
+        await this.follow(manager, account, job, step, []);
         return null;
       }
-      if (!lifecycle.unblockApplies(account, job.runId, job.attempt)) return null;
       return (await this.instruments.listFor(manager, account.id)).filter((card) => card.status === 'blocked').map((card) => card.id);
     });
     if (blocked === null) return;
-    // The processor is called outside any transaction; its answer is applied under the row lock below.
     const unblocked =
       blocked.length === 0 || (await this.processor.unblock({ paymentIdentifiers: blocked, attempt: job.attempt, sandboxFailures: job.sandboxFailures }));
     await this.dataSource.transaction(async (manager) => {
       const account = await this.accounts.lockForUpdate(manager, job.accountId);
-      if (!lifecycle.unblockApplies(account, job.runId, job.attempt)) return;
-      const delays = this.config.env.unblockRetryDelaysMs;
-      if (unblocked) {
-        const cards = await this.instruments.listFor(manager, account.id);
-        const change = lifecycle.unblockCards(
-          account,
-          cards.filter((card) => blocked.includes(card.id)),
-          job.attempt,
-        );
-        await this.settle(manager, account, job, 'cardUnblock.succeeded', change);
-      } else if (job.attempt < delays.length) {
-        await this.settle(manager, account, job, 'cardUnblock.failed', lifecycle.unblockFailed(account, job.attempt));
-        await this.schedule(manager, { ...job, attempt: job.attempt + 1 }, lifecycle.unblockRetryWait(delays[job.attempt], deadline, Date.now()));
-      } else {
-        await this.settle(manager, account, job, 'cardUnblock.exhausted', lifecycle.unblockExhausted(account, job.attempt));
-      }
+      await this.follow(manager, account, job, lifecycle.unblockStep(account, run, Date.now(), delays, unblocked), blocked);
     });
+  }
+
+  /** Carries out a step on the locked account; `blocked`: the cards the processor was asked to unblock. */
+  private async follow(manager: EntityManager, account: Account, job: UnblockJobData, step: lifecycle.UnblockStep, blocked: readonly string[]): Promise<void> {
+    switch (step.step) {
+      case 'skip':
+      case 'try':
+        return;
+      case 'wait':
+        // Not `schedule`: its id names the attempt, and the job that holds that id is this one, still running.
+        await this.jobs.send(CARD_UNBLOCK_JOB, job, { startAfterMs: step.afterMs }, manager);
+        return;
+      case 'succeed': {
+        const cards = (await this.instruments.listFor(manager, account.id)).filter((card) => blocked.includes(card.id));
+        await this.settle(manager, account, job, 'cardUnblock.succeeded', lifecycle.unblockCards(account, cards, job.attempt));
+        return;
+      }
+      case 'retry':
+        await this.settle(manager, account, job, 'cardUnblock.failed', lifecycle.unblockFailed(account, job.attempt));
+        await this.schedule(manager, { ...job, attempt: job.attempt + 1 }, step.afterMs);
+        return;
+      case 'exhaust':
+        await this.settle(manager, account, job, 'cardUnblock.exhausted', lifecycle.unblockExhausted(account, job.attempt));
+        return;
+    }
   }
 
   /** Applies one step of the run to the locked account and records it in the care audit trail. */
