@@ -159,6 +159,13 @@ describe('Service log lines (e2e)', () => {
       expect(requestLine(String(foreign.body.requestId))).toMatchObject({ partnerId: 'acme', req: { route: '/v1/programs/:programCode/enrollments' } });
       expect(requestLine(String(foreign.body.requestId))).not.toHaveProperty('programCode');
       expect(logLines.join('\n')).not.toMatch(/"programCode":"271-83-462/);
+      // Nor in the path the line carries: a segment that reads as a person's number or email is redacted.
+      expect(requestLine(String(foreign.body.requestId)).req.url).toBe('/v1/programs/[redacted]/enrollments');
+      for (const pasted of ['271834622', '(271)%20834-6223', 'jose.path%40example.com', 'jose.path@example.com']) {
+        const res = await app.client().get(`/v1/programs/sandbox/enrollments/accounts/${pasted}`, { noRetry: true });
+        expect(requestLine(String(res.body.requestId)).req.url).toBe('/v1/programs/sandbox/enrollments/accounts/[redacted]');
+      }
+      expect(logLines.join('\n')).not.toMatch(/271-?83-?462|271834622|834-6223|jose\.path/);
     });
 
     it('names the program a call resolves without naming it: the default of a webhook test, the account of an ITIN call or a care action', async () => {

@@ -106,6 +106,14 @@ describe('Tracing (e2e, CONTRACT section 16)', () => {
     await child.client('acme').get(`/v1/programs/sandbox/enrollments/accounts/00000000-0000-4000-8000-000000000000?probe=${querySecret}`, {
       headers: { traceparent: traceparent().header },
     });
+    // Nor a person's number or email pasted into a path by mistake (a 404 route, or a segment the route takes).
+    const pathSecrets = ['271-83-4626', '2718346270', 'maria.path@example.com'];
+    for (const secret of pathSecrets) {
+      const pasted = traceparent();
+      await child.client('acme').get(`/v1/programs/sandbox/enrollments/accounts/${secret}`, { headers: { traceparent: pasted.header } });
+      const span = await otlp.waitFor(() => otlp.jsonSpans().find((s) => s.traceId === pasted.traceId && s.kind === SERVER));
+      expect(attribute(span, 'url.path')).toBe('/v1/programs/sandbox/enrollments/accounts/[redacted]');
+    }
 
     const server = await otlp.waitFor(() => otlp.jsonSpans().find((s) => s.traceId === trace.traceId && s.kind === SERVER));
     expect(server.parentSpanId).toBe(trace.spanId);
@@ -131,7 +139,7 @@ describe('Tracing (e2e, CONTRACT section 16)', () => {
       otlp.jsonSpans().some((s) => attribute(s, 'url.path') === '/v1/programs/sandbox/enrollments/accounts/00000000-0000-4000-8000-000000000000'),
     );
     const exported = everyValue(otlp.jsonSpans()).join('\n');
-    for (const secret of [...secrets, querySecret, 'probe=']) expect(exported).not.toContain(secret);
+    for (const secret of [...secrets, ...pathSecrets, querySecret, 'probe=']) expect(exported).not.toContain(secret);
     // Nor in anything else sent (resource attributes included).
     const raw = otlp.exports.map((e) => e.body.toString('utf8')).join('\n');
     for (const secret of [...secrets, querySecret]) expect(raw).not.toContain(secret);

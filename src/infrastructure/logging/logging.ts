@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { ClsServiceManager } from 'nestjs-cls';
 import { installAnswerCode } from '../../common/http/answer-code';
 import { storeOf } from '../../common/context/request-context';
+import { privatePath } from '../../common/http/private-path';
 import { currentRequestId } from '../../common/http/request-id';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { destination, pino, type DestinationStream, type Logger as PinoRoot, type LoggerOptions } from 'pino';
@@ -185,7 +186,7 @@ export function installRequestLogging(fastify: FastifyInstance, root: PinoRoot):
       // can be another request's when requests are pipelined on one connection. No `req.id`: Fastify's
       // id is the header's even when the body's requestId took its place.
       requestId: currentRequestId(request),
-      req: { method: request.method, url: request.url.split('?', 1)[0], route: request.routeOptions.url },
+      req: { method: request.method, url: privatePath(request.url.split('?', 1)[0]), route: request.routeOptions.url },
       res: { statusCode, code: answerCode?.code, subCode: answerCode?.subCode },
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
       partnerId: authenticated.user?.partner?.partnerId,

@@ -2,10 +2,11 @@ import type { Attributes } from '@opentelemetry/api';
 import { SpanKind } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
+import { privatePath } from '../../common/http/private-path';
 
 /**
  * Attributes a span may carry out of the process (CONTRACT section 16): method, route pattern,
- * path without its query, status; the SQL text (placeholders, never values) and where it ran; the
+ * path without its query (a segment that reads as personal data redacted, `privatePath`), status; the SQL text (placeholders, never values) and where it ran; the
  * webhook attempt's own facts. Anything else an instrumentation adds (client address, user agent,
  * query string, a future attribute) is dropped here, so privacy does not hang on each one's options.
  */
@@ -79,6 +80,7 @@ export function privateView(span: ReadableSpan): ReadableSpan {
 
 function pick(attributes: Attributes, keep: (key: string) => boolean): Attributes {
   const kept: Attributes = {};
-  for (const [key, value] of Object.entries(attributes)) if (keep(key)) kept[key] = value;
+  for (const [key, value] of Object.entries(attributes))
+    if (keep(key)) kept[key] = key === 'url.path' && typeof value === 'string' ? privatePath(value) : value;
   return kept;
 }
