@@ -328,6 +328,12 @@ describe('Production mode (e2e)', () => {
           req: { url: '/v1/errors' },
           res: { statusCode: 404 },
         });
+        // A person's number pasted into its path is redacted there too (common/http/private-path.ts).
+        const pasted = await fetch(`http://127.0.0.1:${port}/accounts/271-83-4629`, { headers: { 'x-request-id': 'pasted-1' } });
+        expect(pasted.status).toBe(404);
+        await waitUntil(async () => lineOf('pasted-1') !== undefined, 5_000, 20);
+        expect(lineOf('pasted-1')).toMatchObject({ req: { url: '/accounts/[redacted]' } });
+        expect(logLines.join('\n')).not.toContain('271-83-4629');
       } finally {
         server.close();
       }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { incomingRequestId } from '../../common/http/request-id';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { Logger } from '@nestjs/common';
+import { privatePath } from '../../common/http/private-path';
 
 /** The metrics listener's request lines, through the app's logger. */
 const METRICS_LOG = new Logger('Metrics');
@@ -140,7 +141,12 @@ export class Metrics {
       const url = request.url?.split('?')[0];
       response.setHeader('x-request-id', requestId);
       response.once('finish', () => {
-        const line = { requestId, req: { method: request.method, url }, res: { statusCode: response.statusCode }, msg: 'request completed' };
+        const line = {
+          requestId,
+          req: { method: request.method, url: url && privatePath(url) },
+          res: { statusCode: response.statusCode },
+          msg: 'request completed',
+        };
         if (response.statusCode >= 500) METRICS_LOG.error({ ...line, msg: 'request errored' });
         else METRICS_LOG.log(line);
       });
