@@ -238,7 +238,7 @@ export class CareController {
         '540 s apart), each retry emitting ' +
         'cardUpdated on success. If every retry fails: kycPendingGate manual and statusReason underReview, status unchanged ' +
         '(accountUpdated); POST kycGate/clear then unblocks the cards. No retry is due after the 15 minutes: a care lock ' +
-        'during the retries pauses them until then at most, and a lock still held then, a failure then, or a retry the ' +
+        'during the retries pauses them until then at most, and a lock found then, a failure then, or a retry the ' +
         'service could not run by then (it was down) ends the retries the same way, applied when care unlocks on a locked account.',
     },
     'Not fraud-blocked (409/5/390)',

@@ -432,7 +432,7 @@ export function unblockApplies(account: LifecycleAccount, runId: string, attempt
  * Whether attempt `attempt` of run `runId` waits for care's lock to end: the run is still the latest
  * and not done, and the account is care-locked (a fraud block would have replaced the run). Care's
  * unlock restores the account, and the run goes on from the attempt it paused at, within its window
- * (`unblockStep`); a lock still held at the window's end ends the run (`unblockExhausted`).
+ * (`unblockStep`); the lock found by the attempt due at the window's end ends the run (`unblockExhausted`).
  */
 export function unblockWaitsForUnlock(account: LifecycleAccount, runId: string, attempt: number): boolean {
   return account.status === 'locked' && account.statusReason === STATUS_REASON.careLock && account.unblockRunId === runId && account.unblockAttempt < attempt;
@@ -479,9 +479,10 @@ export type UnblockStep =
 /**
  * SERVICE.md: the unblock is "retried automatically up to 3 times, all within 15 minutes". A run's
  * window ends at its removal plus the delays' sum, and every step keeps to it: a retry is never due
- * after the end; care's lock still held at the end, a failure at or after it, or an attempt picked up
- * more than UNBLOCK_LATENESS_MS after it, ends the run as exhausted. `outcome` is the processor's
- * answer: undefined before it is called (then `try`, `wait`, `skip` or `exhaust`).
+ * after the end. Care's lock found by an attempt at or after the end, a failure at or after it, or an
+ * attempt picked up more than UNBLOCK_LATENESS_MS after it ends the run as exhausted (the attempt due
+ * at the end runs at the queue's next poll: an unlock before then lets it try). `outcome` is the
+ * processor's answer: undefined before it is called (then `try`, `wait`, `skip` or `exhaust`).
  */
 export function unblockStep(account: LifecycleAccount, run: UnblockAttempt, nowMs: number, delaysMs: readonly number[], outcome?: boolean): UnblockStep {
   const left = run.deadlineMs - nowMs;
@@ -495,11 +496,11 @@ export function unblockStep(account: LifecycleAccount, run: UnblockAttempt, nowM
 }
 
 /**
- * The run ends without the card: the last retry failed, or care's lock was still held when the
- * window closed. The manual gate, under review, for care to finish by hand. On a care-locked account
- * the review is what unlock will restore (restoreStatusReason underReview, and unlock opens the gate
- * with it): the gate would make the locked account count as active at once, past the active limits
- * that unlock's admission checks.
+ * The run ends without the card (the last retry failed, or the window closed first: `unblockStep`):
+ * the manual gate, under review, for care to finish by hand. On a care-locked account the review is
+ * what unlock will restore (restoreStatusReason underReview, and unlock opens the gate with it):
+ * the gate would make the locked account count as active at once, past the active limits that
+ * unlock's admission checks.
  */
 export function unblockExhausted(account: LifecycleAccount, attempt: number): Transition {
   if (account.status === 'locked')

@@ -42,7 +42,7 @@ const SYSTEM_ACTOR = 'system:card-unblock';
  * completed) but the card is still blocked; the unblock is retried by durable jobs, once per
  * UNBLOCK_RETRY_DELAYS_MS entry (default 1, 4 and 9 minutes apart: all within 15 minutes, the run's
  * window, which no retry is due past). If the last retry fails, or the window closes first (care's
- * lock still held, a failure at its end, the service down past it), the account gets kycPendingGate
+ * lock found at its end, a failure at its end, the service down past it), the account gets kycPendingGate
  * manual and statusReason underReview, for care to finish by hand (`lifecycle.unblockStep`).
  */
 @Injectable()
