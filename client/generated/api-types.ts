@@ -1478,7 +1478,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found */
+            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found, whatever its body; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             "4XX": {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1520,7 +1520,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found */
+            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found, whatever its body; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             "4XX": {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1562,7 +1562,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found */
+            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found, whatever its body; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             "4XX": {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1716,7 +1716,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Not 9 digits, non-numeric or not starting with 9: 400/761/0 Invalid ITIN. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/761/0 Invalid ITIN */
+            /** @description Not 9 digits, non-numeric or not starting with 9: 400/761/0 Invalid ITIN. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/761/0 Invalid ITIN. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1800,7 +1800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorCatalogueResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1846,7 +1846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScanCaptureResponse"];
                 };
             };
-            /** @description Malformed fields (100/5), missing fields (200/0). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type */
+            /** @description Malformed fields (100/5), missing fields (200/0). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1922,7 +1922,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2005,7 +2005,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileResponse"];
                 };
             };
-            /** @description Enrollment KYB rules; businessType outside the list: 400/600/0 "Invalid businessType". 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/600/0 Invalid businessType; 400/400/507 businessName min or max length; 400/640/507 businessName contains invalid characters; 400/400/0 <property name> min or max length; 400/400/504 city min or max length; 400/640/504 city contains invalid characters; 400/400/505 addressLine1 min or max length; 400/640/505 addressLine1 contains invalid characters; 400/400/506 addressLine2 min or max length; 400/640/506 addressLine2 contains invalid characters; 400/780/0 Invalid State; 400/770/0 Invalid Phone Number; 400/100/5 <property name> has an invalid value or type; 400/350/0 Invalid Business Zip Code; 400/350/0 Invalid Zip Code; 400/740/0 Invalid URL Format; 400/750/0 Invalid Email Format; 400/600/0 Invalid Business Country Code; 400/300/0 Invalid Avg Monthly Processing Volume */
+            /** @description Enrollment KYB rules; businessType outside the list: 400/600/0 "Invalid businessType". 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/600/0 Invalid businessType; 400/400/507 businessName min or max length; 400/640/507 businessName contains invalid characters; 400/400/0 <property name> min or max length; 400/400/504 city min or max length; 400/640/504 city contains invalid characters; 400/400/505 addressLine1 min or max length; 400/640/505 addressLine1 contains invalid characters; 400/400/506 addressLine2 min or max length; 400/640/506 addressLine2 contains invalid characters; 400/780/0 Invalid State; 400/770/0 Invalid Phone Number; 400/100/5 <property name> has an invalid value or type; 400/350/0 Invalid Business Zip Code; 400/350/0 Invalid Zip Code; 400/740/0 Invalid URL Format; 400/750/0 Invalid Email Format; 400/600/0 Invalid Business Country Code; 400/300/0 Invalid Avg Monthly Processing Volume. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2092,7 +2092,7 @@ export interface operations {
                     "application/json": components["schemas"]["UsersResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2176,7 +2176,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type; 400/1020/0 Duplicated type is not allowed; 400/1040/0 For card shipment, either a home or business address can be the default; 400/400/504 city min or max length; 400/400/505 addressLine1 min or max length; 400/400/506 addressLine2 min or max length; 400/640/504 city contains invalid characters; 400/640/505 addressLine1 contains invalid characters; 400/640/506 addressLine2 contains invalid characters; 400/770/0 Invalid Phone Number; 400/750/0 Invalid Email Format; 400/780/0 Invalid State; 400/350/0 Invalid Zip Code */
+            /** @description Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type; 400/1020/0 Duplicated type is not allowed; 400/1040/0 For card shipment, either a home or business address can be the default; 400/400/504 city min or max length; 400/400/505 addressLine1 min or max length; 400/400/506 addressLine2 min or max length; 400/640/504 city contains invalid characters; 400/640/505 addressLine1 contains invalid characters; 400/640/506 addressLine2 contains invalid characters; 400/770/0 Invalid Phone Number; 400/750/0 Invalid Email Format; 400/780/0 Invalid State; 400/350/0 Invalid Zip Code. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2272,7 +2272,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description Every validation row of the enrollment, KYB, currency/terms and user-data tables; further details name each failed field. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type; 400/700/0 identifyingData.dateOfBirth must be in the form YYYY-MM-DD; 400/630/0 Cannot pass both last4SSN and SSN; 400/630/0 Cannot pass both matriculaId and ssn or last4ssn; 400/200/0 ssn is required; 400/760/0 Invalid SSN; 400/660/0 Invalid onboardingID; 400/1020/0 Duplicated type is not allowed; 400/1040/0 For card shipment, either a home or business address can be the default; 400/1042/0 Home address is missing; 400/101/0 phoneNumbers userData sections missing, check your JSON; 400/650/0 Invalid Currency Code; 400/650/430 This product does not support this currency; 400/620/0 termsAcceptanceDateTime must be within 720 hours of the time it was submitted; 400/400/501 firstName min or max length; 400/400/502 lastName min or max length; 400/400/504 city min or max length; 400/400/505 addressLine1 min or max length; 400/400/506 addressLine2 min or max length; 400/640/501 firstName contains invalid characters; 400/640/502 lastName contains invalid characters; 400/640/503 middleName contains invalid characters; 400/640/504 city contains invalid characters; 400/640/505 addressLine1 contains invalid characters; 400/640/506 addressLine2 contains invalid characters; 400/770/0 Invalid Phone Number; 400/750/0 Invalid Email Format; 400/780/0 Invalid State; 400/350/0 Invalid Zip Code; 400/630/0 businessData is only valid when accountType is business; 400/400/507 businessName min or max length; 400/400/0 <property name> min or max length; 400/640/507 businessName contains invalid characters; 400/350/0 Invalid Business Zip Code; 400/740/0 Invalid URL Format; 400/750/0 Invalid Email Format; 400/600/0 Invalid Business Country Code; 400/600/0 Invalid Business Type; 400/300/0 Invalid Avg Monthly Processing Volume */
+            /** @description Every validation row of the enrollment, KYB, currency/terms and user-data tables; further details name each failed field. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type; 400/700/0 identifyingData.dateOfBirth must be in the form YYYY-MM-DD; 400/630/0 Cannot pass both last4SSN and SSN; 400/630/0 Cannot pass both matriculaId and ssn or last4ssn; 400/200/0 ssn is required; 400/760/0 Invalid SSN; 400/660/0 Invalid onboardingID; 400/1020/0 Duplicated type is not allowed; 400/1040/0 For card shipment, either a home or business address can be the default; 400/1042/0 Home address is missing; 400/101/0 phoneNumbers userData sections missing, check your JSON; 400/650/0 Invalid Currency Code; 400/650/430 This product does not support this currency; 400/620/0 termsAcceptanceDateTime must be within 720 hours of the time it was submitted; 400/400/501 firstName min or max length; 400/400/502 lastName min or max length; 400/400/504 city min or max length; 400/400/505 addressLine1 min or max length; 400/400/506 addressLine2 min or max length; 400/640/501 firstName contains invalid characters; 400/640/502 lastName contains invalid characters; 400/640/503 middleName contains invalid characters; 400/640/504 city contains invalid characters; 400/640/505 addressLine1 contains invalid characters; 400/640/506 addressLine2 contains invalid characters; 400/770/0 Invalid Phone Number; 400/750/0 Invalid Email Format; 400/780/0 Invalid State; 400/350/0 Invalid Zip Code; 400/630/0 businessData is only valid when accountType is business; 400/400/507 businessName min or max length; 400/400/0 <property name> min or max length; 400/640/507 businessName contains invalid characters; 400/350/0 Invalid Business Zip Code; 400/740/0 Invalid URL Format; 400/750/0 Invalid Email Format; 400/600/0 Invalid Business Country Code; 400/600/0 Invalid Business Type; 400/300/0 Invalid Avg Monthly Processing Volume. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2359,7 +2359,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2435,7 +2435,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnrollmentRequestStatusResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2515,7 +2515,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxResetResponse"];
                 };
             };
-            /** @description A body other than none or {}, or any query parameter. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
+            /** @description A body other than none or {}, or any query parameter. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2595,7 +2595,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventListResponse"];
                 };
             };
-            /** @description A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit that is not an integer 1..100 written plainly (no leading zero, sign or exponent); an unknown eventType; any other query parameter (a misspelt cursor would list from the start again). 400/100/6 Invalid cursor or limit; 400/100/5 <property name> has an invalid value or type; 400/100/2 property <property name> should not exist */
+            /** @description A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit that is not an integer 1..100 written plainly (no leading zero, sign or exponent); an unknown eventType; any other query parameter (a misspelt cursor would list from the start again). 400/100/6 Invalid cursor or limit; 400/100/5 <property name> has an invalid value or type; 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2660,7 +2660,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2742,7 +2742,7 @@ export interface operations {
                     "application/json": components["schemas"]["RedeliveredWebhookEventResponse"];
                 };
             };
-            /** @description A body other than none or {}, or any query parameter. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
+            /** @description A body other than none or {}, or any query parameter. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2844,7 +2844,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestWebhookResponse"];
                 };
             };
-            /** @description 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type */
+            /** @description 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
