@@ -7,8 +7,9 @@ export class EnrollmentRequestView {
     enum: ['inProgress', 'completed', 'declined', 'held', 'incomplete'],
     example: 'completed',
     description:
-      'inProgress: a call with this requestId is running now; completed: a final answer is stored (or care cleared the OFAC hold and the identical retry will store it); ' +
-      'declined: a limit decline is stored; held: OFAC review; incomplete: stopped short (e.g. bill cycle), the identical retry resumes it',
+      "inProgress: a call with this requestId is running now; completed: a final answer of code 0 is stored (by care's action for an enrollment care cleared of its OFAC hold, or closed before it finished); " +
+      'declined: a limit decline is stored (also at the clearance, when the key filled its limit while the enrollment was held); held: OFAC review, no answer stored until care clears it; ' +
+      'incomplete: stopped short (e.g. bill cycle), the identical retry resumes it',
   })
   state: string;
   @ApiProperty({
