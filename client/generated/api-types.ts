@@ -741,18 +741,13 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             request: components["schemas"]["EnrollmentRequestView"];
-            /** @example a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607 */
-            requestId: string;
             /**
-             * @example [
-             *       {
-             *         "code": 0,
-             *         "subCode": 0,
-             *         "description": "Success"
-             *       }
-             *     ]
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
+             * @example req-20261121-0001
              */
-            responseDetails: components["schemas"]["ResponseDetailItem"][];
+            requestId: string;
+            /** @description Success: exactly [{code 0, subCode 0, description "Success"}]. A 200 decline puts its detail first (code 2 or 5). */
+            responseDetails: components["schemas"]["ResponseDetail"][];
         };
         EnrollmentRequestView: {
             /**
@@ -803,7 +798,10 @@ export interface components {
              * @example city contains invalid characters
              */
             description: string;
-            /** @example https://api.example.com/docs/errors#640-504 */
+            /**
+             * Format: uri
+             * @example https://sandbox.example.com/docs/errors#640-504
+             */
             docUrl: string;
             /**
              * @description HTTP status the error is answered with (200 for business declines)
@@ -821,23 +819,18 @@ export interface components {
              *         "code": 640,
              *         "subCode": 504,
              *         "description": "city contains invalid characters",
-             *         "docUrl": "https://api.example.com/docs/errors#640-504"
+             *         "docUrl": "https://sandbox.example.com/docs/errors#640-504"
              *       }
              *     ]
              */
             errors: components["schemas"]["ErrorCatalogueEntry"][];
-            /** @example a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607 */
-            requestId: string;
             /**
-             * @example [
-             *       {
-             *         "code": 0,
-             *         "subCode": 0,
-             *         "description": "Success"
-             *       }
-             *     ]
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
+             * @example req-20261121-0001
              */
-            responseDetails: components["schemas"]["ResponseDetailItem"][];
+            requestId: string;
+            /** @description Success: exactly [{code 0, subCode 0, description "Success"}]. A 200 decline puts its detail first (code 2 or 5). */
+            responseDetails: components["schemas"]["ResponseDetail"][];
         };
         ErrorDetail: {
             /**
@@ -1020,38 +1013,15 @@ export interface components {
             /** @example 0 */
             subCode: number;
         };
-        ResponseDetailItem: {
-            /** @example 0 */
-            code: number;
-            /** @example Success */
-            description: string;
-            /**
-             * @description Every detail of a non-success answer: its row of /docs/errors
-             * @example https://api.example.com/docs/errors#640-504
-             */
-            docUrl?: string;
-            /**
-             * @description JSON path of the failed property (validation details)
-             * @example encryptedUserData.addresses[0].city
-             */
-            field?: string;
-            /** @example 0 */
-            subCode: number;
-        };
         SandboxResetResponse: {
             removed: components["schemas"]["RemovedCounts"];
-            /** @example a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607 */
-            requestId: string;
             /**
-             * @example [
-             *       {
-             *         "code": 0,
-             *         "subCode": 0,
-             *         "description": "Success"
-             *       }
-             *     ]
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
+             * @example req-20261121-0001
              */
-            responseDetails: components["schemas"]["ResponseDetailItem"][];
+            requestId: string;
+            /** @description Success: exactly [{code 0, subCode 0, description "Success"}]. A 200 decline puts its detail first (code 2 or 5). */
+            responseDetails: components["schemas"]["ResponseDetail"][];
         };
         ScanCaptureDto: {
             /**
@@ -1442,7 +1412,6 @@ export type SchemaPurse = components['schemas']['Purse'];
 export type SchemaRedeliveredWebhookEventResponse = components['schemas']['RedeliveredWebhookEventResponse'];
 export type SchemaRemovedCounts = components['schemas']['RemovedCounts'];
 export type SchemaResponseDetail = components['schemas']['ResponseDetail'];
-export type SchemaResponseDetailItem = components['schemas']['ResponseDetailItem'];
 export type SchemaSandboxResetResponse = components['schemas']['SandboxResetResponse'];
 export type SchemaScanCaptureDto = components['schemas']['ScanCaptureDto'];
 export type SchemaScanCaptureResponse = components['schemas']['ScanCaptureResponse'];

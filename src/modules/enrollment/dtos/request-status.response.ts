@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ResponseDetailItem } from '../../../common/http/response-detail.dto';
+import { EnvelopeDto } from '../../../common/openapi/envelope.dto';
 
 export class EnrollmentRequestView {
   @ApiProperty({ example: 'req-2026-11-23-0001' }) requestId: string;
@@ -27,9 +27,7 @@ export class EnrollmentRequestView {
   updatedDateTime: string;
 }
 
-export class EnrollmentRequestStatusResponse {
-  @ApiProperty({ example: 'a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607' }) requestId: string;
-  @ApiProperty({ type: [ResponseDetailItem], example: [{ code: 0, subCode: 0, description: 'Success' }] }) responseDetails: ResponseDetailItem[];
+export class EnrollmentRequestStatusResponse extends EnvelopeDto {
   @ApiProperty({ type: EnrollmentRequestView }) request: EnrollmentRequestView;
   @ApiProperty({
     type: 'object',
