@@ -92,6 +92,29 @@ const RESPONSE_HEADERS: Record<string, HeaderObject> = {
   },
 };
 
+/**
+ * What every route answers to a request HTTP cannot read, before any route is chosen (client-error.ts:
+ * Node's header limit, and installHostCheck), and what every /v1 route answers to a sandbox fault it
+ * does not know (sandboxFaultHook): the 400s of a request's headers, whatever the operation.
+ */
+const UNREADABLE_REQUEST =
+  'headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header")';
+const UNKNOWN_SANDBOX_FAULT = 'sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header';
+
+/**
+ * An operation's 400 in the error envelope also lists the 400s of its headers (UNREADABLE_REQUEST, and
+ * on /v1 UNKNOWN_SANDBOX_FAULT), with their rows' examples when it does not list them already.
+ */
+function addHeaderErrors(path: string, response: ResponseObject): void {
+  const media = response.content?.['application/json'];
+  if (!media || (media.schema as { $ref?: string } | undefined)?.$ref !== '#/components/schemas/ErrorEnvelope') return;
+  const v1 = path.startsWith('/v1/');
+  response.description = `${response.description}. For its headers, as every ${v1 ? '/v1 ' : ''}operation: ${v1 ? `${UNKNOWN_SANDBOX_FAULT}; ` : ''}${UNREADABLE_REQUEST}`;
+  const keys: ErrorKey[] = v1 ? ['INVALID_FIELD', 'MALFORMED_REQUEST'] : ['MALFORMED_REQUEST'];
+  media.examples = { ...(media.examples ?? {}) };
+  for (const key of keys) media.examples[key] ??= { summary: rowSummary(key), value: errorExample(key) };
+}
+
 /** Operations whose every answer carries RateLimit and RateLimit-Policy (CONTRACT sections 7 and 12). */
 const RATE_LIMITED_OPERATIONS = new Set(['issueToken', 'sendTestWebhook', 'redeliverWebhookEvent']);
 
@@ -139,17 +162,22 @@ function packageVersion(): string {
 function completeDocument(document: OpenAPIObject): OpenAPIObject {
   const examples: Examples = {};
   for (const key of DEFAULT_ERROR_KEYS) examples[key] = { summary: rowSummary(key), value: errorExample(key) };
-  for (const item of Object.values(document.paths)) {
+  for (const [path, item] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation) continue;
+      if (operation.responses['400']) addHeaderErrors(path, operation.responses['400'] as ResponseObject);
       if (!Object.keys(operation.responses).some((status) => status.startsWith('4'))) {
         operation.responses['4XX'] = {
-          description: `No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers ${rowSummary('ROUTE_NOT_FOUND')}`,
+          description:
+            `No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers ${rowSummary('ROUTE_NOT_FOUND')}, ` +
+            `whatever its body; ${UNREADABLE_REQUEST}`,
           content: {
             'application/json': {
               schema: { $ref: '#/components/schemas/ErrorEnvelope' },
-              examples: { ROUTE_NOT_FOUND: { summary: rowSummary('ROUTE_NOT_FOUND'), value: errorExample('ROUTE_NOT_FOUND') } },
+              examples: Object.fromEntries(
+                (['ROUTE_NOT_FOUND', 'MALFORMED_REQUEST'] as const).map((key) => [key, { summary: rowSummary(key), value: errorExample(key) }]),
+              ),
             },
           },
         };

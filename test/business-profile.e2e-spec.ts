@@ -137,6 +137,7 @@ describe('Business profile (e2e)', () => {
       ['url format', { url: 'not a url' }, 400, 740, 0, 'Invalid URL Format'],
       ['url scheme', { url: 'ftp://tacos.example.com' }, 400, 740, 0, 'Invalid URL Format'],
       ['email format', { email: 'owner@' }, 400, 750, 0, 'Invalid Email Format'],
+      ['phoneNumber format', { phoneNumber: '12345' }, 400, 770, 0, 'Invalid Phone Number'],
       ['country code unknown', { businessCountryCode: 'XX' }, 400, 600, 0, 'Invalid Business Country Code'],
       ['country code numeric', { businessCountryCode: '840' }, 400, 600, 0, 'Invalid Business Country Code'],
       ['processing volume negative', { averageMonthlyProcessingVolume: -1 }, 400, 300, 0, 'Invalid Avg Monthly Processing Volume'],
@@ -151,6 +152,29 @@ describe('Business profile (e2e)', () => {
       expect(detail(res.body)).toMatchObject({ code, subCode, description });
       const stored = await acme.get(path(accountId));
       expect(stored.body.businessData).toEqual({ ...FULL_BUSINESS_DATA, businessTaxID: '6789' });
+    });
+
+    it("documents in the PUT's 400 exactly the rows of its own these cases answer (no zip row but 350/0 Invalid Business Zip Code)", async () => {
+      type Example = { value?: ApiBody; $ref?: string };
+      const document = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as {
+        paths: Record<string, { put: { responses: Record<string, { content: { 'application/json': { examples: Record<string, Example> } } }> } }>;
+        components: { examples: Record<string, Example> };
+      };
+      const listed =
+        document.paths['/v1/programs/{programCode}/accounts/{accountIdentifier}/businessProfile'].put.responses['400'].content['application/json'].examples;
+      const documented = Object.values(listed).map((example) =>
+        detail((example.$ref ? document.components.examples[example.$ref.split('/').pop() as string] : example).value as ApiBody),
+      );
+      // A field's own rows: not the body's and headers' (code 100), nor a row that names the field (<property name> is required, … min or max length).
+      const own = (code: number, description: string) => code !== 100 && !description.includes('<property name>');
+      const rows = (list: Array<{ code: number; subCode: number; description: string }>) =>
+        [
+          ...new Set(
+            list.filter(({ code, description }) => own(code, description)).map(({ code, subCode, description }) => `${code}/${subCode} ${description}`),
+          ),
+        ].sort();
+      const answered = cases.filter(([, , , code, subCode]) => !(code === 200 || (code === 400 && subCode === 0)));
+      expect(rows(documented)).toEqual(rows(answered.map(([, , , code, subCode, description]) => ({ code, subCode, description }))));
     });
 
     it('names the JSON path of the failed field', async () => {

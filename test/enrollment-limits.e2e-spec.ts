@@ -112,7 +112,9 @@ describe('Enrollment account limits (e2e)', () => {
         expect(cleared.body.account).toMatchObject({ status: 'closed', statusReason: 'limitExceeded', activatedDateTime: null });
         expect(cleared.body.paymentInstruments).toEqual([]);
 
-        // The clearance stored the decline as the requestId's final answer: the retry replays it.
+        // The clearance stored the decline as the requestId's final answer: the request reads declined, and the retry replays it.
+        const status = await app.client().get(`${SANDBOX}/requests/${heldRequest.requestId}`);
+        expect(status.body).toMatchObject({ request: { state: 'declined' }, answer: { responseDetails: [{ code: 2, subCode: 60 }] } });
         const retry = await app.client().post(SANDBOX, heldRequest);
         expectDecline(retry, 60, 'Number of Active Accounts Exceeded');
         expect(retry.headers.get('idempotent-replayed')).toBe('true');
@@ -120,6 +122,7 @@ describe('Enrollment account limits (e2e)', () => {
         const again = await app.client().post(SANDBOX, heldRequest);
         expect(again.headers.get('idempotent-replayed')).toBe('true');
         expect(again.body).toEqual(retry.body);
+        expect(retry.body).toEqual(status.body.answer);
       });
 
       it('an enrollment short of its bill cycle counts toward neither; retried after the key filled up, it is declined 2/60, closed, and the decline replays', async () => {

@@ -220,6 +220,34 @@ describe('Service foundation (e2e)', () => {
       expect(typeof res.body.requestId).toBe('string');
     });
 
+    it('a request that matches no route: 404/404/0 whatever its body (content type, charset, encoding, malformed, too large)', async () => {
+      const json = { 'content-type': 'application/json' };
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      const cases: Array<[string, string, Record<string, string>, string | undefined]> = [
+        ['POST', '/.well-known/jwks.json', form, 'a=b'],
+        ['POST', '/.well-known/jwks.json', json, '{"a":'],
+        ['POST', '/.well-known/oauth-authorization-server', json, '{"a":1}'],
+        ['PUT', '/docs/errors', { 'content-type': 'application/json; charset=utf-16' }, '{}'],
+        ['POST', '/oauth/token', form, 'grant_type=client_credentials'],
+        ['POST', '/v1/nowhere', { ...json, 'content-encoding': 'gzip' }, '{}'],
+        ['POST', '/v1/nowhere', json, Buffer.from([0x7b, 0xff, 0x7d]).toString('latin1')],
+        ['POST', '/v1/nowhere', json, `{"pad":"${'x'.repeat(70 * 1024)}"}`],
+        ['POST', '/v1/nowhere', json, `${'['.repeat(100)}${']'.repeat(100)}`],
+        ['POST', '/v1/nowhere', { 'content-type': 'text/plain' }, 'hello'],
+        ['DELETE', '/v1/nowhere', {}, undefined],
+      ];
+      const answers = [];
+      for (const [method, path, headers, body] of cases) {
+        const res = await fetch(`${app.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : Buffer.from(body, 'latin1') });
+        const answer = (await res.json()) as { responseDetails: Array<{ code: number; subCode: number }> };
+        answers.push({ method, path, headers, status: res.status, detail: answer.responseDetails[0] });
+      }
+      expect(answers).toMatchObject(cases.map(([method, path, headers]) => ({ method, path, headers, status: 404, detail: { code: 404, subCode: 0 } })));
+      // Under /care the console's own page (HTML, CONTRACT section 14), a form body or not.
+      const consolePage = await fetch(`${app.baseUrl}/care/nowhere`, { method: 'POST', headers: form, body: 'a=b' });
+      expect({ status: consolePage.status, type: consolePage.headers.get('content-type') }).toEqual({ status: 404, type: 'text/html; charset=utf-8' });
+    });
+
     it('malformed JSON: 400 code 100 subCode 1', async () => {
       const res = await app.client().post('/v1/programs/sandbox/enrollments', undefined, { rawBody: '{"requestId": "x",' });
       expect(res.status).toBe(400);

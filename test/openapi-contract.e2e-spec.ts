@@ -116,6 +116,38 @@ describe('OpenAPI as a contract (issue 14)', () => {
     expect(failures).toEqual([]);
   });
 
+  it("lists the 400s of a request's headers on every 400 and 4XX it documents: an unknown X-Sandbox-Fault (/v1, sandbox) and headers over 16 KiB", async () => {
+    const fault = await fetch(`${app.baseUrl}/v1/errors`, { headers: { 'x-sandbox-fault': 'nope' } });
+    expect({ status: fault.status, detail: ((await fault.json()) as Json).responseDetails[0] }).toMatchObject({
+      status: 400,
+      detail: { code: 100, subCode: 5 },
+    });
+    const large = await fetch(`${app.baseUrl}/v1/errors`, { headers: { 'x-pad': 'x'.repeat(17 * 1024) } });
+    expect({ status: large.status, detail: ((await large.json()) as Json).responseDetails[0] }).toMatchObject({
+      status: 400,
+      detail: { code: 100, subCode: 1, description: 'Malformed request: its headers exceed 16 KiB' },
+    });
+    const gaps: string[] = [];
+    for (const doc of both()) {
+      for (const { path, method, op } of operations(doc)) {
+        for (const status of ['400', '4XX']) {
+          const json = (op.responses[status] as Json | undefined)?.content?.['application/json'] as Json | undefined;
+          if (json?.schema?.$ref !== '#/components/schemas/ErrorEnvelope') continue;
+          const where = `${method.toUpperCase()} ${path} ${status}`;
+          const triples = Object.values(json.examples as Record<string, Json>).map((listed) => {
+            const { code, subCode } = (listed.$ref ? doc.components.examples[(listed.$ref as string).split('/').pop() as string] : listed).value
+              .responseDetails[0];
+            return `${code}/${subCode}`;
+          });
+          const description = op.responses[status].description as string;
+          if (!triples.includes('100/1') || !description.includes('headers over 16 KiB')) gaps.push(`${where}: headers over 16 KiB`);
+          if (path.startsWith('/v1/') && (!triples.includes('100/5') || !description.includes('X-Sandbox-Fault'))) gaps.push(`${where}: X-Sandbox-Fault`);
+        }
+      }
+    }
+    expect(gaps).toEqual([]);
+  });
+
   it('documents the HTTP 200 declines: limits (code 2) and OFAC hold (5/370) on enrollment, 5/362 on user update', () => {
     const enroll = document.paths['/v1/programs/{programCode}/enrollments'].post.responses['200'];
     expect(enroll.description).toMatch(/code 2/);

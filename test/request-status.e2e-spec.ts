@@ -67,6 +67,11 @@ describe('GET .../enrollments/requests/{requestId} (e2e, CONTRACT section 11)', 
     expect(held.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
     const body = await stateOf(request.requestId);
     expect(body).toMatchObject({ request: { state: 'held' }, answer: null });
+    // Until care clears the hold, the identical retry is held again: nothing completes it but the clearance.
+    const heldAgain = await app.client().post(ENROLL, request);
+    expect(heldAgain.body.responseDetails[0]).toMatchObject({ code: 5, subCode: 370 });
+    expect(heldAgain.headers.get('idempotent-replayed')).toBeNull();
+    expect(await stateOf(request.requestId)).toMatchObject({ request: { state: 'held' }, answer: null });
 
     const accountId = (held.body.account as { accountIdentifier: string }).accountIdentifier;
     expect((await app.client('care').post(`/v1/care/accounts/${accountId}/ofacClear`, {})).status).toBe(200);

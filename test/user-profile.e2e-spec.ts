@@ -394,6 +394,33 @@ describe('User profile: PUT user, GET users (e2e)', () => {
       expect(after.user.email_enc).toBe(before.user.email_enc);
     });
 
+    it('no type can repeat (one address, one phoneNumber): two of either are refused as such, and the 400 documents no 1020 row', async () => {
+      for (const [encryptedUserData, code, subCode] of [
+        [{ addresses: [homeAddress(), homeAddress()] }, 100, 2],
+        [{ phoneNumbers: [{ phoneType: 'mobile', number: uniquePhone() }] }, 100, 2],
+        [
+          {
+            phoneNumber: [
+              { phoneType: 'mobile', number: uniquePhone() },
+              { phoneType: 'mobile', number: uniquePhone() },
+            ],
+          },
+          100,
+          5,
+        ],
+      ] as const) {
+        const res = await acme.put(userPath(e), { encryptedUserData });
+        expect({ status: res.status, detail: detail(res.body) }).toMatchObject({ status: 400, detail: { code, subCode } });
+      }
+      const document = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as {
+        paths: Record<string, { put: { responses: Record<string, { content: { 'application/json': { examples: Record<string, unknown> } } }> } }>;
+      };
+      const listed =
+        document.paths['/v1/programs/{programCode}/accounts/{accountIdentifier}/users/{userIdentifier}'].put.responses['400'].content['application/json']
+          .examples;
+      expect(Object.keys(listed)).not.toContain('DUPLICATE_TYPE');
+    });
+
     it('encryptedUserData is required', async () => {
       const res = await acme.put(userPath(e), {});
       expect(res.status).toBe(400);

@@ -67,7 +67,7 @@ export interface paths {
         put?: never;
         /**
          * Client-credentials token (RFC 6749 §4.4)
-         * @description application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic (client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. Rate limited: at most the configured limit (default 60) of successful requests a minute per client id, that many failed client authentications a minute per (client id, source address), and ten times that of all requests per source address (IPv6 by its /64; behind the issuer's trusted proxy, the forwarded address), counted per service instance in fixed one-minute windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0) beside the RFC 6749 error too_many_requests. Every answer carries RateLimit-Policy ("client";q=60;w=60, "client-address";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, the policy closest to its limit), and Cache-Control: no-store.
+         * @description application/x-www-form-urlencoded: grant_type=client_credentials, optional scope; client authenticated with HTTP Basic (client_secret_basic) or client_id + client_secret in the form (client_secret_post). Answers RFC 6749 §5.1 / §5.2 bodies. Rate limited: at most the configured limit (default 60) of successful requests a minute per client id, that many failed client authentications a minute per (client id, source address), and ten times that of all requests per source address (IPv6 by its /64; behind the issuer's trusted proxy, the forwarded address), counted per service instance in fixed one-minute windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0) beside the RFC 6749 error too_many_requests. Every answer carries RateLimit-Policy ("client";q=60;w=60, "client-address";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to reset>, of the policies that apply to the request the one with the fewest requests left: the address policy always, the client and client-address policies once the form has been read and names a client id; so an answer refused before that (a body that is not a form or cannot be parsed, a sandbox fault) or to a form without a client id shows the address policy), and Cache-Control: no-store.
          */
         post: operations["issueToken"];
         delete?: never;
@@ -205,7 +205,7 @@ export interface paths {
         put?: never;
         /**
          * Enroll a user: user, account, primary purse and card in one call
-         * @description Creates the user, the account with its primary purse, and the card, in one transaction (an interrupted or held enrollment completes on the identical retry). HTTP 200 answers: success (account normal; or pending with kycPendingGate manual and an inactive card when KYC refers); an OFAC hold (5/370 first, account pending/ofacReview, paymentInstruments []); an account-limit decline (code 2, subCodes 60/61/63/66), with your most recent active enrollment of that key when its date of birth matches. When the bill-cycle step fails the account stays pending with accountCycleDay null and no card; the identical retry completes it. Limits: Active limits count the activated accounts of the key that are normal or have a KYC gate open; lifetime limits count every account ever activated, closed ones included, under every default phone it had once activated (a number a user update moved it away from still counts it). An enrollment held for OFAC review or short of its bill cycle counts toward neither until it completes, and is counted again when it does: if the key is full by then, the enrollment ends with the limit decline and its account is closed. Defaults: accountType consumer; currency the program's first currency; the home address is the default address and the first phone the default phone when none is marked. The user status is "active" at enrollment; the account status carries KYC and OFAC outcomes. Names and address text are normalised to Unicode NFC before validation, the idempotency comparison and storage: a decomposed "José" (e + U+0301) is the same name. Further rules: (1) limits are counted per account type: consumer and small-business accounts of one SSN, ITIN or phone never use each other's slots; (2) the enrollment returned beside an active-limit decline is the calling partner's own most recent active one of the key, whoever else enrolled the key since; with none, or another date of birth, the decline comes alone; (3) a Matricula enrollment counts under its default phone only, until an ITIN is added to it (POST identity); (4) duplicate phone types answer 400/1020 like duplicate address types; (5) two default phones, ssnSuffix different from last4SSN, accountType business on a program without KYB and a termsAcceptanceDateTime that is not ISO 8601 answer 400/100/5 naming the field; (6) a date of birth in the future answers 400/700; (7) an onboardingID on a program without Matricula enrollment, or an empty one, answers 400/660/0; (8) sandbox only (ignored in production): the last name Kycrefer makes KYC refer the enrollment for manual review (pending, kycPendingGate manual, an inactive card), on programs without kycRequired too; the last name Ofachold makes OFAC screening hold it (5/370, pending/ofacReview, no card) until care clears it; X-Sandbox-Fault (below) stops it at a chosen point; (9) a business enrollment needs its businessData: without it, 400/200/0 "businessData is required".
+         * @description Creates the user, the account with its primary purse, and the card, in one transaction (an interrupted enrollment completes on the identical retry; one held for OFAC review answers 5/370 again to the identical retry until the issuer's care team clears the hold, which completes it (or ends it with the limit decline, see Limits) and stores its final answer, which the identical retry then replays). HTTP 200 answers: success (account normal; or pending with kycPendingGate manual and an inactive card when KYC refers); an OFAC hold (5/370 first, account pending/ofacReview, paymentInstruments []); an account-limit decline (code 2, subCodes 60/61/63/66), with your most recent active enrollment of that key when its date of birth matches. When the bill-cycle step fails the account stays pending with accountCycleDay null and no card; the identical retry completes it. Limits: Active limits count the activated accounts of the key that are normal or have a KYC gate open; lifetime limits count every account ever activated, closed ones included, under every default phone it had once activated (a number a user update moved it away from still counts it). An enrollment held for OFAC review or short of its bill cycle counts toward neither until it completes, and is counted again when it does: if the key is full by then, the enrollment ends with the limit decline and its account is closed. Defaults: accountType consumer; currency the program's first currency; the home address is the default address and the first phone the default phone when none is marked. The user status is "active" at enrollment; the account status carries KYC and OFAC outcomes. Names and address text are normalised to Unicode NFC before validation, the idempotency comparison and storage: a decomposed "José" (e + U+0301) is the same name. Further rules: (1) limits are counted per account type: consumer and small-business accounts of one SSN, ITIN or phone never use each other's slots; (2) the enrollment returned beside an active-limit decline is the calling partner's own most recent active one of the key, whoever else enrolled the key since; with none, or another date of birth, the decline comes alone; (3) a Matricula enrollment counts under its default phone only, until an ITIN is added to it (POST identity); (4) duplicate phone types answer 400/1020 like duplicate address types; (5) two default phones, ssnSuffix different from last4SSN, accountType business on a program without KYB and a termsAcceptanceDateTime that is not ISO 8601 answer 400/100/5 naming the field; (6) a date of birth in the future answers 400/700; (7) an onboardingID on a program without Matricula enrollment, or an empty one, answers 400/660/0; (8) sandbox only (ignored in production): the last name Kycrefer makes KYC refer the enrollment for manual review (pending, kycPendingGate manual, an inactive card), on programs without kycRequired too; the last name Ofachold makes OFAC screening hold it (5/370, pending/ofacReview, no card) until care clears it; X-Sandbox-Fault (below) stops it at a chosen point; (9) a business enrollment needs its businessData: without it, 400/200/0 "businessData is required".
          */
         post: operations["enroll"];
         delete?: never;
@@ -243,7 +243,7 @@ export interface paths {
         };
         /**
          * What happened to an enrollment requestId, and the answer its identical retry would replay
-         * @description state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. An enrollment the issuer's OFAC clearance completed is completed with its final answer stored at the clearance (the enrollment, or a limit decline), which the identical retry replays. One whose account the issuer closed before it finished (held, or incomplete) is completed too: its answer, stored at the close, is code 0 with the closed account. Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner's: 404/10/0.
+         * @description state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. When the issuer's care team clears an OFAC hold, the enrollment's final answer is stored at the clearance, and the identical retry replays it (Idempotent-Replayed: true): the enrollment (completed), or, when its key filled its limit while it was held, the limit decline (declined; the held account is closed, limitExceeded). One whose account the issuer closed before it finished (held, or incomplete) is completed too: its answer, stored at the close, is code 0 with the closed account. Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner's: 404/10/0.
          */
         get: operations["getEnrollmentRequest"];
         put?: never;
@@ -741,18 +741,13 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             request: components["schemas"]["EnrollmentRequestView"];
-            /** @example a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607 */
-            requestId: string;
             /**
-             * @example [
-             *       {
-             *         "code": 0,
-             *         "subCode": 0,
-             *         "description": "Success"
-             *       }
-             *     ]
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
+             * @example req-20261121-0001
              */
-            responseDetails: components["schemas"]["ResponseDetailItem"][];
+            requestId: string;
+            /** @description Success: exactly [{code 0, subCode 0, description "Success"}]. A 200 decline puts its detail first (code 2 or 5). */
+            responseDetails: components["schemas"]["ResponseDetail"][];
         };
         EnrollmentRequestView: {
             /**
@@ -764,7 +759,7 @@ export interface components {
             /** @example req-2026-11-23-0001 */
             requestId: string;
             /**
-             * @description inProgress: a call with this requestId is running now; completed: a final answer is stored (or care cleared the OFAC hold and the identical retry will store it); declined: a limit decline is stored; held: OFAC review; incomplete: stopped short (e.g. bill cycle), the identical retry resumes it
+             * @description inProgress: a call with this requestId is running now; completed: a final answer of code 0 is stored (by care's action for an enrollment care cleared of its OFAC hold, or closed before it finished); declined: a limit decline is stored (also at the clearance, when the key filled its limit while the enrollment was held); held: OFAC review, no answer stored until care clears it; incomplete: stopped short (e.g. bill cycle), the identical retry resumes it
              * @example completed
              * @enum {string}
              */
@@ -803,7 +798,10 @@ export interface components {
              * @example city contains invalid characters
              */
             description: string;
-            /** @example https://api.example.com/docs/errors#640-504 */
+            /**
+             * Format: uri
+             * @example https://sandbox.example.com/docs/errors#640-504
+             */
             docUrl: string;
             /**
              * @description HTTP status the error is answered with (200 for business declines)
@@ -821,23 +819,18 @@ export interface components {
              *         "code": 640,
              *         "subCode": 504,
              *         "description": "city contains invalid characters",
-             *         "docUrl": "https://api.example.com/docs/errors#640-504"
+             *         "docUrl": "https://sandbox.example.com/docs/errors#640-504"
              *       }
              *     ]
              */
             errors: components["schemas"]["ErrorCatalogueEntry"][];
-            /** @example a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607 */
-            requestId: string;
             /**
-             * @example [
-             *       {
-             *         "code": 0,
-             *         "subCode": 0,
-             *         "description": "Success"
-             *       }
-             *     ]
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
+             * @example req-20261121-0001
              */
-            responseDetails: components["schemas"]["ResponseDetailItem"][];
+            requestId: string;
+            /** @description Success: exactly [{code 0, subCode 0, description "Success"}]. A 200 decline puts its detail first (code 2 or 5). */
+            responseDetails: components["schemas"]["ResponseDetail"][];
         };
         ErrorDetail: {
             /**
@@ -1020,38 +1013,15 @@ export interface components {
             /** @example 0 */
             subCode: number;
         };
-        ResponseDetailItem: {
-            /** @example 0 */
-            code: number;
-            /** @example Success */
-            description: string;
-            /**
-             * @description Every detail of a non-success answer: its row of /docs/errors
-             * @example https://api.example.com/docs/errors#640-504
-             */
-            docUrl?: string;
-            /**
-             * @description JSON path of the failed property (validation details)
-             * @example encryptedUserData.addresses[0].city
-             */
-            field?: string;
-            /** @example 0 */
-            subCode: number;
-        };
         SandboxResetResponse: {
             removed: components["schemas"]["RemovedCounts"];
-            /** @example a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607 */
-            requestId: string;
             /**
-             * @example [
-             *       {
-             *         "code": 0,
-             *         "subCode": 0,
-             *         "description": "Success"
-             *       }
-             *     ]
+             * @description The body's requestId, else the request's X-Request-Id, else a generated id (also in X-Request-Id)
+             * @example req-20261121-0001
              */
-            responseDetails: components["schemas"]["ResponseDetailItem"][];
+            requestId: string;
+            /** @description Success: exactly [{code 0, subCode 0, description "Success"}]. A 200 decline puts its detail first (code 2 or 5). */
+            responseDetails: components["schemas"]["ResponseDetail"][];
         };
         ScanCaptureDto: {
             /**
@@ -1442,7 +1412,6 @@ export type SchemaPurse = components['schemas']['Purse'];
 export type SchemaRedeliveredWebhookEventResponse = components['schemas']['RedeliveredWebhookEventResponse'];
 export type SchemaRemovedCounts = components['schemas']['RemovedCounts'];
 export type SchemaResponseDetail = components['schemas']['ResponseDetail'];
-export type SchemaResponseDetailItem = components['schemas']['ResponseDetailItem'];
 export type SchemaSandboxResetResponse = components['schemas']['SandboxResetResponse'];
 export type SchemaScanCaptureDto = components['schemas']['ScanCaptureDto'];
 export type SchemaScanCaptureResponse = components['schemas']['ScanCaptureResponse'];
@@ -1478,7 +1447,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found */
+            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found, whatever its body; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             "4XX": {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1520,7 +1489,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found */
+            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found, whatever its body; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             "4XX": {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1562,7 +1531,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found */
+            /** @description No client error of its own: a request that is not this operation as documented (a malformed URL, another method) answers 404/404/0 Resource not found, whatever its body; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             "4XX": {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1716,7 +1685,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Not 9 digits, non-numeric or not starting with 9: 400/761/0 Invalid ITIN. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/761/0 Invalid ITIN */
+            /** @description Not 9 digits, non-numeric or not starting with 9: 400/761/0 Invalid ITIN. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/761/0 Invalid ITIN. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1800,7 +1769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorCatalogueResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1846,7 +1815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScanCaptureResponse"];
                 };
             };
-            /** @description Malformed fields (100/5), missing fields (200/0). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type */
+            /** @description Malformed fields (100/5), missing fields (200/0). 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1922,7 +1891,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2005,7 +1974,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfileResponse"];
                 };
             };
-            /** @description Enrollment KYB rules; businessType outside the list: 400/600/0 "Invalid businessType". 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/600/0 Invalid businessType; 400/400/507 businessName min or max length; 400/640/507 businessName contains invalid characters; 400/400/0 <property name> min or max length; 400/400/504 city min or max length; 400/640/504 city contains invalid characters; 400/400/505 addressLine1 min or max length; 400/640/505 addressLine1 contains invalid characters; 400/400/506 addressLine2 min or max length; 400/640/506 addressLine2 contains invalid characters; 400/780/0 Invalid State; 400/770/0 Invalid Phone Number; 400/100/5 <property name> has an invalid value or type; 400/350/0 Invalid Business Zip Code; 400/350/0 Invalid Zip Code; 400/740/0 Invalid URL Format; 400/750/0 Invalid Email Format; 400/600/0 Invalid Business Country Code; 400/300/0 Invalid Avg Monthly Processing Volume */
+            /** @description Enrollment KYB rules; businessType outside the list: 400/600/0 "Invalid businessType". 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/600/0 Invalid businessType; 400/400/507 businessName min or max length; 400/640/507 businessName contains invalid characters; 400/400/0 <property name> min or max length; 400/400/504 city min or max length; 400/640/504 city contains invalid characters; 400/400/505 addressLine1 min or max length; 400/640/505 addressLine1 contains invalid characters; 400/400/506 addressLine2 min or max length; 400/640/506 addressLine2 contains invalid characters; 400/780/0 Invalid State; 400/770/0 Invalid Phone Number; 400/100/5 <property name> has an invalid value or type; 400/350/0 Invalid Business Zip Code; 400/740/0 Invalid URL Format; 400/750/0 Invalid Email Format; 400/600/0 Invalid Business Country Code; 400/300/0 Invalid Avg Monthly Processing Volume. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2092,7 +2061,7 @@ export interface operations {
                     "application/json": components["schemas"]["UsersResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2176,7 +2145,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type; 400/1020/0 Duplicated type is not allowed; 400/1040/0 For card shipment, either a home or business address can be the default; 400/400/504 city min or max length; 400/400/505 addressLine1 min or max length; 400/400/506 addressLine2 min or max length; 400/640/504 city contains invalid characters; 400/640/505 addressLine1 contains invalid characters; 400/640/506 addressLine2 contains invalid characters; 400/770/0 Invalid Phone Number; 400/750/0 Invalid Email Format; 400/780/0 Invalid State; 400/350/0 Invalid Zip Code */
+            /** @description Address and city length (400/504-506) and character (640/504-506) rows; phone 770, email 750, state 780, zip 350. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type; 400/1040/0 For card shipment, either a home or business address can be the default; 400/400/504 city min or max length; 400/400/505 addressLine1 min or max length; 400/400/506 addressLine2 min or max length; 400/640/504 city contains invalid characters; 400/640/505 addressLine1 contains invalid characters; 400/640/506 addressLine2 contains invalid characters; 400/770/0 Invalid Phone Number; 400/750/0 Invalid Email Format; 400/780/0 Invalid State; 400/350/0 Invalid Zip Code. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2272,7 +2241,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description Every validation row of the enrollment, KYB, currency/terms and user-data tables; further details name each failed field. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type; 400/700/0 identifyingData.dateOfBirth must be in the form YYYY-MM-DD; 400/630/0 Cannot pass both last4SSN and SSN; 400/630/0 Cannot pass both matriculaId and ssn or last4ssn; 400/200/0 ssn is required; 400/760/0 Invalid SSN; 400/660/0 Invalid onboardingID; 400/1020/0 Duplicated type is not allowed; 400/1040/0 For card shipment, either a home or business address can be the default; 400/1042/0 Home address is missing; 400/101/0 phoneNumbers userData sections missing, check your JSON; 400/650/0 Invalid Currency Code; 400/650/430 This product does not support this currency; 400/620/0 termsAcceptanceDateTime must be within 720 hours of the time it was submitted; 400/400/501 firstName min or max length; 400/400/502 lastName min or max length; 400/400/504 city min or max length; 400/400/505 addressLine1 min or max length; 400/400/506 addressLine2 min or max length; 400/640/501 firstName contains invalid characters; 400/640/502 lastName contains invalid characters; 400/640/503 middleName contains invalid characters; 400/640/504 city contains invalid characters; 400/640/505 addressLine1 contains invalid characters; 400/640/506 addressLine2 contains invalid characters; 400/770/0 Invalid Phone Number; 400/750/0 Invalid Email Format; 400/780/0 Invalid State; 400/350/0 Invalid Zip Code; 400/630/0 businessData is only valid when accountType is business; 400/400/507 businessName min or max length; 400/400/0 <property name> min or max length; 400/640/507 businessName contains invalid characters; 400/350/0 Invalid Business Zip Code; 400/740/0 Invalid URL Format; 400/750/0 Invalid Email Format; 400/600/0 Invalid Business Country Code; 400/600/0 Invalid Business Type; 400/300/0 Invalid Avg Monthly Processing Volume */
+            /** @description Every validation row of the enrollment, KYB, currency/terms and user-data tables; further details name each failed field. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type; 400/700/0 identifyingData.dateOfBirth must be in the form YYYY-MM-DD; 400/630/0 Cannot pass both last4SSN and SSN; 400/630/0 Cannot pass both matriculaId and ssn or last4ssn; 400/200/0 ssn is required; 400/760/0 Invalid SSN; 400/660/0 Invalid onboardingID; 400/1020/0 Duplicated type is not allowed; 400/1040/0 For card shipment, either a home or business address can be the default; 400/1042/0 Home address is missing; 400/101/0 phoneNumbers userData sections missing, check your JSON; 400/650/0 Invalid Currency Code; 400/650/430 This product does not support this currency; 400/620/0 termsAcceptanceDateTime must be within 720 hours of the time it was submitted; 400/400/501 firstName min or max length; 400/400/502 lastName min or max length; 400/400/504 city min or max length; 400/400/505 addressLine1 min or max length; 400/400/506 addressLine2 min or max length; 400/640/501 firstName contains invalid characters; 400/640/502 lastName contains invalid characters; 400/640/503 middleName contains invalid characters; 400/640/504 city contains invalid characters; 400/640/505 addressLine1 contains invalid characters; 400/640/506 addressLine2 contains invalid characters; 400/770/0 Invalid Phone Number; 400/750/0 Invalid Email Format; 400/780/0 Invalid State; 400/350/0 Invalid Zip Code; 400/630/0 businessData is only valid when accountType is business; 400/400/507 businessName min or max length; 400/400/0 <property name> min or max length; 400/640/507 businessName contains invalid characters; 400/350/0 Invalid Business Zip Code; 400/740/0 Invalid URL Format; 400/750/0 Invalid Email Format; 400/600/0 Invalid Business Country Code; 400/600/0 Invalid Business Type; 400/300/0 Invalid Avg Monthly Processing Volume. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2359,7 +2328,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2435,7 +2404,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnrollmentRequestStatusResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2515,7 +2484,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxResetResponse"];
                 };
             };
-            /** @description A body other than none or {}, or any query parameter. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
+            /** @description A body other than none or {}, or any query parameter. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2595,7 +2564,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventListResponse"];
                 };
             };
-            /** @description A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit that is not an integer 1..100 written plainly (no leading zero, sign or exponent); an unknown eventType; any other query parameter (a misspelt cursor would list from the start again). 400/100/6 Invalid cursor or limit; 400/100/5 <property name> has an invalid value or type; 400/100/2 property <property name> should not exist */
+            /** @description A cursor not in the form this list returns (cursors are positions in the list: a well-formed one past its end lists nothing) or a limit that is not an integer 1..100 written plainly (no leading zero, sign or exponent); an unknown eventType; any other query parameter (a misspelt cursor would list from the start again). 400/100/6 Invalid cursor or limit; 400/100/5 <property name> has an invalid value or type; 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2660,7 +2629,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventResponse"];
                 };
             };
-            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist */
+            /** @description Any query parameter: a read takes none (400/100/2 naming it). 400/100/2 property <property name> should not exist. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2742,7 +2711,7 @@ export interface operations {
                     "application/json": components["schemas"]["RedeliveredWebhookEventResponse"];
                 };
             };
-            /** @description A body other than none or {}, or any query parameter. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type */
+            /** @description A body other than none or {}, or any query parameter. 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/100/5 <property name> has an invalid value or type. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2844,7 +2813,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestWebhookResponse"];
                 };
             };
-            /** @description 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type */
+            /** @description 400/100/1 Malformed JSON body; 400/100/2 property <property name> should not exist; 400/200/0 <property name> is required; 400/100/5 <property name> has an invalid value or type. For its headers, as every /v1 operation: sandbox only, an X-Sandbox-Fault value the sandbox does not know: 400/100/5 naming the header; headers over 16 KiB in all, or an HTTP/1.1 request without Host: 400/100/1 ("Malformed request: its headers exceed 16 KiB", "Malformed request: no Host header") */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

@@ -4,7 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { contextHeaders } from '../context/request-scope';
 import { recordAnswerCode } from './answer-code';
 import { currentRequestId } from './request-id';
-import { renderError } from './error-rendering';
+import { renderError, toDomainError } from './error-rendering';
 import { DomainError } from '../errors/domain-error';
 import { unavailableRequested } from '../context/sandbox-faults';
 
@@ -38,7 +38,10 @@ export function sendError(
     logger.log({ requestId, errorCode: error?.code, msg: 'request aborted by the client' });
     return;
   }
-  let rendered = renderError(exception, requestId, publicUrl, request.routeOptions?.bodyLimit);
+  // A request that matches no route is 404/404/0 whatever its body (CONTRACT section 11): the parsers
+  // take no body of it, but the body limit holds while a body is read, before any parser.
+  const tooLargeForNoRoute = request.is404 && toDomainError(exception).domain.key === 'BODY_TOO_LARGE';
+  let rendered = renderError(tooLargeForNoRoute ? new DomainError('ROUTE_NOT_FOUND') : exception, requestId, publicUrl, request.routeOptions?.bodyLimit);
   // A sandbox call asking to find the service unavailable does, whatever else is wrong with it.
   if (rendered.status < 500 && unavailableRequested()) rendered = renderError(new DomainError('DEPENDENCY_UNAVAILABLE'), requestId, publicUrl);
   if (rendered.unavailable) {

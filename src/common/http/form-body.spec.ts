@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../errors/domain-error';
 import { FormBody, parseFormBody } from './form-body';
 
-function routeDeclaring(formBody: FormBody | undefined, headers: Record<string, string> = {}): FastifyRequest {
-  return { headers, routeOptions: { config: formBody === undefined ? {} : { formBody } } } as FastifyRequest;
+function routeDeclaring(formBody: FormBody | undefined, headers: Record<string, string> = {}, is404 = false): FastifyRequest {
+  return { headers, is404, routeOptions: { config: formBody === undefined ? {} : { formBody } } } as FastifyRequest;
 }
 
 function parsed(request: FastifyRequest, text: string): { error: Error | null; body: unknown } {
@@ -32,6 +32,12 @@ describe(parseFormBody.name, () => {
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).key).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect((error as DomainError).entry).toMatchObject({ http: 415, code: 100, subCode: 4 });
+  });
+
+  it('takes no body of a request that matches no route, whatever it is (it answers 404/404/0)', () => {
+    for (const headers of [{}, { 'content-encoding': 'gzip' }] as Array<Record<string, string>>) {
+      expect(parsed(routeDeclaring(undefined, headers, true), 'a=b&__proto__=x')).toEqual({ error: null, body: undefined });
+    }
   });
 
   it('refuses a content-encoded form (it decodes none): 415; the token route, taking bytes, refuses it itself', () => {

@@ -23,10 +23,12 @@ export const AcceptsForm = (as: FormBody): MethodDecorator => RouteConfig({ form
 
 /**
  * The application's one parser of form bodies (registered with Nest's `useBodyParser`, which keeps
- * the bytes as `rawBody` first): what the route declared with `@AcceptsForm`, or 415. A parsed form
+ * the bytes as `rawBody` first): what the route declared with `@AcceptsForm`, or 415 (nothing for a
+ * request that matches no route, which answers 404/404/0 whatever its body). A parsed form
  * with a `__proto__` field is refused as malformed (the console's forms have no unknown-property rule).
  */
 export function parseFormBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, parsed?: unknown) => void): void {
+  if (request.is404) return done(null, undefined);
   const as = (request.routeOptions.config as FormRouteConfig | undefined)?.formBody;
   // The token route refuses an encoded form itself, in RFC 6749's words (token-form.ts).
   if (as === 'bytes') return done(null, body);

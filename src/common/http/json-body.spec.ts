@@ -78,9 +78,9 @@ describe(prepareJson.name, () => {
 describe(jsonBodyParser.name, () => {
   const sut = jsonBodyParser(Fastify({ onProtoPoisoning: 'error', onConstructorPoisoning: 'error' }));
 
-  function parsed(text: string, headers: Record<string, string> = {}): Promise<{ error: Error | null; body: unknown }> {
+  function parsed(text: string, headers: Record<string, string> = {}, is404 = false): Promise<{ error: Error | null; body: unknown }> {
     return new Promise((resolve) => {
-      void sut({ headers } as FastifyRequest, Buffer.from(text), (error, body) => resolve({ error: error ?? null, body }));
+      void sut({ headers, is404 } as FastifyRequest, Buffer.from(text), (error, body) => resolve({ error: error ?? null, body }));
     });
   }
 
@@ -96,6 +96,16 @@ describe(jsonBodyParser.name, () => {
       expect(((await parsed('{"a":1}', { 'content-type': `application/json; charset=${charset}` })).error as DomainError).key).toBe('UNSUPPORTED_MEDIA_TYPE');
     }
     expect(await parsed('{"a":1}', { 'content-type': 'application/json; charset=UTF-8' })).toEqual({ error: null, body: { a: 1 } });
+  });
+
+  it('takes no body of a request that matches no route, whatever it is (it answers 404/404/0)', async () => {
+    for (const [text, headers] of [
+      ['{"a":', {}],
+      ['{"a":1}', { 'content-encoding': 'gzip' }],
+      ['{"a":1}', { 'content-type': 'application/json; charset=utf-16' }],
+    ] as const) {
+      expect(await parsed(text, headers, true)).toEqual({ error: null, body: undefined });
+    }
   });
 
   it('takes no content at all as no body, and parses JSON as Fastify does', async () => {

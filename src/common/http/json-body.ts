@@ -143,7 +143,8 @@ export function jsonBodyHook(request: FastifyRequest, _reply: unknown, done: (er
  * `rawBody`): Fastify's own (`getDefaultJsonParser`), except that no content at all is no body and
  * bytes that are not UTF-8 are malformed JSON. A body-less call (a care operation, a redelivery) that
  * names the JSON media type anyway is not malformed JSON; content that is not JSON, whitespace
- * included, still is (400/100/1).
+ * included, still is (400/100/1). The body of a request that matches no route is not parsed: its
+ * answer is 404/404/0 whatever the body (CONTRACT section 11).
  *
  * `__proto__` and `constructor.prototype` are parsed as JSON.parse parses them, as own properties
  * that poison nothing ('ignore'), rather than refused as malformed: the body pipes refuse them, as
@@ -154,7 +155,7 @@ export function jsonBodyHook(request: FastifyRequest, _reply: unknown, done: (er
 export function jsonBodyParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
   const parse = fastify.getDefaultJsonParser('ignore', 'ignore');
   return (request, body, done) => {
-    if (body.length === 0) return done(null, undefined);
+    if (request.is404 || body.length === 0) return done(null, undefined);
     // CONTRACT section 1: JSON bodies are UTF-8. Declared in another charset: not a body we take (415/100/4);
     // bytes that are not UTF-8: malformed (Buffer#toString alone would turn a stray byte into U+FFFD).
     if (isEncodedBody(request.headers) || mediaType(request.headers['content-type'])?.utf8 === false)

@@ -102,7 +102,10 @@ export class TokenController {
       "source address (IPv6 by its /64; behind the issuer's trusted proxy, the forwarded address), counted per service instance in fixed one-minute " +
       'windows; beyond any, 429 with Retry-After and the error envelope (code 429, subCode 0) beside the RFC 6749 error too_many_requests. Every answer carries RateLimit-Policy ' +
       '("client";q=60;w=60, "client-address";q=60;w=60, "address";q=600;w=60) and RateLimit ("<policy>";r=<remaining>;t=<seconds to ' +
-      'reset>, the policy closest to its limit), and Cache-Control: no-store.',
+      'reset>, of the policies that apply to the request the one with the fewest requests left: the address policy always, ' +
+      'the client and client-address policies once the form has been read and names a client id; so an answer refused before that ' +
+      '(a body that is not a form or cannot be parsed, a sandbox fault) or to a form without a client id shows the address policy), ' +
+      'and Cache-Control: no-store.',
   })
   @ApiOkResponse({
     type: TokenResponseDto,

@@ -1,17 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ResponseDetailItem } from '../../common/http/response-detail.dto';
+import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 
 export class RemovedCounts {
   @ApiProperty({
+    type: 'integer',
+    minimum: 0,
     example: 12,
     description: 'Accounts removed, with their purses, cards, limit keys, business profiles, enrollment progress and care audit rows',
   })
   accounts: number;
-  @ApiProperty({ example: 12, description: 'Users removed, with their addresses and phones' }) users: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 12, description: 'Users removed, with their addresses and phones' }) users: number;
 }
 
-export class SandboxResetResponse {
-  @ApiProperty({ example: 'a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607' }) requestId: string;
-  @ApiProperty({ type: [ResponseDetailItem], example: [{ code: 0, subCode: 0, description: 'Success' }] }) responseDetails: ResponseDetailItem[];
+export class SandboxResetResponse extends EnvelopeDto {
   @ApiProperty({ type: RemovedCounts }) removed: RemovedCounts;
 }

@@ -101,7 +101,6 @@ export class BusinessProfileController {
         'INVALID_PHONE',
         'INVALID_FIELD',
         'INVALID_BUSINESS_ZIP',
-        'INVALID_ZIP',
         'INVALID_URL',
         'INVALID_BUSINESS_EMAIL',
         'INVALID_BUSINESS_COUNTRY',

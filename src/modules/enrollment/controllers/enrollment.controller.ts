@@ -28,7 +28,9 @@ import { EnrollmentPlan, EnrollmentRulesService } from '../services/enrollment-r
 import { NO_QUERY, NoQuery } from '../../../common/validation/validate-only';
 
 const ENROLL_DESCRIPTION = [
-  'Creates the user, the account with its primary purse, and the card, in one transaction (an interrupted or held enrollment completes on the identical retry).',
+  'Creates the user, the account with its primary purse, and the card, in one transaction (an interrupted enrollment completes on the identical retry;',
+  "one held for OFAC review answers 5/370 again to the identical retry until the issuer's care team clears the hold, which completes it (or ends it with the limit decline, see Limits)",
+  'and stores its final answer, which the identical retry then replays).',
   'HTTP 200 answers: success (account normal; or pending with kycPendingGate manual and an inactive card when KYC refers);',
   'an OFAC hold (5/370 first, account pending/ofacReview, paymentInstruments []); an account-limit decline (code 2, subCodes 60/61/63/66),',
   'with your most recent active enrollment of that key when its date of birth matches.',
@@ -126,7 +128,8 @@ export class EnrollmentController {
     description:
       'state: inProgress (a call with this requestId is running now), completed (a final answer is stored), declined (a limit decline is stored), ' +
       'held (OFAC review), incomplete (stopped short, e.g. bill cycle: the identical retry resumes it). answer: the stored answer body, or null. ' +
-      "An enrollment the issuer's OFAC clearance completed is completed with its final answer stored at the clearance (the enrollment, or a limit decline), which the identical retry replays. " +
+      "When the issuer's care team clears an OFAC hold, the enrollment's final answer is stored at the clearance, and the identical retry replays it (Idempotent-Replayed: true): " +
+      'the enrollment (completed), or, when its key filled its limit while it was held, the limit decline (declined; the held account is closed, limitExceeded). ' +
       'One whose account the issuer closed before it finished (held, or incomplete) is completed too: its answer, stored at the close, is code 0 with the closed account. ' +
       "Validation failures and validate-only calls are never recorded. An unknown requestId, or another partner's: 404/10/0.",
   })

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ResponseDetailItem } from '../../../common/http/response-detail.dto';
+import { EnvelopeDto } from '../../../common/openapi/envelope.dto';
 
 export class EnrollmentRequestView {
   @ApiProperty({ example: 'req-2026-11-23-0001' }) requestId: string;
@@ -7,8 +7,9 @@ export class EnrollmentRequestView {
     enum: ['inProgress', 'completed', 'declined', 'held', 'incomplete'],
     example: 'completed',
     description:
-      'inProgress: a call with this requestId is running now; completed: a final answer is stored (or care cleared the OFAC hold and the identical retry will store it); ' +
-      'declined: a limit decline is stored; held: OFAC review; incomplete: stopped short (e.g. bill cycle), the identical retry resumes it',
+      "inProgress: a call with this requestId is running now; completed: a final answer of code 0 is stored (by care's action for an enrollment care cleared of its OFAC hold, or closed before it finished); " +
+      'declined: a limit decline is stored (also at the clearance, when the key filled its limit while the enrollment was held); held: OFAC review, no answer stored until care clears it; ' +
+      'incomplete: stopped short (e.g. bill cycle), the identical retry resumes it',
   })
   state: string;
   @ApiProperty({
@@ -26,9 +27,7 @@ export class EnrollmentRequestView {
   updatedDateTime: string;
 }
 
-export class EnrollmentRequestStatusResponse {
-  @ApiProperty({ example: 'a3f0c2d4-5b6e-4f70-8a91-b2c3d4e5f607' }) requestId: string;
-  @ApiProperty({ type: [ResponseDetailItem], example: [{ code: 0, subCode: 0, description: 'Success' }] }) responseDetails: ResponseDetailItem[];
+export class EnrollmentRequestStatusResponse extends EnvelopeDto {
   @ApiProperty({ type: EnrollmentRequestView }) request: EnrollmentRequestView;
   @ApiProperty({
     type: 'object',

@@ -53,7 +53,6 @@ export class UserProfileController {
         'UNKNOWN_PROPERTY',
         'REQUIRED_FIELD_MISSING',
         'INVALID_FIELD',
-        'DUPLICATE_TYPE',
         'MULTIPLE_DEFAULT_ADDRESSES',
         'CITY_LENGTH',
         'ADDRESS_LINE1_LENGTH',
