@@ -33,7 +33,11 @@ export const OPERATIONS = {
     label: 'Remove fraud block',
     effect: 'The account becomes healthy and normal at once; the blocked cards are unblocked by up to 3 automatic attempts within 15 minutes.',
   },
-  ofacClear: { label: 'Clear OFAC hold', effect: 'The held enrollment completes exactly as originally requested: bill cycle day, card, status normal.' },
+  ofacClear: {
+    label: 'Clear OFAC hold',
+    effect:
+      'The held enrollment completes exactly as originally requested: bill cycle day, card, status normal. If its SSN, ITIN or phone reached its limit of active accounts meanwhile, it is declined instead and the account closed.',
+  },
   kycGateClear: { label: 'Clear KYC gate', effect: 'kycPendingGate manual becomes none, the status normal, and inactive or blocked cards active.' },
   replaceCard: { label: 'Replace card', effect: 'A new card is issued with the current names; this card becomes replaced.' },
 } as const;

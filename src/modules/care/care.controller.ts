@@ -260,7 +260,7 @@ export class CareController {
     {
       operationId: 'careOfacClear',
       summary:
-        'Clear an OFAC hold: the held enrollment completes exactly as originally requested (its KYC decision, which the hold came before, then bill cycle, card; status normal, or pending for manual review when KYC refers it)',
+        'Clear an OFAC hold: the held enrollment completes exactly as originally requested (its KYC decision, which the hold came before, then bill cycle, card; status normal, or pending for manual review when KYC refers it); if its keys filled their active limits while it was held, it ends with that limit decline instead (account closed, statusReason limitExceeded)',
     },
     'Not held for OFAC review (409/5/390)',
   )
