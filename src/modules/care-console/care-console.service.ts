@@ -18,7 +18,7 @@ import { cardReplacementRefusal, careRefusal } from '../lifecycle/account-lifecy
 import { CallRunner } from '../locking/call-runner';
 import { LockNames } from '../../infrastructure/database/lock.service';
 import { UserRecordsService } from '../user/services/user-records.service';
-import { IdentityRow, identitiesOf, identityValue, maskedEmail, maskedPhone } from './identities';
+import { IdentityRow, identitiesOf, identityValue, maskedEmail, maskedTail } from './identities';
 import { BUSINESS_FIELD_OF, BusinessRevealField, OperationName, RevealField, SearchKind, Staff } from './staff';
 
 export interface SearchHit {
@@ -233,7 +233,7 @@ function businessFacts(profile: BusinessDataView | null): BusinessFact[] | null 
   if (!profile) return null;
   return Object.entries(profile).map(([key, value]): BusinessFact => {
     if (key === BUSINESS_FIELD_OF.businessEmail) return { key, value: maskedEmail(String(value)), reveal: 'businessEmail' };
-    if (key === BUSINESS_FIELD_OF.businessPhone) return { key, value: maskedPhone(String(value)), reveal: 'businessPhone' };
+    if (key === BUSINESS_FIELD_OF.businessPhone) return { key, value: maskedTail(String(value)), reveal: 'businessPhone' };
     return { key, value: typeof value === 'object' ? JSON.stringify(value) : String(value), reveal: null };
   });
 }

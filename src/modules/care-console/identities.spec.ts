@@ -1,4 +1,4 @@
-import { identitiesOf, identityValue, maskedEmail, maskedPhone } from './identities';
+import { identitiesOf, identityValue, maskedEmail, maskedTail } from './identities';
 
 describe(identitiesOf.name, () => {
   it('masks an SSN and an ITIN to their last four in the SSN shape, each revealable as itself', () => {
@@ -45,12 +45,13 @@ describe(maskedEmail.name, () => {
   });
 });
 
-describe(maskedPhone.name, () => {
+describe(maskedTail.name, () => {
   it.each([
     ['5125550199', '••••••0199'],
     ['+15125550199', '••••••••0199'],
-    ['0199', '0199'],
+    ['0199', '••99'],
+    ['7', '•'],
   ])('%s → %s', (number, masked) => {
-    expect(maskedPhone(number)).toBe(masked);
+    expect(maskedTail(number)).toBe(masked);
   });
 });

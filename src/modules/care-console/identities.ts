@@ -20,9 +20,14 @@ export function maskedEmail(address: string): string {
   return `${address.slice(0, 1)}•••${address.slice(at)}`;
 }
 
-/** A phone number as the account page shows it before a reveal: its last four digits. */
-export function maskedPhone(number: string): string {
-  return `${'•'.repeat(Math.max(number.length - 4, 0))}${number.slice(-4)}`;
+/**
+ * A value as the account page shows it before a reveal, where its shape is its own (a Matricula ID,
+ * a business phone number): a bullet per hidden character and at most its last four, never more
+ * than half of it, so a short one is never shown whole.
+ */
+export function maskedTail(value: string): string {
+  const shown = Math.min(4, Math.floor(value.length / 2));
+  return `${'•'.repeat(value.length - shown)}${value.slice(value.length - shown)}`;
 }
 
 /** One identity as the account page shows it: masked, and revealable where more is stored than the mask shows. */
@@ -45,10 +50,7 @@ export function identitiesOf(id: StoredIdentity): IdentityRow[] {
   const rows: IdentityRow[] = [];
   if (id.ssn) rows.push({ label: 'SSN', masked: nineDigits(id.ssn), field: 'ssn' });
   if (id.ssnSuffix) rows.push({ label: 'SSN (last four only)', masked: nineDigits(id.ssnSuffix), field: null });
-  if (id.matriculaId) {
-    const shown = Math.min(4, Math.floor(id.matriculaId.length / 2));
-    rows.push({ label: 'Matricula ID', masked: `${'•'.repeat(id.matriculaId.length - shown)}${id.matriculaId.slice(-shown)}`, field: 'matricula' });
-  }
+  if (id.matriculaId) rows.push({ label: 'Matricula ID', masked: maskedTail(id.matriculaId), field: 'matricula' });
   if (id.itin) rows.push({ label: 'ITIN', masked: nineDigits(id.itin), field: 'itin' });
   return rows;
 }
