@@ -1,3 +1,5 @@
+import { decodedOrAsIs } from './percent-decoding';
+
 /** What stands in a log line or a span for a path segment that reads as personal data (as the log's censored keys). */
 export const REDACTED_SEGMENT = '[redacted]';
 
@@ -22,16 +24,7 @@ export function privatePath(path: string): string {
 }
 
 function isPersonal(segment: string): boolean {
-  const text = decoded(segment);
+  const text = decodedOrAsIs(segment);
   if (text.includes('@')) return true;
   return NUMBER_AS_TYPED.test(text) && !UUID.test(text) && text.replace(/\D/g, '').length >= 9;
-}
-
-function decoded(segment: string): string {
-  if (!segment.includes('%')) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

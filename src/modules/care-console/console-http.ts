@@ -6,6 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import connectPgSimple from 'connect-pg-simple';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
+import { decodedOrAsIs } from '../../common/http/percent-decoding';
 import { AppConfig } from '../../config/app-config';
 import { KeyStore } from '../../infrastructure/crypto/key-store';
 import { DatabasePools } from '../../infrastructure/database/database-pools';
@@ -29,16 +30,8 @@ export const CONSOLE_CSP = ["default-src 'none'", "style-src 'self'", "img-src '
  * that does not decode is left as it came (Fastify answers it 400 before any route).
  */
 export function isConsolePath(url: string): boolean {
-  const pathOnly = decodedPath(url.split('?', 1)[0] ?? '');
+  const pathOnly = decodedOrAsIs(url.split('?', 1)[0] ?? '');
   return pathOnly === CONSOLE_PATH || pathOnly.startsWith(`${CONSOLE_PATH}/`);
-}
-
-function decodedPath(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }
 
 /**
