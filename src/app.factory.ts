@@ -92,7 +92,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     http: HTTP_SERVER_OPTIONS,
   });
   // First of all hooks: the request's context store and its id, then (at the end) its log line.
-  installRequestContext(adapter.getInstance(), config.isSandbox);
+  installRequestContext(adapter.getInstance(), config.isSandbox, config.env.publicUrl);
   installRequestLogging(adapter.getInstance(), rootLogger);
   const metrics = new Metrics({ rateLimitedRoutes: [TOKEN_PATH, ...LIMITED_WEBHOOK_ROUTES] });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, metrics, keys), adapter, {

@@ -41,6 +41,8 @@ describe('Service foundation (e2e)', () => {
     ] as const) {
       const res = await fetch(`${app.baseUrl}${path}`, init as RequestInit);
       expect({ path, nosniff: res.headers.get('x-content-type-options') }).toEqual({ path, nosniff: 'nosniff' });
+      // Over http (this app's PUBLIC_URL) no Strict-Transport-Security: a browser would ignore it, and it promises https.
+      expect({ path, hsts: res.headers.get('strict-transport-security') }).toEqual({ path, hsts: null });
     }
   });
 

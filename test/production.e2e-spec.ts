@@ -261,6 +261,24 @@ describe('Production mode (e2e)', () => {
       expect(cleared.body.paymentInstruments).toEqual([expect.objectContaining({ status: 'active' })]);
     });
 
+    it('every answer carries Strict-Transport-Security behind its https PUBLIC_URL: API, errors, token, documents, health, URL and header refusals', async () => {
+      const token = await app.client().accessToken();
+      for (const [what, path, init] of [
+        ['an API error', '/v1/errors', {}],
+        ['a missing account', `${ENROLL}/accounts/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${token}` } }],
+        ['no route', '/v1/nothing-here', {}],
+        ['a token refusal', '/oauth2/token', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }],
+        ['a document', '/openapi.json', {}],
+        ['health', '/health/live', {}],
+        // Fastify's own URL error, answered before any hook, and Node's parser refusal, answered on the socket.
+        ['an undecodable URL', '/v1/programs/%E0%A4%A/enrollments/accounts/x', {}],
+        ['headers over 16 KiB', '/v1/errors', { headers: { 'x-pad': 'x'.repeat(17 * 1024) } }],
+      ] as const) {
+        const res = await fetch(`${app.baseUrl}${path}`, init as RequestInit);
+        expect({ what, hsts: res.headers.get('strict-transport-security') }).toEqual({ what, hsts: 'max-age=31536000' });
+      }
+    });
+
     it('serves the OpenAPI documents but not Swagger UI (DOCS_IN_PRODUCTION is not set)', async () => {
       expect((await fetch(`${app.baseUrl}/openapi.json`)).status).toBe(200);
       expect((await fetch(`${app.baseUrl}/docs`)).status).toBe(404);

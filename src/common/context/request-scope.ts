@@ -8,18 +8,32 @@ import { parseSandboxFaults, SANDBOX_FAULT_HEADER, SANDBOX_FAULTS } from './sand
 const NO_FAULTS: readonly string[] = Object.freeze([]);
 
 /**
- * The headers every answer carries (CONTRACT section 1): its `X-Request-Id`, and under /v1 and on the
- * token path (whatever the method) `Cache-Control: no-store`; and `X-Content-Type-Options: nosniff`
- * (no browser reads a JSON answer as anything but its declared type; docs/security.md). Set by the
- * onSend hook below, and by the error path of Fastify's own URL errors, which answer before any hook runs.
+ * RFC 6797's `Strict-Transport-Security`, on every answer of a service whose PUBLIC_URL is https (as
+ * production's must be): a browser that reached it once (the care console's agents) uses https only,
+ * for a year. Without includeSubDomains: the issuer's other hosts are not this service's to decide.
  */
-export function contextHeaders(request: FastifyRequest): Record<string, string> {
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
+
+/** Whether answers carry STRICT_TRANSPORT_SECURITY: the service is reached over https. */
+export function servedOverHttps(publicUrl: string): boolean {
+  return publicUrl.startsWith('https://');
+}
+
+/**
+ * The headers every answer carries (CONTRACT section 1): its `X-Request-Id`, and under /v1 and on the
+ * token path (whatever the method) `Cache-Control: no-store`; `X-Content-Type-Options: nosniff`
+ * (no browser reads a JSON answer as anything but its declared type; docs/security.md); and over
+ * https, `Strict-Transport-Security`. Set by the onSend hook below, and by the error path of
+ * Fastify's own URL errors, which answer before any hook runs.
+ */
+export function contextHeaders(request: FastifyRequest, https: boolean): Record<string, string> {
   const url = request.url;
   const api = url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?') || url === TOKEN_PATH || url.startsWith(`${TOKEN_PATH}?`);
-  const id = currentRequestId(request);
-  return api
-    ? { [REQUEST_ID_HEADER]: id, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
-    : { [REQUEST_ID_HEADER]: id, 'x-content-type-options': 'nosniff' };
+  const headers: Record<string, string> = api
+    ? { [REQUEST_ID_HEADER]: currentRequestId(request), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
+    : { [REQUEST_ID_HEADER]: currentRequestId(request), 'x-content-type-options': 'nosniff' };
+  if (https) headers['strict-transport-security'] = STRICT_TRANSPORT_SECURITY;
+  return headers;
 }
 
 /**
@@ -31,7 +45,8 @@ export function contextHeaders(request: FastifyRequest): Record<string, string> 
  * - preHandler (the first): the body is parsed; a valid body `requestId` becomes the request's id.
  * - onSend: the context's headers (contextHeaders) on every answer, errors included.
  */
-export function installRequestContext(fastify: FastifyInstance, sandbox: boolean): void {
+export function installRequestContext(fastify: FastifyInstance, sandbox: boolean, publicUrl: string): void {
+  const https = servedOverHttps(publicUrl);
   const cls = ClsServiceManager.getClsService<RequestContextStore>();
   fastify.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const header = sandbox ? request.headers[SANDBOX_FAULT_HEADER] : undefined;
@@ -48,7 +63,7 @@ export function installRequestContext(fastify: FastifyInstance, sandbox: boolean
     done();
   });
   fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-    void reply.headers(contextHeaders(request));
+    void reply.headers(contextHeaders(request, https));
     done(null, payload);
   });
 }

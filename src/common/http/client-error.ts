@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import type { Logger } from 'pino';
 import { DomainError } from '../errors/domain-error';
 import { ERROR_CATALOGUE } from '../errors/error-catalogue';
+import { servedOverHttps, STRICT_TRANSPORT_SECURITY } from '../context/request-scope';
 import { errorEnvelope } from './envelope';
 
 /** What each of Node's parser refusals says in the detail's description (the row's, else). */
@@ -18,13 +19,14 @@ const CAUSES: Readonly<Record<string, string>> = {
  * request exists (headers over Node's 16 KiB, broken framing such as a Content-Length that is not a
  * number, a request not received in time), answered on the socket as CONTRACT sections 1 and 2 ask
  * of every answer: the envelope of 400/100/1 (MALFORMED_REQUEST, the catalogue's malformed-request
- * row) with a generated `X-Request-Id`, `Cache-Control: no-store`, `X-Content-Type-Options: nosniff` (as
- * every answer, request-scope.ts), and its request line in the log.
+ * row) with a generated `X-Request-Id`, `Cache-Control: no-store`, `X-Content-Type-Options: nosniff`
+ * and, over https, `Strict-Transport-Security` (as every answer, request-scope.ts), and its request line in the log.
  * Fastify's default answered its own JSON with none of them. No route, no partner and no span: no
  * request was read. The connection closes after the answer (the parser cannot read on).
  */
 export function clientErrorHandler(root: Logger, publicUrl: string): (error: Error & { code?: string }, socket: Socket) => void {
   const { http, code, subCode, description } = ERROR_CATALOGUE.MALFORMED_REQUEST;
+  const hsts = servedOverHttps(publicUrl) ? `Strict-Transport-Security: ${STRICT_TRANSPORT_SECURITY}\r\n` : '';
   return (error, socket) => {
     // A reset connection has nobody to answer (Fastify's default does the same).
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -34,7 +36,7 @@ export function clientErrorHandler(root: Logger, publicUrl: string): (error: Err
     if (socket.writable) {
       socket.end(
         `HTTP/1.1 ${http} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-          `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+          `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n${hsts}X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
       );
     } else {
       socket.destroy();

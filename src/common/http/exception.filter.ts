@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
-import { contextHeaders } from '../context/request-scope';
+import { contextHeaders, servedOverHttps } from '../context/request-scope';
 import { recordAnswerCode } from './answer-code';
 import { currentRequestId } from './request-id';
 import { renderError, toDomainError } from './error-rendering';
@@ -58,6 +58,6 @@ export function sendError(
   // Fastify's URL errors answer before any hook (contextHeaders' onSend) runs.
   void reply
     .status(rendered.status)
-    .headers({ ...contextHeaders(request), ...rendered.headers, 'content-type': 'application/json; charset=utf-8' })
+    .headers({ ...contextHeaders(request, servedOverHttps(publicUrl)), ...rendered.headers, 'content-type': 'application/json; charset=utf-8' })
     .send(JSON.stringify(rendered.body));
 }
