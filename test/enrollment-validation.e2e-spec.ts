@@ -207,6 +207,11 @@ describe('Enrollment validation (e2e)', () => {
     it('phone, email, state and zip formats: 770, 750, 780, 350', async () => {
       await expectRejected(user({ phoneNumbers: [{ phoneType: 'mobile', number: '12345' }] }), 400, 770, 0);
       await expectRejected(user({ email: { emailAddress: 'not-an-email' } }), 400, 750, 0);
+      // Invisible format characters (a right-to-left override, a zero-width space) make an address read as
+      // another one on a care agent's screen: refused; a non-ASCII letter is not.
+      await expectRejected(user({ email: { emailAddress: 'jose\u202Emoc.elpmaxe@example.com' } }), 400, 750, 0);
+      await expectRejected(user({ email: { emailAddress: 'jo\u200Bse@example.com' } }), 400, 750, 0);
+      await expectOk(user({ email: { emailAddress: 'jos\u00E9@example.com' } }));
       await expectRejected(address({ state: 'XX' }), 400, 780, 0);
       await expectRejected(address({ zipCode: '1234' }), 400, 350, 0);
     });
@@ -268,6 +273,7 @@ describe('Enrollment validation (e2e)', () => {
       await rejectBusiness({ zipCode: '7870A' }, 350, 0, 'Invalid Business Zip Code');
       await rejectBusiness({ url: 'not a url' }, 740, 0, 'Invalid URL Format');
       await rejectBusiness({ email: 'owner@' }, 750, 0, 'Invalid Email Format');
+      await rejectBusiness({ email: 'owner\u2066@example.com' }, 750, 0, 'Invalid Email Format');
       await rejectBusiness({ businessCountryCode: 'XX' }, 600, 0, 'Invalid Business Country Code');
       await rejectBusiness({ businessType: 'guild' }, 600, 0, 'Invalid Business Type');
       await rejectBusiness({ averageMonthlyProcessingVolume: -1 }, 300, 0, 'Invalid Avg Monthly Processing Volume');

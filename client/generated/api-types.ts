@@ -589,6 +589,7 @@ export interface components {
             city: string;
             /**
              * Format: email
+             * @description An email address; one holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one
              * @example owner@tacos.example.com
              */
             email?: string;
@@ -655,6 +656,7 @@ export interface components {
             city?: string;
             /**
              * Format: email
+             * @description An email address; one holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one
              * @example owner@tacos.example.com
              */
             email?: string | null;
@@ -715,6 +717,7 @@ export interface components {
         EmailDto: {
             /**
              * Format: email
+             * @description An email address; one holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one
              * @example jose@example.com
              */
             emailAddress: string;

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
-import { IsEmail, IsIn, Length, Matches, MaxLength, MinLength, ValidationOptions } from 'class-validator';
+import { IsEmail, IsIn, Length, Matches, MaxLength, MinLength, ValidateBy, ValidationOptions } from 'class-validator';
 
 /** The keywords a rule may state in its field's schema. */
 export interface StatedSchema {
@@ -43,10 +43,30 @@ export function matches(pattern: RegExp, options?: ValidationOptions): FieldRule
 export const oneOf = (values: readonly (string | number)[], options?: ValidationOptions): FieldRule => stated(IsIn(values, options), { enum: [...values] });
 
 /**
- * validator.js's isEmail, stated as `format: email`, the closest the schema has: the check also takes
- * a non-ASCII local part (josé@example.com) and refuses a local part over 64 characters.
+ * Unicode's format characters (category Cf: bidi overrides and isolates such as U+202E, zero-width
+ * spaces and joiners, the soft hyphen): invisible, or reordering what follows, they make a value read
+ * as another one on a care agent's screen or in a partner's report. isEmail refuses control characters
+ * itself, not these.
  */
-export const emailAddress = (options?: ValidationOptions): FieldRule => stated(IsEmail({}, options), { format: 'email' });
+const FORMAT_CHARACTER = /\p{Cf}/u;
+
+/** What an email field's description says beyond `format: email` (the schema has no keyword for it). */
+export const EMAIL_ADDRESS_DESCRIPTION =
+  'An email address; one holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one';
+
+const withoutFormatCharacters = (options?: ValidationOptions): PropertyDecorator =>
+  ValidateBy(
+    { name: 'withoutFormatCharacters', validator: { validate: (value: unknown) => typeof value === 'string' && !FORMAT_CHARACTER.test(value) } },
+    options,
+  );
+
+/**
+ * validator.js's isEmail, stated as `format: email`, the closest the schema has: the check also takes
+ * a non-ASCII local part (josé@example.com) and refuses a local part over 64 characters. An address
+ * holding an invisible format character (FORMAT_CHARACTER) is refused with the same answer.
+ */
+export const emailAddress = (options?: ValidationOptions): FieldRule =>
+  stated(applyDecorators(IsEmail({}, options), withoutFormatCharacters(options)), { format: 'email' });
 
 /** A RegExp as a schema pattern; a flag such as `i` or `s` has no place there, so it is refused, not dropped. */
 export function patternSource(pattern: RegExp): string {

@@ -2,7 +2,18 @@ import { IsNumber, IsString, IsUrl, Min, ValidateBy, ValidationOptions } from 'c
 import { ErrorKey } from '../../../common/errors/error-catalogue';
 import { ADDRESS_PATTERN, ZIP_CODE_LENGTHS, ZIP_CODE_PATTERN } from '../../../common/validation/characters';
 import { isoCountry, uspsState } from '../../../common/validation/codes';
-import { emailAddress, FieldRule, FieldRules as rules, length, matches, maxLength, oneOf, stated, unstated } from '../../../common/validation/field-rules';
+import {
+  EMAIL_ADDRESS_DESCRIPTION,
+  emailAddress,
+  FieldRule,
+  FieldRules as rules,
+  length,
+  matches,
+  maxLength,
+  oneOf,
+  stated,
+  unstated,
+} from '../../../common/validation/field-rules';
 import { fails } from '../../../common/validation/validation';
 
 /** SERVICE.md's Business profile table. */
@@ -118,7 +129,7 @@ export const UrlRules = () =>
 
 export const BusinessEmailRules = () =>
   rules(
-    { type: String, example: 'owner@tacos.example.com', required: false },
+    { type: String, example: 'owner@tacos.example.com', required: false, description: EMAIL_ADDRESS_DESCRIPTION },
     emailAddress(fails('INVALID_BUSINESS_EMAIL')),
     maxLength(254, fails('INVALID_BUSINESS_EMAIL')),
     unstated(IsString()),
