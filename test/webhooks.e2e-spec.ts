@@ -178,6 +178,30 @@ describe('Webhooks (e2e)', () => {
     expect(receiver.received.some((w) => w.json.eventId === eventId)).toBe(false);
   });
 
+  it('settles a pending event of a program its partner no longer lists as not deliverable, and never sends it (CONTRACT section 3)', async () => {
+    // Written while acme listed 'lite', on an instance that sends nothing.
+    const before = await start('webhooks-program-removed', undefined, { JOBS_ENABLED: 'false' });
+    const removed = await sendTest(before, 'cardUpdated', { programCode: 'lite' });
+    await before.close();
+    // The same data, 'lite' gone from acme's programs: its event is not acme's to receive any more.
+    const after = await startTestApp('webhooks-program-removed', {
+      schema: before.schema,
+      webhookUrl: receiver.url,
+      webhookSecret: receiver.secret,
+      partnerPrograms: { acme: ['sandbox'] },
+      env: RETRY_ENV,
+    });
+    try {
+      expect(await waitForStatus(after, removed, 'notDeliverable')).toMatchObject({ attempts: 0, deliveries: [], nextAttemptDateTime: null });
+      // The poller ran: an event of a program acme still lists is delivered.
+      const kept = await sendTest(after, 'cardUpdated', { programCode: 'sandbox' });
+      await waitForStatus(after, kept, 'delivered');
+    } finally {
+      await after.close();
+    }
+    expect(receiver.received.some((w) => w.json.eventId === removed)).toBe(false);
+  });
+
   it("records an attempt's time as when it ended, not when it was written down (two attempts settled together at a stop)", async () => {
     const stopping = await start('webhooks-attempt-time');
     receiver.answerAfter(700);

@@ -39,6 +39,8 @@ export interface TestServiceConfigOptions {
   webhookSecret?: string;
   /** Partners added to the standard ones (e.g. a care client of fewer programs). */
   extraPartners?: Array<Record<string, unknown>>;
+  /** The programs of standard partners, in place of their usual ones (a program taken out of a partner's configuration). */
+  partnerPrograms?: Record<string, string[]>;
 }
 
 export interface EncryptionPartnerKeys {
@@ -88,7 +90,10 @@ export async function writeTestServiceConfig(file: string, options: TestServiceC
       { partnerId: 'care', ...PARTNERS.care, programs: allPrograms, scopes: ['care'] },
       { partnerId: 'rotating', clientId: ROTATING_PARTNER.clientId, clientSecretHashes: ROTATING_SECRET_PHCS, programs: ['sandbox'], scopes: ['enrollments'] },
       ...(options.extraPartners ?? []),
-    ],
+    ].map((partner) => {
+      const programs = options.partnerPrograms?.[partner.partnerId as string];
+      return programs ? { ...partner, programs } : partner;
+    }),
   };
   fs.writeFileSync(file, JSON.stringify(config, null, 2));
 }

@@ -165,8 +165,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   /** One claimed attempt, recorded by the next flush; if that never happens the lease expires and the event is sent again. */
   private async attempt(event: OutboxRow): Promise<void> {
     try {
-      const webhook = this.config.service.partnerById(event.partnerId)?.webhook;
-      if (!webhook) {
+      const partner = this.config.service.partnerById(event.partnerId);
+      const webhook = partner?.webhook;
+      // Not deliverable: the partner has no webhook now, or no longer lists the event's program (a
+      // partner reaches only the programs its configuration lists, CONTRACT section 3; its event list,
+      // detail and redelivery already answer such an event 404).
+      if (!webhook || !partner.programs.includes(event.programCode)) {
         await this.outbox.markDead(this.dataSource.manager, event.id);
         return;
       }
