@@ -272,6 +272,8 @@ describe('Enrollment validation (e2e)', () => {
       // The business's address zip is a business zip code too: the KYB table's one zip row.
       await rejectBusiness({ zipCode: '7870A' }, 350, 0, 'Invalid Business Zip Code');
       await rejectBusiness({ url: 'not a url' }, 740, 0, 'Invalid URL Format');
+      await rejectBusiness({ url: 'https://tac\u202Eos.example/menu' }, 740, 0, 'Invalid URL Format');
+      await rejectBusiness({ url: 'https://tacos.example/me\u200Bnu' }, 740, 0, 'Invalid URL Format');
       await rejectBusiness({ email: 'owner@' }, 750, 0, 'Invalid Email Format');
       await rejectBusiness({ email: 'owner\u2066@example.com' }, 750, 0, 'Invalid Email Format');
       await rejectBusiness({ businessCountryCode: 'XX' }, 600, 0, 'Invalid Business Country Code');

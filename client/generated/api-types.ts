@@ -589,7 +589,7 @@ export interface components {
             city: string;
             /**
              * Format: email
-             * @description An email address; one holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one
+             * @description An email address; a value holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one
              * @example owner@tacos.example.com
              */
             email?: string;
@@ -599,7 +599,7 @@ export interface components {
              */
             phoneNumber?: string;
             /**
-             * @description An http or https URL whose host is a name with a top-level domain or an IP address; the scheme may be left out (tacos.example.com)
+             * @description An http or https URL whose host is a name with a top-level domain or an IP address; the scheme may be left out (tacos.example.com); a value holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one
              * @example https://tacos.example.com
              */
             url?: string;
@@ -656,7 +656,7 @@ export interface components {
             city?: string;
             /**
              * Format: email
-             * @description An email address; one holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one
+             * @description An email address; a value holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one
              * @example owner@tacos.example.com
              */
             email?: string | null;
@@ -666,7 +666,7 @@ export interface components {
              */
             phoneNumber?: string | null;
             /**
-             * @description An http or https URL whose host is a name with a top-level domain or an IP address; the scheme may be left out (tacos.example.com)
+             * @description An http or https URL whose host is a name with a top-level domain or an IP address; the scheme may be left out (tacos.example.com); a value holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one
              * @example https://tacos.example.com
              */
             url?: string | null;
@@ -717,7 +717,7 @@ export interface components {
         EmailDto: {
             /**
              * Format: email
-             * @description An email address; one holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one
+             * @description An email address; a value holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one
              * @example jose@example.com
              */
             emailAddress: string;

@@ -50,9 +50,9 @@ export const oneOf = (values: readonly (string | number)[], options?: Validation
  */
 const FORMAT_CHARACTER = /\p{Cf}/u;
 
-/** What an email field's description says beyond `format: email` (the schema has no keyword for it). */
-export const EMAIL_ADDRESS_DESCRIPTION =
-  'An email address; one holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one';
+/** What a field's description says of FORMAT_CHARACTER's refusal (the schema has no keyword for it). */
+export const NO_FORMAT_CHARACTERS =
+  'a value holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one';
 
 const withoutFormatCharacters = (options?: ValidationOptions): PropertyDecorator =>
   ValidateBy(
@@ -60,11 +60,17 @@ const withoutFormatCharacters = (options?: ValidationOptions): PropertyDecorator
     options,
   );
 
+/** A free-form text (a URL) without FORMAT_CHARACTER; its description says so (NO_FORMAT_CHARACTERS). */
+export const visibleCharacters = (options?: ValidationOptions): FieldRule => unstated(withoutFormatCharacters(options));
+
 /**
  * validator.js's isEmail, stated as `format: email`, the closest the schema has: the check also takes
  * a non-ASCII local part (josé@example.com) and refuses a local part over 64 characters. An address
  * holding an invisible format character (FORMAT_CHARACTER) is refused with the same answer.
  */
+/** What an email field's description says beyond `format: email`. */
+export const EMAIL_ADDRESS_DESCRIPTION = `An email address; ${NO_FORMAT_CHARACTERS}`;
+
 export const emailAddress = (options?: ValidationOptions): FieldRule =>
   stated(applyDecorators(IsEmail({}, options), withoutFormatCharacters(options)), { format: 'email' });
 

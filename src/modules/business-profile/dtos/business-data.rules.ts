@@ -5,6 +5,8 @@ import { isoCountry, uspsState } from '../../../common/validation/codes';
 import {
   EMAIL_ADDRESS_DESCRIPTION,
   emailAddress,
+  NO_FORMAT_CHARACTERS,
+  visibleCharacters,
   FieldRule,
   FieldRules as rules,
   length,
@@ -120,9 +122,10 @@ export const UrlRules = () =>
       type: String,
       example: 'https://tacos.example.com',
       required: false,
-      description: 'An http or https URL whose host is a name with a top-level domain or an IP address; the scheme may be left out (tacos.example.com)',
+      description: `An http or https URL whose host is a name with a top-level domain or an IP address; the scheme may be left out (tacos.example.com); ${NO_FORMAT_CHARACTERS}`,
     },
     unstated(IsUrl({ protocols: ['http', 'https'], require_tld: true }, fails('INVALID_URL'))),
+    visibleCharacters(fails('INVALID_URL')),
     maxLength(2048, fails('INVALID_URL')),
     unstated(IsString()),
   );
