@@ -54,25 +54,22 @@ const FORMAT_CHARACTER = /\p{Cf}/u;
 export const NO_FORMAT_CHARACTERS =
   'a value holding an invisible Unicode format character (category Cf, such as U+202E or U+200B) is refused like any invalid one';
 
-const withoutFormatCharacters = (options?: ValidationOptions): PropertyDecorator =>
-  ValidateBy(
-    { name: 'withoutFormatCharacters', validator: { validate: (value: unknown) => typeof value === 'string' && !FORMAT_CHARACTER.test(value) } },
-    options,
+/** A free-form text (a URL) without FORMAT_CHARACTER; its description says so (NO_FORMAT_CHARACTERS). */
+export const visibleCharacters = (options?: ValidationOptions): FieldRule =>
+  unstated(
+    ValidateBy({ name: 'visibleCharacters', validator: { validate: (value: unknown) => typeof value === 'string' && !FORMAT_CHARACTER.test(value) } }, options),
   );
 
-/** A free-form text (a URL) without FORMAT_CHARACTER; its description says so (NO_FORMAT_CHARACTERS). */
-export const visibleCharacters = (options?: ValidationOptions): FieldRule => unstated(withoutFormatCharacters(options));
+/** What an email field's description says beyond `format: email`. */
+export const EMAIL_ADDRESS_DESCRIPTION = `An email address; ${NO_FORMAT_CHARACTERS}`;
 
 /**
  * validator.js's isEmail, stated as `format: email`, the closest the schema has: the check also takes
  * a non-ASCII local part (josé@example.com) and refuses a local part over 64 characters. An address
  * holding an invisible format character (FORMAT_CHARACTER) is refused with the same answer.
  */
-/** What an email field's description says beyond `format: email`. */
-export const EMAIL_ADDRESS_DESCRIPTION = `An email address; ${NO_FORMAT_CHARACTERS}`;
-
 export const emailAddress = (options?: ValidationOptions): FieldRule =>
-  stated(applyDecorators(IsEmail({}, options), withoutFormatCharacters(options)), { format: 'email' });
+  stated(applyDecorators(IsEmail({}, options), visibleCharacters(options).validator), { format: 'email' });
 
 /** A RegExp as a schema pattern; a flag such as `i` or `s` has no place there, so it is refused, not dropped. */
 export function patternSource(pattern: RegExp): string {

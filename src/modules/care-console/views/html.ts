@@ -12,9 +12,9 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 /**
  * HTML's special characters as entities, and Unicode's bidirectional controls (embeddings, overrides,
- * isolates, marks) as their code points, `[U+202E]`: partner data can carry them (an email's local
- * part may be any UTF-8), and a right-to-left override would make "moc.knab-eurt@x" read as
- * "x@true-bank.com" to the agent.
+ * isolates, marks) as their code points, `[U+202E]`: the API refuses them in emails and URLs since
+ * 2026-12-07 (field-rules.ts, visibleCharacters), but values stored before can carry them, and a
+ * right-to-left override would make "moc.knab-eurt@x" read as "x@true-bank.com" to the agent.
  */
 export function escapeHtml(text: string): string {
   return text.replace(
